@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# `npm test`: every suite that can run on this machine. Each stage prints its name; any failure stops
+# the run with a non-zero exit. Stages that need system packages install them (Debian) or say why not.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+stage() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
+
+stage 'typecheck'
+npm run --silent typecheck
+
+stage 'lint'
+npm run --silent lint
+
+stage 'unit and integration (vitest)'
+npx vitest run

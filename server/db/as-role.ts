@@ -1,0 +1,43 @@
+import type { Database, Queryable } from './database.ts';
+import type { RequestRole } from '../http/request-role.ts';
+
+export interface RoleRequestInfo {
+  method?: string;
+  path?: string;
+  /** Lower-cased request headers, exposed as request.headers like PostgREST does. */
+  headers?: Record<string, string>;
+  readOnly?: boolean;
+}
+
+/** The statement that makes a transaction act as a request's role (PostgREST's pre-request query). */
+export const ROLE_PREAMBLE = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+  set_config('request.method', $3, true), set_config('request.path', $4, true), set_config('request.headers', $5, true)`;
+
+export function rolePreambleParams(who: RequestRole, info: RoleRequestInfo = {}): string[] {
+  return [
+    who.role,
+    JSON.stringify(who.claims),
+    info.method ?? '',
+    info.path ?? '',
+    JSON.stringify(info.headers ?? {}),
+  ];
+}
+
+/**
+ * Runs `fn` in one transaction as the request's Postgres role with its JWT claims set, so that
+ * row-level security decides what the request may see and change.
+ */
+export function runAs<T>(
+  db: Database,
+  who: RequestRole,
+  fn: (tx: Queryable) => Promise<T>,
+  info: RoleRequestInfo = {},
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    if (info.readOnly) {
+      await tx.exec('set transaction read only');
+    }
+    await tx.query(ROLE_PREAMBLE, rolePreambleParams(who, info));
+    return fn(tx);
+  });
+}

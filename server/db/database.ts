@@ -1,0 +1,41 @@
+/**
+ * The one database interface the embedded stack uses, whichever engine is underneath:
+ * PGlite (embedded default) or PostgreSQL through DATABASE_URL.
+ */
+export interface QueryField {
+  name: string;
+  dataTypeID: number;
+}
+
+export interface QueryResult<R = Record<string, unknown>> {
+  rows: R[];
+  fields: QueryField[];
+  /** Rows touched by INSERT/UPDATE/DELETE; 0 for SELECT. */
+  affectedRows: number;
+}
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /** Runs one or more statements without parameters (simple protocol). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** LISTEN on a channel; resolves to the function that stops listening. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** A Postgres error as both engines surface it: SQLSTATE in `code`, plus the server's detail and hint. */
+export interface PgError extends Error {
+  code: string;
+  detail?: string;
+  hint?: string;
+}
+
+export function isPgError(e: unknown): e is PgError {
+  return e instanceof Error && typeof (e as { code?: unknown }).code === 'string';
+}

@@ -1,0 +1,37 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Database } from './database.ts';
+import { applySchema, loadSchemaSources } from './migrate.ts';
+import { openPGlite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+import { templateFor } from './template.ts';
+
+export interface DatabaseTarget {
+  /** PostgreSQL connection string; when set, PGlite is not used. */
+  databaseUrl?: string | undefined;
+  /** 'memory' for an in-memory database, or the stack's data directory. */
+  dataDir: string;
+}
+
+/** Opens the stack's database and brings it up to date (platform bootstrap, migrations, seed). */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  const sources = await loadSchemaSources();
+  if (target.databaseUrl) {
+    const db = await openPostgres(target.databaseUrl);
+    await applySchema(db, sources);
+    return db;
+  }
+  if (target.dataDir === 'memory') {
+    return openPGlite({ loadDataDir: await templateFor(sources) });
+  }
+  const pgdata = path.join(target.dataDir, 'pgdata');
+  const fresh = !existsSync(pgdata) || readdirSync(pgdata).length === 0;
+  await mkdir(pgdata, { recursive: true });
+  const db = await openPGlite(fresh ? { dataDir: pgdata, loadDataDir: await templateFor(sources) } : { dataDir: pgdata });
+  if (!fresh) {
+    // An existing data dir may predate newer migrations.
+    await applySchema(db, sources);
+  }
+  return db;
+}

@@ -1,0 +1,64 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
+import type { Database, Queryable, QueryResult } from './database.ts';
+
+// Values cross the WASM boundary as text and are parsed only where the JS type is lossless; the REST
+// layer renders JSON inside Postgres (to_json), so these parsers serve only internal queries.
+const parsers = {
+  [types.INT8]: (v: string) => (Number.isSafeInteger(Number(v)) ? Number(v) : v),
+  [types.NUMERIC]: (v: string) => v,
+  [types.TIMESTAMPTZ]: (v: string) => v,
+  [types.TIMESTAMP]: (v: string) => v,
+  [types.DATE]: (v: string) => v,
+};
+
+// The extensions a Supabase project has that our migrations may use.
+const extensions = { pgcrypto, uuid_ossp };
+
+type PGliteLike = Pick<PGlite, 'query' | 'exec'>;
+
+const wrap = (db: PGliteLike): Queryable => ({
+  async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+    const r = await db.query<R>(sql, params as unknown[], { parsers });
+    return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows ?? 0 };
+  },
+  async exec(sql: string) {
+    await db.exec(sql);
+  },
+});
+
+export interface PGliteOptions {
+  /** A directory for a persistent database, or undefined for one in memory. */
+  dataDir?: string;
+  /** A tarball of an initialised data directory to start from (see template.ts). */
+  loadDataDir?: Blob;
+}
+
+export async function openPGlite(options: PGliteOptions = {}): Promise<Database> {
+  const db = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    parsers,
+    extensions,
+  });
+  return fromPGlite(db);
+}
+
+export function fromPGlite(db: PGlite): Database {
+  return {
+    kind: 'pglite',
+    ...wrap(db),
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    async listen(channel, onNotify) {
+      const unsubscribe = await db.listen(channel, onNotify);
+      return () => unsubscribe();
+    },
+    close: () => db.close(),
+  };
+}
+
+/** The raw PGlite handle, for dumping a template. */
+export async function createRawPGlite(): Promise<PGlite> {
+  return PGlite.create({ parsers, extensions });
+}

@@ -1,0 +1,66 @@
+import pg from 'pg';
+import type { Database, Queryable, QueryResult } from './database.ts';
+
+// Postgres returns timestamps and JSON as text in PostgREST; keep values as Postgres renders them for
+// timestamps (to_json formatting is done in SQL by the REST layer) and parse only what pg parses safely.
+const toResult = <R>(r: pg.QueryResult): QueryResult<R> => ({
+  rows: r.rows as R[],
+  fields: r.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+  affectedRows: r.command === 'SELECT' ? 0 : (r.rowCount ?? 0),
+});
+
+const wrap = (client: pg.PoolClient | pg.Pool): Queryable => ({
+  async query<R>(sql: string, params: readonly unknown[] = []) {
+    return toResult<R>(await client.query(sql, params as unknown[]));
+  },
+  async exec(sql: string) {
+    await client.query(sql);
+  },
+});
+
+export async function openPostgres(connectionString: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  // Fail at start-up with the server's own message rather than on the first request.
+  await pool.query('select 1');
+  const root = wrap(pool);
+  const listeners = new Set<pg.PoolClient>();
+  return {
+    kind: 'postgres',
+    ...root,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await fn(wrap(client));
+        await client.query('commit');
+        return result;
+      } catch (e) {
+        await client.query('rollback').catch(() => undefined);
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, onNotify) {
+      const client = await pool.connect();
+      listeners.add(client);
+      client.on('notification', (n) => {
+        if (n.channel === channel) {
+          onNotify(n.payload ?? '');
+        }
+      });
+      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        listeners.delete(client);
+        await client.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+        client.release();
+      };
+    },
+    async close() {
+      for (const c of listeners) {
+        c.release();
+      }
+      await pool.end();
+    },
+  };
+}

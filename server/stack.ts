@@ -1,0 +1,95 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.ts';
+import { loadConfig, type StackConfig } from './config.ts';
+import type { StackContext } from './context.ts';
+import { openDatabase } from './db/open.ts';
+import { openKeyRing } from './keys.ts';
+import { createMailer } from './mail/outbox.ts';
+
+/** What `npm run stack:status -- --json` prints and `stack.json` in the data dir holds. */
+export interface StackStatus {
+  api_url: string;
+  anon_key: string;
+  service_role_key: string;
+  mail_url: string;
+  db: string;
+}
+
+export interface RunningStack {
+  url: string;
+  status: StackStatus;
+  ctx: StackContext;
+  close(): Promise<void>;
+}
+
+/** Hooks other services register to run on the live HTTP server (realtime's WebSocket upgrade). */
+export type ServerAttachment = (ctx: StackContext, server: Server) => Promise<() => Promise<void>>;
+const attachments: ServerAttachment[] = [];
+export const attachToServer = (a: ServerAttachment) => attachments.push(a);
+
+export async function startStack(overrides: Partial<StackConfig> = {}): Promise<RunningStack> {
+  const config = loadConfig(process.env, overrides);
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // The server listens before the app exists (to learn a random port for port 0); requests that
+  // arrive in that window get 503, which supabase-js treats as retryable.
+  let handler: Fetch | null = null;
+  const server = await listen(config, (req, env) =>
+    handler ? handler(req, env) : new Response('starting', { status: 503, headers: { 'retry-after': '1' } }),
+  );
+  const port = (server.address() as AddressInfo).port;
+  if (config.port === 0) {
+    config.port = port;
+    config.publicUrl = `http://${config.host}:${port}`;
+    config.siteUrl = overrides.siteUrl ?? config.publicUrl;
+  }
+  const keys = await openKeyRing(config.dataDir, `${config.publicUrl}/auth/v1`);
+  const ctx: StackContext = { config, db, keys, mailer: createMailer(db, config.smtpUrl, config.mailFrom) };
+  const status: StackStatus = {
+    api_url: config.publicUrl,
+    anon_key: keys.anonKey,
+    service_role_key: keys.serviceRoleKey,
+    mail_url: `${config.publicUrl}/_mail`,
+    db: config.databaseUrl ? 'postgresql' : config.dataDir === 'memory' ? 'pglite:memory' : `pglite:${path.join(config.dataDir, 'pgdata')}`,
+  };
+  handler = createApp(ctx, status).fetch;
+  const detach = await Promise.all(attachments.map((a) => a(ctx, server)));
+  const statusFile = config.dataDir === 'memory' ? null : path.join(config.dataDir, 'stack.json');
+  if (statusFile) {
+    await mkdir(config.dataDir, { recursive: true });
+    await writeFile(statusFile, JSON.stringify({ ...status, port: config.port, pid: process.pid }, null, 2), { mode: 0o600 });
+  }
+  let closed = false;
+  return {
+    url: config.publicUrl,
+    status,
+    ctx,
+    async close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (const d of detach) {
+        await d();
+      }
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+      if (statusFile) {
+        await rm(statusFile, { force: true });
+      }
+    },
+  };
+}
+
+type Fetch = (req: Request, env: unknown) => Response | Promise<Response>;
+
+function listen(config: StackConfig, fetch: Fetch): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(server as Server));
+    server.once('error', reject);
+  });
+}

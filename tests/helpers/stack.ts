@@ -1,0 +1,16 @@
+import { createClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import { startStack, type RunningStack } from '../../server/stack.ts';
+
+/** An in-memory stack on a random loopback port, for integration tests. */
+export function startTestStack(overrides: Parameters<typeof startStack>[0] = {}): Promise<RunningStack> {
+  return startStack({ port: 0, dataDir: 'memory', databaseUrl: undefined, smtpUrl: undefined, ...overrides });
+}
+
+/** The unmodified supabase-js, as the renderer and workers use it (Node 20 needs the ws transport). */
+export function client(stack: RunningStack, key: 'anon' | 'service_role' = 'anon') {
+  return createClient(stack.url, key === 'anon' ? stack.status.anon_key : stack.status.service_role_key, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType: 'pkce' },
+    realtime: { transport: WebSocket as never },
+  });
+}

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningStack } from '../../server/stack.ts';
+import { startTestStack } from '../helpers/stack.ts';
+import http from 'node:http';
+
+const statusWithHost = (url: string, host: string) =>
+  new Promise<number>((resolve, reject) => {
+    http.get(url, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject);
+  });
+
+let stack: RunningStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack.close());
+
+describe('embedded stack', () => {
+  it('answers health with its database kind', async () => {
+    const res = await fetch(`${stack.url}/health`);
+    expect(await res.json()).toEqual({ status: 'ok', db: 'pglite' });
+  });
+
+  it('serves its status (with the keys) to local clients only', async () => {
+    const res = await fetch(`${stack.url}/_stack/status`);
+    const status = (await res.json()) as Record<string, string>;
+    expect(status.api_url).toBe(stack.url);
+    expect(status.anon_key).toMatch(/^eyJ/);
+    const foreign = await fetch(`${stack.url}/_stack/status`, { headers: { origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    // fetch cannot forge Host; a DNS-rebinding page's request carries the attacker's host name.
+    expect(await statusWithHost(`${stack.url}/_mail/api/messages`, 'evil.example')).toBe(403);
+    expect(await statusWithHost(`${stack.url}/_mail/api/messages`, `localhost:${new URL(stack.url).port}`)).toBe(200);
+  });
+
+  it('applied the platform bootstrap: API roles, auth helpers and the realtime publication', async () => {
+    const { rows } = await stack.ctx.db.query<{ n: number }>(
+      `select count(*)::int as n from pg_roles where rolname in ('anon','authenticated','service_role')`,
+    );
+    expect(rows[0]?.n).toBe(3);
+    const pub = await stack.ctx.db.query(`select 1 from pg_publication where pubname = 'supabase_realtime'`);
+    expect(pub.rows).toHaveLength(1);
+  });
+
+  it('keeps sent mail in the outbox with its links', async () => {
+    await stack.ctx.mailer.send({ to: 'A@Example.com', subject: 'Hi', text: 'go http://x/y', html: '<a href="http://x/y">go</a>' });
+    const res = await fetch(`${stack.url}/_mail/api/messages?to=a@example.com`);
+    const mails = (await res.json()) as { subject: string; links: string[] }[];
+    expect(mails[0]).toMatchObject({ subject: 'Hi', links: ['http://x/y'] });
+    const bad = await fetch(`${stack.url}/_mail/api/messages?limit=nope`);
+    expect(bad.status).toBe(400);
+  });
+});
