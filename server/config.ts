@@ -18,7 +18,12 @@ export function defaultDataDir(): string {
 const list = z
   .string()
   .optional()
-  .transform((s) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean));
+  .transform((s) =>
+    (s ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
 
 const bool = (fallback: boolean) =>
   z
@@ -64,7 +69,10 @@ export interface StackConfig {
 }
 
 /** Reads and validates the environment, failing with a readable list of what is wrong. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<StackConfig> = {}): StackConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<StackConfig> = {},
+): StackConfig {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
@@ -73,7 +81,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const e = parsed.data;
   const port = overrides.port ?? e.VIGIL_PORT;
   const host = overrides.host ?? e.VIGIL_HOST;
-  const publicUrl = (overrides.publicUrl ?? e.VIGIL_PUBLIC_URL ?? `http://${host}:${port}`).replace(/\/$/, '');
+  const publicUrl = (overrides.publicUrl ?? e.VIGIL_PUBLIC_URL ?? `http://${host}:${port}`).replace(
+    /\/$/,
+    '',
+  );
   const siteUrl = (overrides.siteUrl ?? e.VIGIL_SITE_URL ?? publicUrl).replace(/\/$/, '');
   return {
     port,

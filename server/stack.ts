@@ -53,14 +53,20 @@ export async function startStack(overrides: Partial<StackConfig> = {}): Promise<
     anon_key: keys.anonKey,
     service_role_key: keys.serviceRoleKey,
     mail_url: `${config.publicUrl}/_mail`,
-    db: config.databaseUrl ? 'postgresql' : config.dataDir === 'memory' ? 'pglite:memory' : `pglite:${path.join(config.dataDir, 'pgdata')}`,
+    db: config.databaseUrl
+      ? 'postgresql'
+      : config.dataDir === 'memory'
+        ? 'pglite:memory'
+        : `pglite:${path.join(config.dataDir, 'pgdata')}`,
   };
   handler = createApp(ctx, status).fetch;
   const detach = await Promise.all(attachments.map((a) => a(ctx, server)));
   const statusFile = config.dataDir === 'memory' ? null : path.join(config.dataDir, 'stack.json');
   if (statusFile) {
     await mkdir(config.dataDir, { recursive: true });
-    await writeFile(statusFile, JSON.stringify({ ...status, port: config.port, pid: process.pid }, null, 2), { mode: 0o600 });
+    await writeFile(statusFile, JSON.stringify({ ...status, port: config.port, pid: process.pid }, null, 2), {
+      mode: 0o600,
+    });
   }
   let closed = false;
   return {
@@ -89,7 +95,9 @@ type Fetch = (req: Request, env: unknown) => Response | Promise<Response>;
 
 function listen(config: StackConfig, fetch: Fetch): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port: config.port, hostname: config.host }, () => resolve(server as Server));
+    const server = serve({ fetch, port: config.port, hostname: config.host }, () =>
+      resolve(server as Server),
+    );
     server.once('error', reject);
   });
 }

@@ -18,7 +18,9 @@ try {
     }
   }
 } catch (e) {
-  console.error(`No Vigil stack is running on ${host}:${port} (${e instanceof Error ? e.message : String(e)}). Start it with npm start.`);
+  console.error(
+    `No Vigil stack is running on ${host}:${port} (${e instanceof Error ? e.message : String(e)}). Start it with npm start.`,
+  );
   process.exit(1);
 }
 export {};

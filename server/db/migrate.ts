@@ -25,7 +25,9 @@ export const SEED_FILE = path.join(root, 'supabase/seed.sql');
 
 async function readSqlDir(dir: string): Promise<SqlFile[]> {
   const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.sql')).sort();
-  return Promise.all(names.map(async (name) => ({ name, sql: await readFile(path.join(dir, name), 'utf8') })));
+  return Promise.all(
+    names.map(async (name) => ({ name, sql: await readFile(path.join(dir, name), 'utf8') })),
+  );
 }
 
 export async function loadSchemaSources(): Promise<SchemaSources> {
@@ -61,33 +63,43 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
  * to be idempotent), then each migration not yet recorded (as the Supabase CLI records them), then the
  * seed once. Each file runs in its own transaction so a failure names the file and leaves no half-state.
  */
-export async function applySchema(db: Queryable & { transaction?: unknown }, sources: SchemaSources): Promise<void> {
+export async function applySchema(
+  db: Queryable & { transaction?: unknown },
+  sources: SchemaSources,
+): Promise<void> {
   await db.exec(LEDGER);
   const applied = new Map(
-    (await db.query<{ name: string; hash: string }>('select name, hash from vigil_platform.applied')).rows.map((r) => [
-      r.name,
-      r.hash,
-    ]),
+    (
+      await db.query<{ name: string; hash: string }>('select name, hash from vigil_platform.applied')
+    ).rows.map((r) => [r.name, r.hash]),
   );
   for (const f of sources.platform) {
     const hash = sha(f.sql);
     if (applied.get(f.name) === hash) {
       continue;
     }
-    await runFile(db, f, `insert into vigil_platform.applied(name, hash) values (${lit(f.name)}, ${lit(hash)})
-      on conflict (name) do update set hash = excluded.hash, applied_at = now();`);
+    await runFile(
+      db,
+      f,
+      `insert into vigil_platform.applied(name, hash) values (${lit(f.name)}, ${lit(hash)})
+      on conflict (name) do update set hash = excluded.hash, applied_at = now();`,
+    );
   }
   const done = new Set(
-    (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map(
-      (r) => r.version,
-    ),
+    (
+      await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')
+    ).rows.map((r) => r.version),
   );
   for (const f of sources.migrations) {
     const version = f.name.split('_')[0] ?? f.name;
     if (done.has(version)) {
       continue;
     }
-    await runFile(db, f, `insert into supabase_migrations.schema_migrations(version, name) values (${lit(version)}, ${lit(f.name)});`);
+    await runFile(
+      db,
+      f,
+      `insert into supabase_migrations.schema_migrations(version, name) values (${lit(version)}, ${lit(f.name)});`,
+    );
   }
   const seeded = await db.query('select 1 from vigil_platform.seeded');
   if (sources.seed && seeded.rows.length === 0) {

@@ -5,7 +5,7 @@ import type { Database } from './database.ts';
 import { applySchema, loadSchemaSources } from './migrate.ts';
 import { openPGlite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
-import { templateFor } from './template.ts';
+import { copyTemplateTo, templateTarball } from './template.ts';
 
 export interface DatabaseTarget {
   /** PostgreSQL connection string; when set, PGlite is not used. */
@@ -23,15 +23,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     return db;
   }
   if (target.dataDir === 'memory') {
-    return openPGlite({ loadDataDir: await templateFor(sources) });
+    return openPGlite({ loadDataDir: await templateTarball(sources) });
   }
   const pgdata = path.join(target.dataDir, 'pgdata');
   const fresh = !existsSync(pgdata) || readdirSync(pgdata).length === 0;
-  await mkdir(pgdata, { recursive: true });
-  const db = await openPGlite(fresh ? { dataDir: pgdata, loadDataDir: await templateFor(sources) } : { dataDir: pgdata });
-  if (!fresh) {
-    // An existing data dir may predate newer migrations.
-    await applySchema(db, sources);
+  if (fresh) {
+    await mkdir(path.dirname(pgdata), { recursive: true });
+    await copyTemplateTo(sources, pgdata);
   }
+  const db = await openPGlite({ dataDir: pgdata });
+  // An existing data dir may predate newer migrations (a fresh copy is already current: a no-op).
+  await applySchema(db, sources);
   return db;
 }

@@ -1,6 +1,4 @@
 import { PGlite, types } from '@electric-sql/pglite';
-import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
-import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
 import type { Database, Queryable, QueryResult } from './database.ts';
 
 // Values cross the WASM boundary as text and are parsed only where the JS type is lossless; the REST
@@ -12,9 +10,6 @@ const parsers = {
   [types.TIMESTAMP]: (v: string) => v,
   [types.DATE]: (v: string) => v,
 };
-
-// The extensions a Supabase project has that our migrations may use.
-const extensions = { pgcrypto, uuid_ossp };
 
 type PGliteLike = Pick<PGlite, 'query' | 'exec'>;
 
@@ -40,7 +35,6 @@ export async function openPGlite(options: PGliteOptions = {}): Promise<Database>
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     parsers,
-    extensions,
   });
   return fromPGlite(db);
 }
@@ -58,7 +52,7 @@ export function fromPGlite(db: PGlite): Database {
   };
 }
 
-/** The raw PGlite handle, for dumping a template. */
-export async function createRawPGlite(): Promise<PGlite> {
-  return PGlite.create({ parsers, extensions });
+/** The raw PGlite handle, for building a template (see template.ts). */
+export async function createRawPGlite(dataDir: string): Promise<PGlite> {
+  return PGlite.create({ dataDir, parsers });
 }

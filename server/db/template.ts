@@ -1,18 +1,23 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fromPGlite, createRawPGlite } from './pglite.ts';
 import { applySchema, schemaHash, type SchemaSources } from './migrate.ts';
 
-// A fresh PGlite runs initdb (~3 s); loading an initialised, migrated and seeded data directory takes a
-// fifth of that. The template is built once per schema hash and reused by every new data dir and every
-// in-memory stack (tests), so a new stack starts as fast as an existing one.
+// A fresh PGlite runs initdb (~3 s). The template, an initialised, migrated and seeded data directory,
+// is built once per schema hash: new data dirs start as a copy of its directory, in-memory stacks (tests)
+// from its tarball, so a new stack starts about as fast as an existing one.
 const cacheDir = () =>
   process.env.VIGIL_CACHE_DIR ?? path.resolve(import.meta.dirname, '../../node_modules/.cache/vigil');
 
-const inflight = new Map<string, Promise<Blob>>();
+interface Template {
+  dir: string;
+  tar: string;
+}
 
-export function templateFor(sources: SchemaSources): Promise<Blob> {
+const inflight = new Map<string, Promise<Template>>();
+
+function ensureTemplate(sources: SchemaSources): Promise<Template> {
   const hash = schemaHash(sources);
   let p = inflight.get(hash);
   if (!p) {
@@ -23,23 +28,56 @@ export function templateFor(sources: SchemaSources): Promise<Blob> {
   return p;
 }
 
-async function loadOrBuild(hash: string, sources: SchemaSources): Promise<Blob> {
-  const file = path.join(cacheDir(), `pglite-template-${hash}.tar`);
-  if (existsSync(file)) {
-    return new Blob([await readFile(file)]);
+async function loadOrBuild(hash: string, sources: SchemaSources): Promise<Template> {
+  const t: Template = {
+    dir: path.join(cacheDir(), `pglite-template-${hash}`),
+    tar: path.join(cacheDir(), `pglite-template-${hash}.tar`),
+  };
+  if (existsSync(t.dir) && existsSync(t.tar)) {
+    return t;
   }
-  const raw = await createRawPGlite();
+  // Build in a private folder, then rename: parallel test workers may build the same template at once.
+  const work = `${t.dir}.${process.pid}.${Date.now()}.tmp`;
+  await mkdir(work, { recursive: true });
+  const raw = await createRawPGlite(work);
   try {
     await applySchema(fromPGlite(raw), sources);
-    const blob = await raw.dumpDataDir('none');
-    const bytes = Buffer.from(await blob.arrayBuffer());
-    await mkdir(cacheDir(), { recursive: true });
-    // Write then rename: parallel test workers may build the same template at once.
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, bytes);
-    await rename(tmp, file);
-    return new Blob([bytes]);
+    const bytes = Buffer.from(await (await raw.dumpDataDir('none')).arrayBuffer());
+    await writeFile(`${work}.tar`, bytes);
   } finally {
     await raw.close();
+  }
+  await pruneOtherTemplates(hash);
+  await rename(`${work}.tar`, t.tar);
+  await rename(work, t.dir).catch(async () => {
+    // Another worker finished first; its copy is identical.
+    await rm(work, { recursive: true, force: true });
+  });
+  return t;
+}
+
+/** The template as a tarball, for an in-memory database. */
+export async function templateTarball(sources: SchemaSources): Promise<Blob> {
+  return new Blob([await readFile((await ensureTemplate(sources)).tar)]);
+}
+
+/** Fills an empty data directory with a copy of the template. */
+export async function copyTemplateTo(sources: SchemaSources, pgdata: string): Promise<void> {
+  await cp((await ensureTemplate(sources)).dir, pgdata, { recursive: true });
+}
+
+// Templates of older schema versions (about 80 MB each) are removed once idle for an hour; a recent one
+// may belong to a test run still using it.
+async function pruneOtherTemplates(keep: string): Promise<void> {
+  const dir = cacheDir();
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.startsWith('pglite-template-') || name.includes(keep)) {
+      continue;
+    }
+    const full = path.join(dir, name);
+    const age = Date.now() - (await stat(full)).mtimeMs;
+    if (age > 3600_000) {
+      await rm(full, { recursive: true, force: true });
+    }
   }
 }

@@ -39,7 +39,11 @@ export async function resolveRequestRole(
     return { kind: 'no_api_key' };
   }
   const keyClaims = await verifyKey(keys, apikey);
-  if (typeof keyClaims === 'string' || !API_ROLES.includes(keyClaims.role) || keyClaims.role === 'authenticated') {
+  if (
+    typeof keyClaims === 'string' ||
+    !API_ROLES.includes(keyClaims.role) ||
+    keyClaims.role === 'authenticated'
+  ) {
     return { kind: 'invalid_api_key' };
   }
   const bearer = authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();

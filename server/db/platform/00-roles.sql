@@ -14,8 +14,7 @@ end $$;
 grant anon, authenticated, service_role to authenticator;
 
 create schema if not exists extensions;
-create extension if not exists pgcrypto with schema extensions;
-create extension if not exists "uuid-ossp" with schema extensions;
+-- Extensions are not loaded: each costs PGlite start-up time, and core Postgres has gen_random_uuid().
 
 grant usage on schema public to anon, authenticated, service_role;
 grant usage on schema extensions to anon, authenticated, service_role;

@@ -1,0 +1,79 @@
+import { startStack } from '../server/stack.ts';
+import { benchUser, timeLoop } from './lib/fixtures.ts';
+import { percentile, type BenchRow } from './lib/report.ts';
+
+/**
+ * REST read and write latency (p50/p99) and requests per second, each against the same statement run on
+ * the database directly in the same process. The REST figure includes HTTP on loopback, JWT verification,
+ * the role transaction and JSON rendering; the target is REST ≤ 1.5× the raw query.
+ */
+export async function benchRest(n = 400): Promise<BenchRow[]> {
+  const stack = await startStack({ port: 0, dataDir: 'memory' });
+  try {
+    const { db } = stack.ctx;
+    const user = await benchUser(stack);
+    const role = (
+      await db.query<{ id: string }>('select id from public.agent_roles order by price_monthly limit 1')
+    ).rows[0];
+    if (!role) {
+      throw new Error('the seed has no agent_roles');
+    }
+    const headers = { apikey: stack.status.anon_key, authorization: `Bearer ${user.token}` };
+    const readUrl = `${stack.url}/rest/v1/agent_roles?select=*&id=eq.${role.id}`;
+    const restRead = async () => {
+      const res = await fetch(readUrl, { headers });
+      if (!res.ok) {
+        throw new Error(`REST read failed: ${res.status} ${await res.text()}`);
+      }
+      return res.json();
+    };
+    const rawRead = () => db.query('select * from public.agent_roles where id = $1', [role.id]);
+    const restWrite = async (i: number) => {
+      const res = await fetch(`${stack.url}/rest/v1/monitoring_metrics`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ metric_name: 'bench', value: i, metadata: { i } }),
+      });
+      if (res.status !== 201) {
+        throw new Error(`REST write failed: ${res.status} ${await res.text()}`);
+      }
+      await res.arrayBuffer();
+    };
+    const rawWrite = (i: number) =>
+      db.query(
+        `insert into public.monitoring_metrics (user_id, metric_name, value, metadata) values ($1, 'bench', $2, $3)`,
+        [user.id, i, { i }],
+      );
+    // Warm up both paths (JIT, plan caches) before measuring.
+    await timeLoop(50, restRead);
+    await timeLoop(50, rawRead);
+    const rr = await timeLoop(n, restRead);
+    const dr = await timeLoop(n, rawRead);
+    const rw = await timeLoop(n, restWrite);
+    const dw = await timeLoop(n, rawWrite);
+    const rows: BenchRow[] = [];
+    for (const [label, rest, raw] of [
+      ['read', rr, dr],
+      ['write', rw, dw],
+    ] as const) {
+      const ratio = percentile(rest, 50) / percentile(raw, 50);
+      const rps = 1000 / (rest.reduce((a, b) => a + b, 0) / rest.length);
+      rows.push(
+        { name: `REST ${label} p50`, value: percentile(rest, 50), unit: 'ms' },
+        { name: `REST ${label} p99`, value: percentile(rest, 99), unit: 'ms' },
+        { name: `raw PGlite ${label} p50 (same statement)`, value: percentile(raw, 50), unit: 'ms' },
+        {
+          name: `REST ${label} / raw p50 ratio`,
+          value: ratio,
+          unit: '×',
+          target: '≤ 1.5',
+          pass: ratio <= 1.5,
+        },
+        { name: `REST ${label} requests per second (sequential)`, value: rps, unit: 'req/s' },
+      );
+    }
+    return rows;
+  } finally {
+    await stack.close();
+  }
+}

@@ -1,0 +1,44 @@
+// `npm run bench`: every benchmark; prints a table and writes bench/results/latest.json.
+// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth).
+import { benchAuth } from './auth.ts';
+import { benchRealtime } from './realtime.ts';
+import { report, type BenchRow } from './lib/report.ts';
+import { benchRest } from './rest.ts';
+import { benchStackStart } from './stack-start.ts';
+
+const groups: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
+  start: benchStackStart,
+  rest: () => benchRest(),
+  realtime: () => benchRealtime(),
+  auth: () => benchAuth(),
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const unknown = wanted.filter((w) => !(w in groups));
+if (unknown.length > 0) {
+  console.error(
+    `Unknown benchmark group(s): ${unknown.join(', ')}. Known: ${Object.keys(groups).join(', ')}`,
+  );
+  process.exit(2);
+}
+const rows: BenchRow[] = [];
+let failed = false;
+for (const [name, run] of Object.entries(groups)) {
+  if (wanted.length > 0 && !wanted.includes(name)) {
+    continue;
+  }
+  try {
+    rows.push(...(await run()));
+  } catch (e) {
+    // A group that cannot run is reported in the table, and the run exits non-zero at the end.
+    failed = true;
+    rows.push({
+      name: `${name}: FAILED`,
+      value: NaN,
+      unit: '',
+      note: e instanceof Error ? e.message : String(e),
+    });
+  }
+}
+await report(rows);
+process.exit(failed ? 1 : 0);
