@@ -20,14 +20,18 @@ function buildIfMissing(output: string, script: string, what: string): void {
   execFileSync(npm, ['run', '--silent', script], { cwd: root, stdio: 'inherit' });
 }
 
-/** Electron's npm package resolves to its binary's path, or throws when the binary was never downloaded. */
-async function electronBinary(): Promise<string | null> {
-  try {
-    const mod = (await import('electron')) as unknown as { default: string };
-    return typeof mod.default === 'string' && existsSync(mod.default) ? mod.default : null;
-  } catch {
+/**
+ * The Electron binary, when npm managed to install it. Importing the `electron` package would try to
+ * download a missing binary, so read what its installer records instead.
+ */
+function electronBinary(): string | null {
+  const dir = path.join(root, 'node_modules/electron');
+  const recorded = path.join(dir, 'path.txt');
+  if (!existsSync(recorded)) {
     return null;
   }
+  const binary = path.join(dir, 'dist', readFileSync(recorded, 'utf8').trim());
+  return existsSync(binary) ? binary : null;
 }
 
 buildIfMissing('dist/web/index.html', 'build:web', 'web app');
@@ -41,7 +45,7 @@ console.log(`  mail       ${stack.status.mail_url}`);
 console.log(`  database   ${stack.status.db}`);
 console.log(`  status     npm run stack:status -- --json`);
 
-const electron = await electronBinary();
+const electron = electronBinary();
 if (electron && scripts.desktop && !process.env.CI) {
   buildIfMissing('dist/electron/main.cjs', 'build:desktop', 'desktop app');
   console.log('  desktop    launching the Vigil desktop app');

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+/** The app's URL scheme; e-mails and notifications open `vigil://…` links. */
+export const DEEP_LINK_SCHEME = 'vigil';
+export const MAX_DEEP_LINK_LENGTH = 2048;
+
+const code = z.string().regex(/^[A-Za-z0-9-]{8,128}$/, 'a code is 8–128 letters, digits or dashes');
+const errorText = z.string().max(500);
+const authResult = z
+  .object({
+    code: code.optional(),
+    error: z
+      .string()
+      .regex(/^[a-z_]{1,64}$/)
+      .optional(),
+    error_code: z
+      .string()
+      .regex(/^[a-z_]{1,64}$/)
+      .optional(),
+    error_description: errorText.optional(),
+    sb: z.literal('').optional(),
+  })
+  .strict()
+  .refine((p) => p.code !== undefined || p.error !== undefined, 'an auth link carries a code or an error');
+
+/**
+ * Every deep link the app accepts: the e-mail links of sign-up and password reset, and the dashboard pages a
+ * notification opens. Anything else is refused. Keys are `host/path` of the `vigil://` URL; values say which
+ * renderer route it opens and which query parameters it may carry (strict: no others).
+ */
+const ROUTES = {
+  'auth/callback': { route: '/auth/callback', params: authResult },
+  'auth/reset-password': { route: '/auth/reset-password', params: authResult },
+  dashboard: { route: '/dashboard', params: z.object({}).strict() },
+  'dashboard/alerts': {
+    route: '/dashboard/alerts',
+    params: z.object({ event: z.string().uuid().optional() }).strict(),
+  },
+  'dashboard/security-automation': {
+    route: '/dashboard/security-automation',
+    params: z.object({ scan: z.string().uuid().optional() }).strict(),
+  },
+  'dashboard/reports': {
+    route: '/dashboard/reports',
+    params: z.object({ report: z.string().uuid().optional() }).strict(),
+  },
+  'dashboard/agents': { route: '/dashboard/agents', params: z.object({}).strict() },
+  'dashboard/settings': { route: '/dashboard/settings', params: z.object({}).strict() },
+} as const;
+
+export type DeepLinkRoute = (typeof ROUTES)[keyof typeof ROUTES]['route'];
+
+/** What the main process forwards to the renderer: a known route and validated parameters, never the raw link. */
+export interface DeepLinkMessage {
+  route: DeepLinkRoute;
+  params: Record<string, string>;
+}
+
+export type DeepLinkResult = { ok: true; message: DeepLinkMessage } | { ok: false; reason: string };
+
+const refuse = (reason: string): DeepLinkResult => ({ ok: false, reason });
+
+/** Parses and validates one `vigil://` link. Pure: the same function serves all three operating systems. */
+export function parseDeepLink(raw: unknown): DeepLinkResult {
+  if (typeof raw !== 'string') {
+    return refuse('not a string');
+  }
+  if (raw.length > MAX_DEEP_LINK_LENGTH) {
+    return refuse('too long');
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse('not a URL');
+  }
+  if (url.protocol !== `${DEEP_LINK_SCHEME}:`) {
+    return refuse(`scheme ${url.protocol} is not ${DEEP_LINK_SCHEME}:`);
+  }
+  if (url.username || url.password || url.port) {
+    return refuse('credentials or a port in the link');
+  }
+  // Decoded traversal or separators would let a link reach a route other than the one it names.
+  const key = `${url.hostname}${url.pathname}`.replace(/\/+$/, '');
+  if (/%|\\|\.\.|\/\//.test(key)) {
+    return refuse('encoded or traversing path');
+  }
+  const entry = (ROUTES as Record<string, (typeof ROUTES)[keyof typeof ROUTES]>)[key.toLowerCase()];
+  if (!entry) {
+    return refuse(`unknown path ${key}`);
+  }
+  const params: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) {
+    if (k in params) {
+      return refuse(`parameter ${k} given twice`);
+    }
+    params[k] = v;
+  }
+  const parsed = entry.params.safeParse(params);
+  if (!parsed.success) {
+    return refuse(`invalid parameters: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  }
+  return { ok: true, message: { route: entry.route, params: parsed.data } };
+}
+
+/** The first `vigil://` argument of a process's argv (Windows and Linux pass links on the command line). */
+export function deepLinkFromArgv(argv: readonly string[]): string | undefined {
+  return argv.find((a) => a.toLowerCase().startsWith(`${DEEP_LINK_SCHEME}://`));
+}
