@@ -5,6 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runStack } from '../server/main.ts';
+import { electronBinary } from './lib/electron-binary.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -18,20 +19,6 @@ function buildIfMissing(output: string, script: string, what: string): void {
   }
   console.log(`Building the ${what} (first start only)…`);
   execFileSync(npm, ['run', '--silent', script], { cwd: root, stdio: 'inherit' });
-}
-
-/**
- * The Electron binary, when npm managed to install it. Importing the `electron` package would try to
- * download a missing binary, so read what its installer records instead.
- */
-function electronBinary(): string | null {
-  const dir = path.join(root, 'node_modules/electron');
-  const recorded = path.join(dir, 'path.txt');
-  if (!existsSync(recorded)) {
-    return null;
-  }
-  const binary = path.join(dir, 'dist', readFileSync(recorded, 'utf8').trim());
-  return existsSync(binary) ? binary : null;
 }
 
 buildIfMissing('dist/web/index.html', 'build:web', 'web app');
@@ -54,6 +41,6 @@ if (electron && scripts.desktop && !process.env.CI) {
   console.log(
     electron
       ? '  desktop    not launched (no desktop build in this checkout yet)'
-      : "  desktop    not launched: Electron's binary is not installed on this machine (npm could not download it); use the web app above",
+      : "  desktop    not launched: Electron's binary is not installed on this machine; use the web app above",
   );
 }

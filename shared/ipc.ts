@@ -1,25 +1,14 @@
 import { z } from 'zod';
 
-/**
- * The desktop bridge's contract: one channel per message (never a generic send), each with the zod schema
- * its payload must pass in the main process. Channel names are an `as const` object, not an enum.
- */
-export const IpcChannel = {
-  vaultGet: 'vault:get',
-  vaultSet: 'vault:set',
-  vaultRemove: 'vault:remove',
-  vaultStatus: 'vault:status',
-  openExternal: 'shell:open-external',
-  saveReport: 'report:save',
-  /** main → renderer: a validated deep link to navigate to. */
-  deepLink: 'deep-link:navigate',
-} as const;
+import { IpcChannel } from './ipc-channels.ts';
 
-export type IpcChannelName = (typeof IpcChannel)[keyof typeof IpcChannel];
+export { IpcChannel };
 
 const vaultKey = z.string().min(1).max(200);
 
+/** The schema each invoke channel's arguments must pass in the main process. */
 export const IpcPayload = {
+  [IpcChannel.configGet]: z.tuple([]),
   [IpcChannel.vaultGet]: z.tuple([vaultKey]),
   [IpcChannel.vaultSet]: z.tuple([vaultKey, z.string().max(64 * 1024)]),
   [IpcChannel.vaultRemove]: z.tuple([vaultKey]),
