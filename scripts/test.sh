@@ -14,3 +14,9 @@ npm run --silent lint
 
 stage 'unit and integration (vitest)'
 npx vitest run
+
+stage 'migrations on PostgreSQL 15'
+bash scripts/test-postgres.sh
+
+stage 'edge functions (deno check + smoke)'
+bash scripts/check-functions.sh

@@ -1,8 +1,14 @@
 import { Hono } from 'hono';
 import type { StackContext } from './context.ts';
+import { authRoutes } from './auth/routes.ts';
 import { corsMiddleware } from './http/cors.ts';
 import { localOnly } from './http/local-only.ts';
 import { mailRoutes } from './mail/routes.ts';
+import { restRoutes } from './rest/routes.ts';
+import { realtimeRestRoutes } from './realtime/rest.ts';
+import { functionsRoutes } from './functions/routes.ts';
+import { storageRoutes } from './storage/routes.ts';
+import { webRoutes } from './web/routes.ts';
 import type { StackStatus } from './stack.ts';
 
 /**
@@ -19,7 +25,14 @@ export function createApp(ctx: StackContext, status: StackStatus): Hono {
   app.use('/_mail/*', localOnly(origin));
   app.use('/_stack/*', localOnly(origin));
   app.route('/_mail', mailRoutes(ctx));
+  app.route('/rest/v1', restRoutes(ctx));
+  app.route('/realtime/v1', realtimeRestRoutes(ctx));
+  app.route('/auth/v1', authRoutes(ctx));
   app.get('/_stack/status', (c) => c.json(status));
   app.get('/health', (c) => c.json({ status: 'ok', db: ctx.db.kind }));
+  app.route('/functions/v1', functionsRoutes(ctx));
+  app.route('/storage/v1', storageRoutes(ctx));
+  // Keep last: /config.json and the web app, whose client-side routes take every other GET path.
+  app.route('/', webRoutes(ctx));
   return app;
 }

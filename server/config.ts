@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { AuthSettingsPatch } from './auth/settings.ts';
 
 /** The OS's per-user application-data folder, as Electron's app.getPath('appData') resolves it. */
 export function defaultDataDir(): string {
@@ -66,6 +67,8 @@ export interface StackConfig {
   mailFrom: string;
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
+  /** Tunables of /auth/v1 (token lifetimes, rate limits); defaults in server/auth/settings.ts. */
+  auth?: AuthSettingsPatch;
 }
 
 /** Reads and validates the environment, failing with a readable list of what is wrong. */
@@ -105,5 +108,6 @@ export function loadConfig(
     mailFrom: overrides.mailFrom ?? e.MAIL_FROM,
     stripeSecretKey: overrides.stripeSecretKey ?? e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: overrides.stripeWebhookSecret ?? e.STRIPE_WEBHOOK_SECRET,
+    ...(overrides.auth ? { auth: overrides.auth } : {}),
   };
 }

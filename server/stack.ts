@@ -9,6 +9,7 @@ import type { StackContext } from './context.ts';
 import { openDatabase } from './db/open.ts';
 import { openKeyRing } from './keys.ts';
 import { createMailer } from './mail/outbox.ts';
+import { attachRealtime } from './realtime/attach.ts';
 
 /** What `npm run stack:status -- --json` prints and `stack.json` in the data dir holds. */
 export interface StackStatus {
@@ -60,7 +61,7 @@ export async function startStack(overrides: Partial<StackConfig> = {}): Promise<
         : `pglite:${path.join(config.dataDir, 'pgdata')}`,
   };
   handler = createApp(ctx, status).fetch;
-  const detach = await Promise.all(attachments.map((a) => a(ctx, server)));
+  const detach = await Promise.all([attachRealtime, ...attachments].map((a) => a(ctx, server)));
   const statusFile = config.dataDir === 'memory' ? null : path.join(config.dataDir, 'stack.json');
   if (statusFile) {
     await mkdir(config.dataDir, { recursive: true });

@@ -15,7 +15,8 @@ type PGliteLike = Pick<PGlite, 'query' | 'exec'>;
 
 const wrap = (db: PGliteLike): Queryable => ({
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
-    const r = await db.query<R>(sql, params as unknown[], { parsers });
+    // The parsers are given once at create time; passing them per query rebuilds PGlite's table each time.
+    const r = await db.query<R>(sql, params as unknown[]);
     return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows ?? 0 };
   },
   async exec(sql: string) {

@@ -1,0 +1,99 @@
+import type { Hono } from 'hono';
+import type { StackContext } from '../context.ts';
+import { authError, AuthError, Errors } from './errors.ts';
+import type { AuthEnv } from './guard.ts';
+import { consumeFlowState, type FlowMethod } from './pkce.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { refreshGrant } from './refresh.ts';
+import { clientIp, readBody } from './request.ts';
+import { PasswordGrantBody, PkceGrantBody, RefreshGrantBody } from './schemas.ts';
+import { issueSession, type AmrMethod } from './sessions.ts';
+import { authSettings } from './settings.ts';
+import { findUserByEmail, findUserById, isBanned, passwordMatches } from './users.ts';
+
+/** Flow methods become the amr method of the session they end in. */
+const FLOW_AMR: Record<FlowMethod, AmrMethod> = {
+  'email/signup': 'email/signup',
+  recovery: 'recovery',
+  magiclink: 'magiclink',
+  email_change: 'email_change',
+  invite: 'invite',
+  otp: 'otp',
+};
+
+/** POST /token?grant_type=password|refresh_token|pkce. */
+export function mountToken(app: Hono<AuthEnv>, ctx: StackContext, limiter: RateLimiter): void {
+  app.post('/token', async (c) => {
+    const settings = authSettings(ctx.config);
+    const grant = c.req.query('grant_type');
+    const ip = clientIp(c);
+    const meta = { ip, userAgent: c.req.header('user-agent') };
+    const { windowSeconds, signInSignUps, tokenRefresh } = settings.rateLimits;
+    const limited =
+      grant === 'refresh_token'
+        ? !limiter.hit(`refresh:${ip}`, tokenRefresh, windowSeconds)
+        : !limiter.hit(`signin:${ip}`, signInSignUps, windowSeconds);
+    if (limited) {
+      throw Errors.rateLimited();
+    }
+
+    if (grant === 'password') {
+      const body = await readBody(c, PasswordGrantBody);
+      if (!body.email) {
+        throw body.phone
+          ? authError(400, 'phone_provider_disabled', 'Phone logins are disabled')
+          : Errors.validation('missing email or phone');
+      }
+      const email = body.email;
+      const session = await ctx.db.transaction(async (tx) => {
+        const user = await findUserByEmail(tx, email);
+        // Unknown user, no password and wrong password all look the same (no account enumeration).
+        if (!(await passwordMatches(user, body.password)) || !user) {
+          throw Errors.invalidCredentials();
+        }
+        if (isBanned(user)) {
+          throw authError(400, 'user_banned', 'User is banned');
+        }
+        if (!user.email_confirmed_at) {
+          throw Errors.emailNotConfirmed();
+        }
+        return issueSession(ctx, tx, user, 'password', meta);
+      });
+      return c.json(session);
+    }
+
+    if (grant === 'refresh_token') {
+      const body = await readBody(c, RefreshGrantBody);
+      const result = await ctx.db.transaction((tx) => refreshGrant(ctx, tx, body.refresh_token));
+      if (result instanceof AuthError) {
+        throw result;
+      }
+      return c.json(result);
+    }
+
+    if (grant === 'pkce') {
+      const body = await readBody(c, PkceGrantBody);
+      if (!body.auth_code || !body.code_verifier) {
+        throw Errors.validation('invalid request: both auth code and code verifier should be non-empty');
+      }
+      const { auth_code: code, code_verifier: verifier } = body;
+      const session = await ctx.db.transaction(async (tx) => {
+        const flow = await consumeFlowState(tx, code, verifier, settings.flowStateExpirySeconds);
+        const user = await findUserById(tx, flow.userId);
+        if (!user) {
+          throw authError(404, 'user_not_found', 'User not found');
+        }
+        if (isBanned(user)) {
+          throw authError(400, 'user_banned', 'User is banned');
+        }
+        return issueSession(ctx, tx, user, FLOW_AMR[flow.method], meta);
+      });
+      return c.json(session);
+    }
+
+    throw authError(400, 'unsupported_grant_type', 'unsupported_grant_type', {
+      error: 'unsupported_grant_type',
+      error_description: `grant_type must be one of password, refresh_token, pkce`,
+    });
+  });
+}

@@ -1,0 +1,79 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { StackContext } from '../context.ts';
+import { API_VERSION, authError, errorResponse, handleError } from './errors.ts';
+import { apiKeyGate, type AuthEnv } from './guard.ts';
+import { mountFactors } from './mfa/routes.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { mountAdmin } from './routes-admin.ts';
+import { mountGenerateLink } from './routes-admin-links.ts';
+import { mountEmailRoutes } from './routes-email.ts';
+import { mountSignup } from './routes-signup.ts';
+import { mountToken } from './routes-token.ts';
+import { mountUser } from './routes-user.ts';
+import { mountVerify } from './routes-verify.ts';
+import { authSettings } from './settings.ts';
+
+/** Paths reachable without an API key, as Supabase's gateway leaves them open. */
+const OPEN = new Set(['/verify', '/health', '/.well-known/jwks.json', '/settings']);
+
+/** /auth/v1: the GoTrue endpoints supabase-js uses (wire contract §2). */
+export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  const limiter = new RateLimiter();
+  app.onError(handleError);
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('X-Supabase-Api-Version', API_VERSION);
+  });
+  const limitBody: MiddlewareHandler<AuthEnv> = (c, next) => {
+    const max = authSettings(ctx.config).maxBodyBytes;
+    return bodyLimit({
+      maxSize: max,
+      onError: (cc) =>
+        errorResponse(cc, authError(413, 'request_too_large', `Request body larger than ${max} bytes`)),
+    })(c, next);
+  };
+  app.use('*', limitBody);
+
+  app.get('/health', (c) =>
+    c.json({ version: 'vigil', name: 'GoTrue', description: 'Vigil embedded auth (GoTrue-compatible)' }),
+  );
+  app.get('/.well-known/jwks.json', (c) => {
+    c.header('Cache-Control', 'public, max-age=600');
+    return c.json(ctx.keys.jwks());
+  });
+  app.get('/settings', (c) =>
+    c.json({
+      external: { email: true, phone: false, anonymous_users: false },
+      disable_signup: false,
+      mailer_autoconfirm: ctx.config.autoconfirm,
+      phone_autoconfirm: false,
+      sms_provider: '',
+      saml_enabled: false,
+    }),
+  );
+
+  const gate = apiKeyGate(ctx);
+  const gateUnlessOpen: MiddlewareHandler<AuthEnv> = (c, next) => {
+    const path = c.req.path.replace(/^.*\/auth\/v1/, '');
+    // E-mail links are opened by people, with no API key; everything else goes through the gateway check.
+    if (OPEN.has(path) && c.req.method === 'GET') {
+      return next();
+    }
+    return gate(c, next);
+  };
+  app.use('*', gateUnlessOpen);
+
+  mountSignup(app, ctx, limiter);
+  mountToken(app, ctx, limiter);
+  mountVerify(app, ctx, limiter);
+  mountEmailRoutes(app, ctx, limiter);
+  mountUser(app, ctx, limiter);
+  mountFactors(app, ctx);
+  mountAdmin(app, ctx);
+  mountGenerateLink(app, ctx);
+  // Unknown paths answer here, in GoTrue's shape, instead of falling through to the web app's routes.
+  app.all('*', (c) => errorResponse(c, authError(404, 'not_found', 'Not found')));
+  return app;
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/** Fields every auth-js body may carry and the server ignores (captcha is not configured locally). */
+const base = {
+  gotrue_meta_security: z.object({ captcha_token: z.string().optional() }).passthrough().optional(),
+};
+
+export const Email = z.string().trim().max(255).email('Unable to validate email address: invalid format');
+export const Metadata = z.record(z.string(), z.unknown());
+const Pkce = {
+  code_challenge: z.string().max(256).nullish(),
+  code_challenge_method: z.string().max(16).nullish(),
+};
+
+export const SignupBody = z.object({
+  ...base,
+  ...Pkce,
+  email: Email.optional(),
+  phone: z.string().max(32).optional(),
+  password: z.string().max(1024).optional(),
+  data: Metadata.nullish(),
+  channel: z.string().optional(),
+});
+
+export const PasswordGrantBody = z.object({
+  ...base,
+  email: z.string().max(255).optional(),
+  phone: z.string().max(32).optional(),
+  password: z.string().max(1024),
+});
+
+export const RefreshGrantBody = z.object({ ...base, refresh_token: z.string().min(1).max(512) });
+
+export const PkceGrantBody = z.object({
+  ...base,
+  auth_code: z.string().max(256).optional(),
+  code_verifier: z.string().max(256).optional(),
+});
+
+export const EmailOtpType = z.enum(['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email']);
+
+export const VerifyBody = z.object({
+  ...base,
+  type: z.enum(['signup', 'invite', 'magiclink', 'recovery', 'email_change', 'email', 'sms', 'phone_change']),
+  token_hash: z.string().min(1).max(256).optional(),
+  token: z.string().max(64).optional(),
+  email: z.string().max(255).optional(),
+  phone: z.string().max(32).optional(),
+  redirect_to: z.string().max(2048).optional(),
+  options: z.unknown().optional(),
+});
+
+export const RecoverBody = z.object({ ...base, ...Pkce, email: Email });
+
+export const ResendBody = z.object({
+  ...base,
+  ...Pkce,
+  type: z.enum(['signup', 'email_change', 'sms', 'phone_change']),
+  email: Email.optional(),
+  phone: z.string().max(32).optional(),
+});
+
+export const OtpBody = z.object({
+  ...base,
+  ...Pkce,
+  email: Email.optional(),
+  phone: z.string().max(32).optional(),
+  data: Metadata.nullish(),
+  create_user: z.boolean().optional(),
+  channel: z.string().optional(),
+});
+
+export const UpdateUserBody = z.object({
+  ...Pkce,
+  email: Email.optional(),
+  phone: z.string().max(32).optional(),
+  password: z.string().max(1024).optional(),
+  current_password: z.string().max(1024).optional(),
+  nonce: z.string().max(64).optional(),
+  data: Metadata.nullish(),
+  channel: z.string().optional(),
+});

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import type { Queryable } from '../db/database.ts';
+
+/** A timestamp as the engine returns it: PGlite gives text, node-postgres may give a Date. */
+export type Stamp = string | Date;
+export const toDate = (v: Stamp) => (v instanceof Date ? v : new Date(v));
+
+/** The auth.users columns the API reads. */
+export interface UserRow {
+  id: string;
+  aud: string;
+  role: string;
+  email: string | null;
+  encrypted_password: string | null;
+  email_confirmed_at: Stamp | null;
+  invited_at: Stamp | null;
+  confirmation_sent_at: Stamp | null;
+  recovery_sent_at: Stamp | null;
+  email_change: string | null;
+  email_change_sent_at: Stamp | null;
+  last_sign_in_at: Stamp | null;
+  raw_app_meta_data: Record<string, unknown>;
+  raw_user_meta_data: Record<string, unknown>;
+  created_at: Stamp;
+  updated_at: Stamp;
+  phone: string | null;
+  phone_confirmed_at: Stamp | null;
+  confirmed_at: Stamp | null;
+  banned_until: Stamp | null;
+  reauthentication_sent_at: Stamp | null;
+  is_anonymous: boolean;
+  deleted_at: Stamp | null;
+}
+
+const USER_COLUMNS = `id, aud, role, email, encrypted_password, email_confirmed_at, invited_at, confirmation_sent_at,
+  recovery_sent_at, email_change, email_change_sent_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data,
+  created_at, updated_at, phone, phone_confirmed_at, confirmed_at, banned_until, reauthentication_sent_at,
+  is_anonymous, deleted_at`;
+
+export const BCRYPT_COST = 10;
+export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
+
+let dummyHash: Promise<string> | null = null;
+
+/**
+ * bcrypt compare that is false (not an error) for missing users and users without a password. Those
+ * still pay for one comparison, so response time does not reveal which addresses have an account.
+ */
+export async function passwordMatches(user: UserRow | null, password: string): Promise<boolean> {
+  if (!user?.encrypted_password) {
+    dummyHash ??= hashPassword('vigil-timing-equaliser');
+    await bcrypt.compare(password, await dummyHash);
+    return false;
+  }
+  return bcrypt.compare(password, user.encrypted_password);
+}
+
+export async function findUserById(tx: Queryable, id: string): Promise<UserRow | null> {
+  // A malformed id is "no such user", never a Postgres cast error.
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+    return null;
+  }
+  const { rows } = await tx.query<UserRow>(`select ${USER_COLUMNS} from auth.users where id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+export async function findUserByEmail(tx: Queryable, email: string): Promise<UserRow | null> {
+  const { rows } = await tx.query<UserRow>(
+    `select ${USER_COLUMNS} from auth.users where lower(email) = lower($1) and is_sso_user = false`,
+    [email],
+  );
+  return rows[0] ?? null;
+}
+
+export async function listUserRows(
+  tx: Queryable,
+  limit: number,
+  offset: number,
+): Promise<{ rows: UserRow[]; total: number }> {
+  const { rows } = await tx.query<UserRow>(
+    `select ${USER_COLUMNS} from auth.users order by created_at desc, id limit $1 offset $2`,
+    [limit, offset],
+  );
+  const count = await tx.query<{ n: number }>('select count(*)::int as n from auth.users');
+  return { rows, total: count.rows[0]?.n ?? 0 };
+}
+
+export interface NewUser {
+  email: string;
+  password: string | null;
+  userMetadata: Record<string, unknown>;
+  appMetadata?: Record<string, unknown>;
+  confirmed: boolean;
+  role?: string;
+}
+
+/** Inserts the user and its email identity the way GoTrue does (metadata carries sub/email/verified flags). */
+export async function createUser(tx: Queryable, input: NewUser): Promise<UserRow> {
+  const id = randomUUID();
+  const email = input.email.toLowerCase();
+  const identityData = { sub: id, email, email_verified: input.confirmed, phone_verified: false };
+  const hash = input.password === null ? null : await hashPassword(input.password);
+  const appMetadata = { provider: 'email', providers: ['email'], ...input.appMetadata };
+  await tx.query(
+    `insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data)
+     values ($1, 'authenticated', $2, $3, $4, case when $5 then now() end, $6, $7)`,
+    [
+      id,
+      input.role ?? 'authenticated',
+      email,
+      hash,
+      input.confirmed,
+      appMetadata,
+      { ...input.userMetadata, ...identityData },
+    ],
+  );
+  await tx.query(
+    `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at) values ($1, $2, $3, 'email', now())`,
+    [id, id, identityData],
+  );
+  const user = await findUserById(tx, id);
+  if (!user) {
+    throw new Error('user vanished after insert');
+  }
+  return user;
+}
+
+/** Marks the e-mail verified in the user row, its metadata and its email identity. */
+export async function confirmEmail(tx: Queryable, userId: string): Promise<void> {
+  await tx.query(
+    `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now(),
+            raw_user_meta_data = raw_user_meta_data || '{"email_verified": true}'::jsonb
+      where id = $1`,
+    [userId],
+  );
+  await tx.query(
+    `update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = now()
+      where user_id = $1 and provider = 'email'`,
+    [userId],
+  );
+}
+
+export const isBanned = (u: UserRow) =>
+  u.banned_until !== null && toDate(u.banned_until).getTime() > Date.now();

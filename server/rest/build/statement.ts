@@ -1,0 +1,39 @@
+import type { BuiltLevel, ReadSource } from './read.ts';
+
+export interface RenderOptions {
+  /** `with …` prefix, e.g. the data-modifying CTE of a mutation. */
+  ctes?: string;
+  /** Compute the total row count (Prefer: count=exact). */
+  count: boolean;
+  /** Extra output columns of the outer query (e.g. how many rows an upsert inserted). */
+  extra?: string;
+  /** Render this column's bare values (set-returning scalar functions give `[1,2]`, not objects). */
+  scalar?: string;
+  /** Leave out keys whose value is null (stripNulls()). */
+  stripNulls?: boolean;
+}
+
+/** One row back: total (or null), page size and the rows as JSON text rendered by Postgres itself. */
+export interface RenderedRow {
+  total: number | string | null;
+  page: number;
+  body: string;
+  inserted?: number | string | null;
+}
+
+const rowJson = (o: RenderOptions) =>
+  o.scalar ? `to_json(pgrst_r.${o.scalar})` : o.stripNulls ? 'json_strip_nulls(row_to_json(pgrst_r))' : 'row_to_json(pgrst_r)';
+
+const whereSql = (where: string[]) => (where.length > 0 ? ` where ${where.join(' and ')}` : '');
+
+/**
+ * The outer query of every read: rows rendered to JSON inside Postgres (so timestamps, numerics and
+ * bigints are formatted exactly as PostgREST's) and joined into one text value.
+ */
+export function renderStatement(source: ReadSource, level: BuiltLevel, options: RenderOptions): string {
+  const from = `${source.from} as "${source.alias.replace(/"/g, '""')}"${level.joins}`;
+  const total = options.count ? `(select count(*) from ${from}${whereSql(level.where)})` : 'null::bigint';
+  const inner = `select ${level.selectList.join(', ')} from ${from}${whereSql(level.where)}${level.orderBy}${level.paging}`;
+  return `${options.ctes ?? ''}select ${total} as total, count(*)::int as page, ` +
+    `coalesce(string_agg(${rowJson(options)}::text, ','), '') as body${options.extra ? `, ${options.extra}` : ''} from (${inner}) as pgrst_r`;
+}

@@ -1,0 +1,23 @@
+import { buildLevel, checkUnusedPaths, type BuildContext, type ReadSource } from '../build/read.ts';
+import { renderStatement } from '../build/statement.ts';
+import { unknownTable } from '../errors.ts';
+import { parseQuery } from '../parse/query.ts';
+import type { RestResponse } from '../respond.ts';
+import { Params, qualified } from '../sql.ts';
+import { queryOne, readResponse, type RestRequest } from './request.ts';
+
+/** GET/HEAD /rest/v1/<table>: one statement, rendered to JSON by Postgres. */
+export async function readTable(req: RestRequest, table: string): Promise<RestResponse> {
+  const rel = req.cache.relations.get(table);
+  if (!rel) {
+    throw unknownTable(req.cache.schema, table);
+  }
+  const query = parseQuery(req.params);
+  const ctx: BuildContext = { cache: req.cache, params: new Params(), nodes: query.nodes, usedPaths: new Set(), counter: 0 };
+  const source: ReadSource = { from: qualified(req.cache.schema, table), alias: table, name: table, columns: rel.columns, relationName: table };
+  const level = buildLevel(ctx, source, query.select, '');
+  checkUnusedPaths(ctx);
+  const sql = renderStatement(source, level, { count: req.prefs.count !== null, stripNulls: req.stripNulls });
+  const row = await req.run(true, (tx) => queryOne(tx, sql, ctx.params.values));
+  return readResponse(req, row, query.nodes.get('')?.offset ?? 0, level.outputs);
+}

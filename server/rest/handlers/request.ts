@@ -1,0 +1,35 @@
+import type { Queryable } from '../../db/database.ts';
+import type { RenderedRow } from '../build/statement.ts';
+import type { Preferences } from '../prefer.ts';
+import type { MediaType, RestResponse } from '../respond.ts';
+import { contentType, rangeOf, renderBody } from '../respond.ts';
+import type { SchemaCache } from '../schema-cache.ts';
+
+/** One parsed /rest/v1 request, as the handlers see it. */
+export interface RestRequest {
+  method: string;
+  params: URLSearchParams;
+  prefs: Preferences;
+  media: MediaType;
+  stripNulls: boolean;
+  bodyText: string | null;
+  cache: SchemaCache;
+  /** Runs `fn` in the request's transaction (as its role); tx=rollback is applied there. */
+  run<T>(readOnly: boolean, fn: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
+export async function queryOne(tx: Queryable, sql: string, params: unknown[]): Promise<RenderedRow> {
+  const { rows } = await tx.query<RenderedRow>(sql, params);
+  return rows[0] ?? { total: null, page: 0, body: '' };
+}
+
+/** The response of a read (GET/HEAD on a table or a set-returning function). */
+export function readResponse(req: RestRequest, row: RenderedRow, offset: number, outputs: readonly string[]): RestResponse {
+  const body = renderBody(row, req.media, outputs);
+  const { status, contentRange } = rangeOf(row, offset);
+  const headers: Record<string, string> = { 'content-type': contentType(req.media), 'content-range': contentRange };
+  if (req.prefs.count) {
+    headers['preference-applied'] = `count=${req.prefs.count}`;
+  }
+  return { status, headers, body: req.method === 'HEAD' ? null : body };
+}

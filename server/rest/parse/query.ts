@@ -1,0 +1,107 @@
+import { parseError } from '../errors.ts';
+import { fieldFrom, type Field } from './field.ts';
+import { parseFilterParam, parseLogicParam, type FilterNode } from './filter.ts';
+import { parseSelect, type SelectItem } from './select.ts';
+
+export interface OrderTerm {
+  field: Field;
+  direction: 'asc' | 'desc' | null;
+  nulls: 'first' | 'last' | null;
+}
+
+/** Filters (ANDed), order and paging for the root (path '') or one embedded resource ('rel', 'rel.sub'). */
+export interface NodeOptions {
+  filters: FilterNode[];
+  order: OrderTerm[];
+  limit: number | null;
+  offset: number | null;
+}
+
+export interface ParsedQuery {
+  select: SelectItem[];
+  /** Whether the request named its columns (mutations return everything otherwise). */
+  hasSelect: boolean;
+  nodes: Map<string, NodeOptions>;
+  columns: string[] | null;
+  onConflict: string[] | null;
+  /** Parameters left for RPC arguments (GET /rpc/fn?a=1). */
+  rest: [string, string][];
+}
+
+const RESERVED = new Set(['select', 'columns', 'on_conflict', 'apikey']);
+
+function parseOrder(text: string): OrderTerm[] {
+  return text.split(',').map((term) => {
+    const m = /^(.+?)(?:\.(asc|desc))?(?:\.(nullsfirst|nullslast))?$/.exec(term);
+    if (!m || !m[1]) {
+      throw parseError(`"failed to parse order (${text})"`, 'expecting column[.asc|.desc][.nullsfirst|.nullslast]');
+    }
+    const nulls = m[3] === 'nullsfirst' ? 'first' : m[3] === 'nullslast' ? 'last' : null;
+    return { field: fieldFrom(m[1]), direction: (m[2] as 'asc' | 'desc' | undefined) ?? null, nulls };
+  });
+}
+
+function parseCount(key: string, text: string): number {
+  // Paging values become bind parameters; anything but a non-negative integer is a parse error.
+  if (!/^\d{1,15}$/.test(text)) {
+    throw parseError(`"failed to parse ${key} parameter (${text})"`, 'expecting a non-negative integer');
+  }
+  return Number(text);
+}
+
+/** `"a","b"` or `a,b` → names. */
+export const parseColumnList = (text: string) =>
+  text.split(',').map((c) => c.trim().replace(/^"(.*)"$/, '$1')).filter((c) => c !== '');
+
+/** Splits the query string into select, per-resource options and the rest (wire contract §3.2–3.4). */
+export function parseQuery(params: URLSearchParams, rpcArgs: ReadonlySet<string> = new Set()): ParsedQuery {
+  const nodes = new Map<string, NodeOptions>();
+  const node = (path: string) => {
+    let n = nodes.get(path);
+    if (!n) {
+      n = { filters: [], order: [], limit: null, offset: null };
+      nodes.set(path, n);
+    }
+    return n;
+  };
+  node('');
+  const rest: [string, string][] = [];
+  for (const [key, value] of params) {
+    if (RESERVED.has(key)) {
+      continue;
+    }
+    if (rpcArgs.has(key)) {
+      rest.push([key, value]);
+      continue;
+    }
+    const head = key.split('->')[0]!;
+    const segments = head.split('.');
+    const tail = key.slice(head.length);
+    const last = segments[segments.length - 1]! + tail;
+    const notLogic = segments.length >= 2 && segments[segments.length - 2] === 'not' && (last === 'or' || last === 'and');
+    const path = segments.slice(0, notLogic ? -2 : -1).join('.');
+    const target = node(path);
+    if (last === 'order') {
+      target.order.push(...parseOrder(value));
+    } else if (last === 'limit') {
+      target.limit = parseCount(key, value);
+    } else if (last === 'offset') {
+      target.offset = parseCount(key, value);
+    } else if (last === 'or' || last === 'and') {
+      target.filters.push(parseLogicParam(last, notLogic, value));
+    } else {
+      target.filters.push(parseFilterParam(last, value));
+    }
+  }
+  const select = params.get('select');
+  const columns = params.get('columns');
+  const onConflict = params.get('on_conflict');
+  return {
+    select: parseSelect(select),
+    hasSelect: select !== null,
+    nodes,
+    columns: columns === null ? null : parseColumnList(columns),
+    onConflict: onConflict === null ? null : parseColumnList(onConflict),
+    rest,
+  };
+}

@@ -1,0 +1,106 @@
+import { RestError } from '../errors.ts';
+import { Cursor, parseField, type Field } from './field.ts';
+
+export interface ColumnItem {
+  kind: 'column';
+  field: Field;
+  alias: string | null;
+  cast: string | null;
+}
+
+export interface EmbedItem {
+  kind: 'embed';
+  relation: string;
+  alias: string | null;
+  hint: string | null;
+  join: 'left' | 'inner';
+  spread: boolean;
+  select: SelectItem[];
+}
+
+export type SelectItem = { kind: 'star' } | ColumnItem | EmbedItem;
+
+const MAX_DEPTH = 16;
+const AGGREGATES = ['count', 'sum', 'avg', 'max', 'min'];
+
+const aggregatesDisabled = () =>
+  new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+
+/** Removes whitespace outside double quotes (postgrest-js does the same before sending). */
+export const stripSpaces = (s: string) => s.replace(/("[^"]*")|\s+/g, (_m, quoted: string | undefined) => quoted ?? '');
+
+function parseItem(c: Cursor, depth: number): SelectItem {
+  if (c.eat('*')) {
+    return { kind: 'star' };
+  }
+  const spread = c.eat('...');
+  let alias: string | null = null;
+  let start = c.pos;
+  let name = c.name();
+  if (c.peek(':') && !c.peek('::')) {
+    c.pos++;
+    alias = name;
+    start = c.pos;
+    name = c.name();
+  }
+  if (c.peek('!') || c.peek('(')) {
+    if (name === 'count' && c.peek('()')) {
+      throw aggregatesDisabled();
+    }
+    return parseEmbed(c, name, alias, spread, depth);
+  }
+  if (spread) {
+    throw c.fail('"(" after a spread relation');
+  }
+  c.pos = start;
+  const field = parseField(c);
+  if (c.peek('.')) {
+    const agg = AGGREGATES.find((a) => c.peek(`.${a}()`));
+    throw agg ? aggregatesDisabled() : c.fail('"," or ")"');
+  }
+  const cast = c.eat('::') ? c.name(/[,:()!."\->]/) : null;
+  return { kind: 'column', field, alias, cast };
+}
+
+function parseEmbed(c: Cursor, relation: string, alias: string | null, spread: boolean, depth: number): EmbedItem {
+  let hint: string | null = null;
+  let join: 'left' | 'inner' = 'left';
+  while (c.eat('!')) {
+    const h = c.name();
+    if (h === 'inner' || h === 'left') {
+      join = h;
+    } else {
+      hint = h;
+    }
+  }
+  c.expect('(');
+  const select = c.peek(')') ? [] : parseList(c, depth + 1);
+  c.expect(')');
+  return { kind: 'embed', relation, alias, hint, join, spread, select };
+}
+
+function parseList(c: Cursor, depth: number): SelectItem[] {
+  // Bounds recursion so a hostile select cannot exhaust the stack.
+  if (depth > MAX_DEPTH) {
+    throw c.fail(`at most ${MAX_DEPTH} nested embeds`);
+  }
+  const items = [parseItem(c, depth)];
+  while (c.eat(',')) {
+    items.push(parseItem(c, depth));
+  }
+  return items;
+}
+
+/** Parses PostgREST's `select` parameter (wire contract §3.2). */
+export function parseSelect(raw: string | null): SelectItem[] {
+  const text = stripSpaces(raw ?? '*');
+  if (text === '') {
+    return [{ kind: 'star' }];
+  }
+  const c = new Cursor(text);
+  const items = parseList(c, 0);
+  if (!c.done) {
+    throw c.fail('"," or end of input');
+  }
+  return items;
+}

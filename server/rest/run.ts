@@ -1,0 +1,47 @@
+import type { Database, Queryable } from '../db/database.ts';
+import { rolePreambleParams, ROLE_PREAMBLE } from '../db/as-role.ts';
+import type { RequestRole } from '../http/request-role.ts';
+
+// The role preamble (as-role.ts) plus what PostgREST sets too, in one statement: GET/HEAD run READ
+// ONLY (setting transaction_read_only on is allowed at any point of a transaction) and the search path.
+const PREAMBLE_RW = `${ROLE_PREAMBLE}, set_config('search_path', '"public", "extensions"', true)`;
+const PREAMBLE_RO = `${PREAMBLE_RW}, set_config('transaction_read_only', 'on', true)`;
+
+/** Carries a finished result out of a transaction that must roll back (Prefer: tx=rollback). */
+class Rollback<T> extends Error {
+  constructor(readonly result: T) {
+    super('rollback requested (Prefer: tx=rollback)');
+  }
+}
+
+export interface RunOptions {
+  readOnly: boolean;
+  rollback: boolean;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Runs one REST request in one transaction as its role, so that Postgres grants and row-level
+ * security authorise it: BEGIN, the preamble, the request's statement(s), COMMIT (or ROLLBACK).
+ */
+export async function runAsRequest<T>(db: Database, who: RequestRole, options: RunOptions, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  const params = rolePreambleParams(who, { method: options.method, path: options.path, headers: options.headers });
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.query(options.readOnly ? PREAMBLE_RO : PREAMBLE_RW, params);
+      const result = await fn(tx);
+      if (options.rollback) {
+        // Throwing is how Database.transaction rolls back; the result is recovered below.
+        throw new Rollback(result);
+      }
+      return result;
+    });
+  } catch (e) {
+    if (e instanceof Rollback) {
+      return e.result as T;
+    }
+    throw e;
+  }
+}

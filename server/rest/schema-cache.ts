@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import type { Database } from '../db/database.ts';
+import { INTROSPECT_SQL } from './schema-introspect.sql.ts';
+
+/** The one schema /rest/v1 exposes (Supabase's default `db.schema`). */
+export const EXPOSED_SCHEMA = 'public';
+
+const column = z.object({
+  name: z.string(),
+  type: z.string(),
+  nullable: z.boolean(),
+  default: z.string().nullable(),
+  identity: z.boolean(),
+  generated: z.boolean(),
+});
+const stringList = z.array(z.string()).nullable().transform((v) => v ?? []);
+const relation = z.object({
+  name: z.string(),
+  kind: z.string(),
+  columns: z.array(column),
+  pk: stringList,
+  uniques: z.array(stringList),
+});
+const foreignKey = z.object({ name: z.string(), from: z.string(), to: z.string(), fromColumns: z.array(z.string()), toColumns: z.array(z.string()) });
+const fnArg = z.object({ name: z.string(), type: z.string(), mode: z.string() });
+const fn = z.object({
+  name: z.string(),
+  volatility: z.string(),
+  returnsSet: z.boolean(),
+  returnType: z.string(),
+  returnTypeKind: z.string(),
+  returnColumns: z.array(column).nullable(),
+  defaults: z.number(),
+  args: z.array(fnArg),
+});
+const introspection = z.object({
+  relations: z.array(relation),
+  fks: z.array(foreignKey),
+  functions: z.array(fn),
+  types: z.array(z.string()).nullable(),
+});
+
+export type Column = z.infer<typeof column>;
+export type ForeignKey = z.infer<typeof foreignKey>;
+export type FnArg = z.infer<typeof fnArg>;
+export type Relation = z.infer<typeof relation> & { columnMap: Map<string, Column> };
+
+export interface RestFunction extends z.infer<typeof fn> {
+  inArgs: FnArg[];
+  /** Columns of a composite or TABLE result, when the function returns rows. */
+  resultColumns: Column[] | null;
+}
+
+export interface SchemaCache {
+  schema: string;
+  relations: Map<string, Relation>;
+  fks: ForeignKey[];
+  functions: Map<string, RestFunction[]>;
+  types: Set<string>;
+}
+
+const outColumn = (a: FnArg): Column => ({ name: a.name, type: a.type, nullable: true, default: null, identity: false, generated: false });
+
+function toFunction(f: z.infer<typeof fn>): RestFunction {
+  const inArgs = f.args.filter((a) => a.mode === 'i' || a.mode === 'b' || a.mode === 'v');
+  const outArgs = f.args.filter((a) => a.mode === 'o' || a.mode === 'b' || a.mode === 't');
+  const resultColumns = f.returnColumns ?? (outArgs.length > 0 && f.returnType === 'record' ? outArgs.map(outColumn) : null);
+  return { ...f, inArgs, resultColumns };
+}
+
+/** Reads the exposed schema from pg_catalog (one query) into lookup maps. */
+export async function introspect(db: Database, schema = EXPOSED_SCHEMA): Promise<SchemaCache> {
+  const { rows } = await db.query<{ cache: string }>(INTROSPECT_SQL, [schema]);
+  const data = introspection.parse(JSON.parse(rows[0]?.cache ?? '{}'));
+  const functions = new Map<string, RestFunction[]>();
+  for (const f of data.functions) {
+    functions.set(f.name, [...(functions.get(f.name) ?? []), toFunction(f)]);
+  }
+  return {
+    schema,
+    relations: new Map(data.relations.map((r) => [r.name, { ...r, columnMap: new Map(r.columns.map((c) => [c.name, c])) }])),
+    fks: data.fks,
+    functions,
+    types: new Set(data.types ?? []),
+  };
+}
+
+/** The live cache of one stack: built at start, replaced on reload. */
+export class SchemaCacheHolder {
+  private current: Promise<SchemaCache>;
+
+  constructor(private readonly db: Database) {
+    this.current = introspect(db);
+    // A failed first load must not crash the process; the next request retries.
+    this.current.catch(() => undefined);
+  }
+
+  async get(): Promise<SchemaCache> {
+    try {
+      return await this.current;
+    } catch {
+      return this.reload();
+    }
+  }
+
+  reload(): Promise<SchemaCache> {
+    const next = introspect(this.db);
+    this.current = next;
+    next.catch(() => undefined);
+    return next;
+  }
+}
+
+const holders = new WeakMap<Database, SchemaCacheHolder>();
+
+/** The schema cache of a database, created on first use. */
+export function schemaCacheFor(db: Database): SchemaCacheHolder {
+  let holder = holders.get(db);
+  if (!holder) {
+    holder = new SchemaCacheHolder(db);
+    holders.set(db, holder);
+  }
+  return holder;
+}
+
+/** Re-reads the exposed schema (after DDL); `NOTIFY pgrst, 'reload schema'` does the same. */
+export async function reloadSchemaCache(db: Database): Promise<void> {
+  await schemaCacheFor(db).reload();
+}

@@ -1,0 +1,80 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack } from '../../tests/helpers/stack.ts';
+import type { RunningStack } from '../stack.ts';
+import { webRoutes } from './routes.ts';
+
+let stack: RunningStack;
+let dist: string;
+beforeAll(async () => {
+  stack = await startTestStack();
+  dist = await mkdtemp(path.join(os.tmpdir(), 'vigil-web-'));
+  await mkdir(path.join(dist, 'assets'));
+  await writeFile(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  await writeFile(path.join(dist, 'assets', 'index-3f2a1b.js'), 'console.log(1)');
+  await writeFile(path.join(dist, 'favicon.svg'), '<svg/>');
+  await writeFile(path.join(dist, '.env'), 'SECRET=1');
+  await writeFile(path.join(os.tmpdir(), 'vigil-web-outside.txt'), 'outside');
+});
+afterAll(async () => {
+  await stack.close();
+  await rm(dist, { recursive: true, force: true });
+});
+
+const web = () => webRoutes(stack.ctx, { dir: dist });
+
+describe('/config.json', () => {
+  it('gives the web build the public URL and anon key only, uncached', async () => {
+    const res = await fetch(`${stack.url}/config.json`);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({ supabaseUrl: stack.url, supabaseAnonKey: stack.status.anon_key });
+  });
+});
+
+describe('web app', () => {
+  it('serves files with their types, immutable hashed assets and security headers', async () => {
+    const js = await web().request('/assets/index-3f2a1b.js');
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const svg = await web().request('/favicon.svg');
+    expect(svg.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(svg.headers.get('cache-control')).toBe('no-cache');
+    const csp = js.headers.get('content-security-policy')!;
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain(`connect-src 'self' ${stack.url} ws://${new URL(stack.url).host}`);
+    expect(js.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(js.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('answers app routes with index.html, and missing files with 404', async () => {
+    for (const route of ['/', '/dashboard', '/settings/billing?tab=1']) {
+      const res = await web().request(route);
+      expect(res.status, route).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await res.text()).toContain('id="root"');
+    }
+    expect((await web().request('/assets/missing-123.js')).status).toBe(404);
+    expect((await web().request('/robots.txt')).status).toBe(404);
+  });
+
+  it('never serves dot-files or anything outside the build', async () => {
+    for (const p of ['/.env', '/%2e%2e/vigil-web-outside.txt', '/..%2fvigil-web-outside.txt', '/assets%5c..%5c.env', '/index.html%00.js']) {
+      const res = await web().request(p);
+      expect(await res.text(), p).not.toMatch(/SECRET|outside/);
+    }
+  });
+
+  it('leaves API paths to their routers', async () => {
+    expect((await web().request('/rest/v1/anything')).status).toBe(404);
+    expect(await (await web().request('/auth/v1/user')).text()).not.toContain('id="root"');
+  });
+
+  it('explains how to build the web app when dist/web is missing', async () => {
+    const res = await webRoutes(stack.ctx, { dir: path.join(dist, 'nope') }).request('/');
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain('npm run build:web');
+  });
+});
