@@ -3,12 +3,27 @@
 // (DOM, Node, Electron main, preload, Deno edge) never imports what another runtime cannot load.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
 
-const node = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'url'];
-const zone = (/** @type {string[]} */ files, /** @type {{group: string[], message: string}[]} */ patterns) => ({
+const node = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'url', 'ws'];
+const noNode = (/** @type {string[]} */ files, /** @type {string} */ message) => ({
   files,
-  rules: { 'no-restricted-imports': ['error', { patterns }] },
+  rules: { 'no-restricted-imports': ['error', { patterns: [{ group: node, message }] }] },
 });
+
+/**
+ * Which folder may import which, by resolved path (VS Code's layering rule, in eslint-plugin-import-x's
+ * terms): each zone names a target folder and the folders it must not import from.
+ * @type {{ target: string, from: string[], message: string }[]}
+ */
+const zones = [
+  { target: './shared', from: ['./server', './agents', './renderer', './electron', './supabase'], message: 'shared/ imports no other zone.' },
+  { target: './renderer', from: ['./server', './agents', './electron/main', './supabase'], message: 'renderer/ talks to the backend only through supabase-js.' },
+  { target: './electron/preload', from: ['./server', './agents', './renderer', './electron/main'], message: 'preload may use electron and shared/ only.' },
+  { target: './electron/main', from: ['./renderer', './server', './agents', './supabase'], message: 'the main process talks to the backend through supabase-js only.' },
+  { target: './agents', from: ['./server', './renderer', './electron'], message: 'agents talk to the backend through supabase-js only.' },
+  { target: './supabase/functions', from: ['./server', './agents', './renderer', './electron'], message: 'edge functions are deployed alone.' },
+];
 
 export default tseslint.config(
   {
@@ -30,31 +45,28 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  // shared/ is plain TypeScript: no Node, no DOM-only modules, no Electron, no other zone.
-  zone(['shared/**'], [
-    { group: node, message: 'shared/ runs everywhere: no Node modules.' },
-    { group: ['electron', 'react', 'react-dom'], message: 'shared/ has no runtime dependencies on Electron or React.' },
-    { group: ['**/server/**', '**/agents/**', '**/renderer/**', '**/electron/**'], message: 'shared/ imports no other zone.' },
-  ]),
-  // renderer/ is DOM code: the web build must not pull in Node or Electron.
-  zone(['renderer/**'], [
-    { group: node, message: 'renderer/ runs in the browser: no Node modules.' },
-    { group: ['electron'], message: 'renderer/ reaches the desktop only through window.vigil (the preload bridge).' },
-    { group: ['**/server/**', '**/agents/**', '**/electron/**', '**/supabase/**'], message: 'renderer/ talks to the backend only through supabase-js.' },
-  ]),
-  zone(['electron/preload/**'], [
-    { group: ['**/server/**', '**/agents/**', '**/renderer/**', '**/electron/main/**'], message: 'preload may use electron and shared/ only.' },
-  ]),
-  zone(['electron/main/**'], [
-    { group: ['**/renderer/**', '**/server/**', '**/agents/**'], message: 'the main process talks to the backend through supabase-js only.' },
-  ]),
-  zone(['agents/**'], [
-    { group: ['**/server/**', '**/renderer/**', '**/electron/**'], message: 'agents talk to the backend through supabase-js only.' },
-  ]),
-  zone(['supabase/functions/**'], [
-    { group: node, message: 'edge functions run on Deno: Web APIs only.' },
-    { group: ['**/server/**', '**/agents/**', '**/renderer/**', '**/electron/**'], message: 'edge functions are deployed alone.' },
-  ]),
+  {
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: zones.map((z) => ({ target: z.target, from: z.from, message: z.message })) },
+      ],
+    },
+  },
+  // Code for the browser, the sandboxed preload, shared/ and Deno must not load Node modules.
+  noNode(['shared/**'], 'shared/ runs everywhere: no Node modules.'),
+  noNode(['renderer/**'], 'renderer/ runs in the browser: no Node modules.'),
+  noNode(['supabase/functions/**'], 'edge functions run on Deno: Web APIs only.'),
+  {
+    files: ['shared/**', 'renderer/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: node, message: 'no Node modules here.' }, { group: ['electron'], message: 'only electron/ may import Electron.' }] },
+      ],
+    },
+  },
   {
     files: ['**/*.test.ts', 'tests/**'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/unbound-method': 'off' },

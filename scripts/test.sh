@@ -15,8 +15,14 @@ npm run --silent lint
 stage 'unit and integration (vitest)'
 npx vitest run
 
+stage 'scanners (in a private network namespace)'
+bash tests/scanners/run.sh
+
 stage 'migrations on PostgreSQL 15'
 bash scripts/test-postgres.sh
 
 stage 'edge functions (deno check + smoke)'
 bash scripts/check-functions.sh
+
+stage 'end-to-end (Chromium)'
+bash scripts/test-e2e.sh

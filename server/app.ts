@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { StackContext } from './context.ts';
 import { authRoutes } from './auth/routes.ts';
+import { checkoutRoutes } from './checkout/routes.ts';
 import { corsMiddleware } from './http/cors.ts';
 import { localOnly } from './http/local-only.ts';
 import { mailRoutes } from './mail/routes.ts';
@@ -32,6 +33,7 @@ export function createApp(ctx: StackContext, status: StackStatus): Hono {
   app.get('/health', (c) => c.json({ status: 'ok', db: ctx.db.kind }));
   app.route('/functions/v1', functionsRoutes(ctx));
   app.route('/storage/v1', storageRoutes(ctx));
+  app.route('/_checkout', checkoutRoutes(ctx));
   // Keep last: /config.json and the web app, whose client-side routes take every other GET path.
   app.route('/', webRoutes(ctx));
   return app;

@@ -149,6 +149,66 @@ export type Database = {
         };
         Relationships: [];
       };
+      billing_customers: {
+        Row: { created_at: string; provider_customer_id: string; user_id: string };
+        Insert: { created_at?: string; provider_customer_id: string; user_id: string };
+        Update: { created_at?: string; provider_customer_id?: string; user_id?: string };
+        Relationships: [];
+      };
+      billing_events: {
+        Row: { created: string; id: string; outcome: string; processed_at: string; type: string };
+        Insert: { created: string; id: string; outcome: string; processed_at?: string; type: string };
+        Update: { created?: string; id?: string; outcome?: string; processed_at?: string; type?: string };
+        Relationships: [];
+      };
+      checkout_sessions: {
+        Row: {
+          cancel_url: string;
+          completed_at: string | null;
+          created_at: string;
+          csrf_token: string;
+          discount: number;
+          expires_at: string;
+          id: string;
+          role_ids: string[];
+          status: string;
+          subtotal: number;
+          success_url: string;
+          total: number;
+          user_id: string;
+        };
+        Insert: {
+          cancel_url: string;
+          completed_at?: string | null;
+          created_at?: string;
+          csrf_token: string;
+          discount: number;
+          expires_at?: string;
+          id?: string;
+          role_ids: string[];
+          status?: string;
+          subtotal: number;
+          success_url: string;
+          total: number;
+          user_id: string;
+        };
+        Update: {
+          cancel_url?: string;
+          completed_at?: string | null;
+          created_at?: string;
+          csrf_token?: string;
+          discount?: number;
+          expires_at?: string;
+          id?: string;
+          role_ids?: string[];
+          status?: string;
+          subtotal?: number;
+          success_url?: string;
+          total?: number;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
       generated_reports: {
         Row: {
           configuration_id: string | null;
@@ -519,8 +579,10 @@ export type Database = {
           created_at: string;
           current_period_ends_at: string | null;
           id: string;
+          monthly_amount: number | null;
           plan_id: string | null;
           provider_customer_id: string | null;
+          provider_state_at: string | null;
           provider_subscription_id: string | null;
           status: Database['public']['Enums']['subscription_status'];
           trial_ends_at: string | null;
@@ -532,8 +594,10 @@ export type Database = {
           created_at?: string;
           current_period_ends_at?: string | null;
           id?: string;
+          monthly_amount?: number | null;
           plan_id?: string | null;
           provider_customer_id?: string | null;
+          provider_state_at?: string | null;
           provider_subscription_id?: string | null;
           status?: Database['public']['Enums']['subscription_status'];
           trial_ends_at?: string | null;
@@ -545,8 +609,10 @@ export type Database = {
           created_at?: string;
           current_period_ends_at?: string | null;
           id?: string;
+          monthly_amount?: number | null;
           plan_id?: string | null;
           provider_customer_id?: string | null;
+          provider_state_at?: string | null;
           provider_subscription_id?: string | null;
           status?: Database['public']['Enums']['subscription_status'];
           trial_ends_at?: string | null;
@@ -595,6 +661,8 @@ export type Database = {
           agent_role_id: string;
           created_at: string;
           id: string;
+          provider_state_at: string | null;
+          provider_subscription_id: string | null;
           status: Database['public']['Enums']['subscription_status'];
           subscription_id: string | null;
           updated_at: string;
@@ -604,6 +672,8 @@ export type Database = {
           agent_role_id: string;
           created_at?: string;
           id?: string;
+          provider_state_at?: string | null;
+          provider_subscription_id?: string | null;
           status?: Database['public']['Enums']['subscription_status'];
           subscription_id?: string | null;
           updated_at?: string;
@@ -613,6 +683,8 @@ export type Database = {
           agent_role_id?: string;
           created_at?: string;
           id?: string;
+          provider_state_at?: string | null;
+          provider_subscription_id?: string | null;
           status?: Database['public']['Enums']['subscription_status'];
           subscription_id?: string | null;
           updated_at?: string;
@@ -673,7 +745,13 @@ export type Database = {
       };
     };
     Views: { [_ in never]: never };
-    Functions: { [_ in never]: never };
+    Functions: {
+      billing_apply_event: {
+        Args: { p_event_created: string; p_event_id: string; p_event_type: string; p_state?: Json };
+        Returns: string;
+      };
+      billing_summary: { Args: never; Returns: Json };
+    };
     Enums: {
       agent_role_type:
         | 'cybersecurity_analyst'

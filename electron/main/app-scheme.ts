@@ -1,4 +1,8 @@
 import path from 'node:path';
+import { contentSecurityPolicy } from '../../shared/csp.ts';
+
+/** The desktop renderer uses the same content security policy as the web build. */
+export { contentSecurityPolicy };
 
 /** The renderer is served from app://vigil/ so client-side routing and a strict origin both work. */
 export const APP_SCHEME = 'app';
@@ -10,28 +14,6 @@ export const APP_SCHEME_PRIVILEGES = {
   scheme: APP_SCHEME,
   privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true },
 } as const;
-
-/**
- * The content security policy of the desktop renderer: code only from the app, data only from the configured
- * backend (REST, auth and functions over https/http, realtime over ws/wss), no plugins, no framing.
- */
-export function contentSecurityPolicy(apiUrl: string): string {
-  const api = new URL(apiUrl);
-  const ws = `${api.protocol === 'https:' ? 'wss' : 'ws'}://${api.host}`;
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data: blob: ${api.origin}`,
-    "font-src 'self' data:",
-    `connect-src 'self' ${api.origin} ${ws}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    'frame-src https://calendly.com',
-  ].join('; ');
-}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -1,0 +1,100 @@
+// Command-line arguments of `npm run scan`, validated; a UsageError means exit code 2.
+import { parseArgs } from 'node:util';
+
+import { z } from 'zod';
+
+import { scanTypes } from '../../shared/findings.ts';
+import type { ScanType } from '../../shared/findings.ts';
+import { parsePorts } from '../scanners/infrastructure/ports.ts';
+
+export const usage = `usage: npm run scan -- --type webapp|infrastructure|api --target URL_OR_HOST [--ports LIST] [--openapi URL] [--json]
+
+  --type      webapp (crawl and web checks), infrastructure (TCP port scan and service checks) or api (OpenAPI-driven checks)
+  --target    a URL (webapp, api) or a host name / IP address (infrastructure)
+  --ports     infrastructure only: e.g. 22,80,8000-8100, or "-" for all 65535 (default: the 1000 most common plus database ports)
+  --openapi   api only: URL of the OpenAPI 3 JSON document (default: discovered at /openapi.json, /swagger.json, /v3/api-docs)
+  --json      print the result as JSON on stdout instead of a report`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface CliArgs {
+  type: ScanType;
+  target: string;
+  ports?: string;
+  openapi?: string;
+  json: boolean;
+  help: boolean;
+}
+
+const schema = z.object({
+  type: z.enum(scanTypes, { error: () => `--type must be one of ${scanTypes.join(', ')}` }),
+  target: z.string({ error: '--target is required' }).trim().min(1, '--target must not be empty'),
+  ports: z.string().optional(),
+  openapi: z.string().optional(),
+  json: z.boolean().default(false),
+});
+
+export function parseCliArgs(argv: string[]): CliArgs {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        type: { type: 'string' },
+        target: { type: 'string' },
+        ports: { type: 'string' },
+        openapi: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) {
+    return { type: 'webapp', target: '', json: false, help: true };
+  }
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) {
+    throw new UsageError(parsed.error.issues.map((issue) => issue.message).join('; '));
+  }
+  const args = parsed.data;
+  if (args.ports !== undefined && args.type !== 'infrastructure') {
+    throw new UsageError('--ports applies to --type infrastructure only');
+  }
+  if (args.openapi !== undefined && args.type !== 'api') {
+    throw new UsageError('--openapi applies to --type api only');
+  }
+  if (args.ports !== undefined) {
+    try {
+      parsePorts(args.ports);
+    } catch (error) {
+      throw new UsageError(`--ports: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (args.type !== 'infrastructure') {
+    checkUrl(args.target, '--target');
+  } else if (/\s|\//.test(args.target) && !/^[a-z]+:\/\//i.test(args.target)) {
+    throw new UsageError(`--target "${args.target}" is not a host name or IP address`);
+  }
+  if (args.openapi !== undefined) {
+    checkUrl(args.openapi, '--openapi');
+  }
+  return { ...args, help: false };
+}
+
+function checkUrl(value: string, flag: string): void {
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+  } catch {
+    throw new UsageError(`${flag} "${value}" is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${flag} must be an http:// or https:// URL, not ${url.protocol}`);
+  }
+}

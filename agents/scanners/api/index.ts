@@ -1,0 +1,67 @@
+// The API scanner: operations from the OpenAPI document, then authentication, error, injection, method,
+// rate-limit, CORS and header checks.
+import type { Finding } from '../../../shared/findings.ts';
+import type { ScanOptions, ScanResult } from '../core/context.ts';
+import { FindingSet } from '../core/context.ts';
+import { probeCors } from '../core/cors.ts';
+import { HttpClient } from '../core/http-client.ts';
+import { PhaseRunner } from '../core/phases.ts';
+import { ProgressTracker } from '../core/progress.ts';
+import { TargetPolicy } from '../target-policy.ts';
+import { parseWebTarget } from '../webapp/index.ts';
+import { authAndHeaderFindings, errorFindings, injectionFindings, methodFindings, rateLimitFindings } from './checks.ts';
+import { loadOperations } from './openapi.ts';
+import type { Operation } from './openapi.ts';
+import { apiFinding } from './rules.ts';
+
+export const apiLimits = { maxOperations: 80, maxRequests: 1500, timeoutMs: 8000 };
+
+export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
+  const started = Date.now();
+  const target = parseWebTarget(options.target);
+  const policy = new TargetPolicy(options.mode, options.resolver);
+  const client = new HttpClient({ policy, signal: options.signal, maxRequests: apiLimits.maxRequests, timeoutMs: apiLimits.timeoutMs });
+  const progress = new ProgressTracker(options.onProgress, () => client.requests);
+  const phases = new PhaseRunner(progress, options.signal);
+  const findings = new FindingSet();
+  const addAll = (list: Finding[]) => list.forEach((finding) => findings.add(finding));
+  let operations: Operation[] = [];
+  try {
+    await policy.assertUrl(target);
+    await phases.run('openapi', 5, async () => {
+      operations = (await loadOperations(client, target, options.openapi)).operations.slice(0, apiLimits.maxOperations);
+    });
+    const gets = operations.filter((op) => op.method === 'GET');
+    await phases.run('authentication', 20, async () => addAll(await authAndHeaderFindings(client, operations)));
+    await phases.run('error handling', 15, async () => addAll(await errorFindings(client, operations)));
+    await phases.run('injection', 20, async () => addAll(await injectionFindings(client, operations)));
+    await phases.run('methods', 10, async () => addAll(await methodFindings(client, operations, target)));
+    await phases.run('cors', 10, async () => {
+      for (const url of [...new Set([target.href, ...gets.slice(0, 6).map((op) => op.url.href)])]) {
+        const result = await probeCors(client, new URL(url));
+        const location = `${new URL(url).origin}${new URL(url).pathname}`;
+        if (result.reflected) {
+          findings.add(apiFinding('api.cors.reflected-origin', { location, evidence: result.reflected }));
+        }
+        if (result.nullOrigin) {
+          findings.add(apiFinding('api.cors.null-origin', { location, evidence: result.nullOrigin }));
+        }
+      }
+    });
+    await phases.run('rate limiting', 20, async () => {
+      // Burst an unauthenticated-friendly read: a public GET without parameters, else any GET, else the base URL.
+      const probe = gets.find((op) => !op.secured && op.pathParams.length === 0) ?? gets[0];
+      addAll(await rateLimitFindings(client, probe?.url ?? target));
+    });
+  } finally {
+    client.close();
+  }
+  progress.finish();
+  return {
+    target: options.target,
+    type: 'api',
+    findings: findings.list(),
+    stats: { requests: client.requests, duration_ms: Date.now() - started },
+    partial: phases.partial,
+  };
+}

@@ -1,0 +1,114 @@
+// Reads an OpenAPI 3 document into the operations the API scanner exercises.
+import { z } from 'zod';
+
+import type { HttpClient } from '../core/http-client.ts';
+
+const parameterSchema = z.object({
+  name: z.string(),
+  in: z.enum(['query', 'path', 'header', 'cookie']),
+  required: z.boolean().optional(),
+  schema: z.object({ type: z.string().optional(), format: z.string().optional(), example: z.unknown().optional() }).passthrough().optional(),
+  example: z.unknown().optional(),
+});
+const operationSchema = z
+  .object({
+    parameters: z.array(parameterSchema).optional(),
+    security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
+    requestBody: z.object({ content: z.record(z.string(), z.unknown()).optional() }).passthrough().optional(),
+  })
+  .passthrough();
+const documentSchema = z
+  .object({
+    openapi: z.string().startsWith('3.'),
+    servers: z.array(z.object({ url: z.string() })).optional(),
+    security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
+    paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  })
+  .passthrough();
+
+export const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+
+export interface Operation {
+  method: string;
+  /** Path template as written in the document, e.g. /users/{id}. */
+  path: string;
+  /** Base URL on the target plus the path with example values filled in. */
+  url: URL;
+  secured: boolean;
+  queryParams: string[];
+  pathParams: string[];
+  jsonBody: boolean;
+}
+
+export const discoveryPaths = ['/openapi.json', '/swagger.json', '/v3/api-docs', '/api-docs', '/api/openapi.json', '/api/swagger.json'];
+
+function exampleValue(param: z.infer<typeof parameterSchema>): string {
+  const example = param.example ?? param.schema?.example;
+  if (typeof example === 'string' || typeof example === 'number') {
+    return String(example);
+  }
+  if (param.schema?.format === 'uuid') {
+    return '00000000-0000-4000-8000-000000000000';
+  }
+  return param.schema?.type === 'integer' || param.schema?.type === 'number' ? '1' : 'test';
+}
+
+/** Operations of `raw`, each on the target's origin (a document must not send us to another host). */
+export function readOperations(raw: unknown, target: URL, specUrl: URL): Operation[] {
+  const doc = documentSchema.parse(raw);
+  const server = new URL(doc.servers?.[0]?.url ?? '/', specUrl);
+  const basePath = server.pathname.replace(/\/$/, '');
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const shared = z.array(parameterSchema).safeParse((item as { parameters?: unknown }).parameters).data ?? [];
+    for (const method of httpMethods) {
+      const parsed = operationSchema.safeParse(item[method]);
+      if (!parsed.success) {
+        continue;
+      }
+      const op = parsed.data;
+      const params = [...shared, ...(op.parameters ?? [])];
+      const security = op.security ?? doc.security ?? [];
+      // An empty requirement object ({}) makes authentication optional.
+      const secured = security.length > 0 && !security.some((req) => Object.keys(req).length === 0);
+      const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+        const param = params.find((p) => p.in === 'path' && p.name === name);
+        return encodeURIComponent(param ? exampleValue(param) : '1');
+      });
+      const url = new URL(`${basePath}${filled}`, target.origin);
+      for (const param of params.filter((p) => p.in === 'query' && p.required)) {
+        url.searchParams.set(param.name, exampleValue(param));
+      }
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        url,
+        secured,
+        queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
+        pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
+        jsonBody: Object.keys(op.requestBody?.content ?? {}).some((type) => type.includes('json')),
+      });
+    }
+  }
+  return operations;
+}
+
+/** Fetches the document from --openapi, or from the first well-known path that has one. */
+export async function loadOperations(client: HttpClient, target: URL, openapi?: string): Promise<{ specUrl: URL | null; operations: Operation[] }> {
+  const candidates = openapi ? [new URL(openapi, target)] : discoveryPaths.map((path) => new URL(path, target.origin));
+  for (const specUrl of candidates) {
+    const response = await client.tryRequest(specUrl, { followRedirects: 'same-origin' });
+    if (response?.status !== 200) {
+      continue;
+    }
+    try {
+      return { specUrl, operations: readOperations(JSON.parse(response.body), target, specUrl) };
+    } catch (error) {
+      // Guard: with an explicit --openapi a broken document is the user's error; while discovering it just is not one.
+      if (openapi) {
+        throw new Error(`the OpenAPI document at ${specUrl.href} is not valid OpenAPI 3 JSON: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`, { cause: error });
+      }
+    }
+  }
+  return { specUrl: null, operations: [] };
+}

@@ -1,0 +1,94 @@
+// The infrastructure scanner: TCP connect scan, service identification on open ports, service checks,
+// TLS checks on ports that speak TLS. Uses `nmap -sV` for version names only when it is installed.
+import type { Finding } from '../../../shared/findings.ts';
+import type { ScanOptions, ScanResult } from '../core/context.ts';
+import { FindingSet } from '../core/context.ts';
+import { ScanStoppedError } from '../core/http-client.ts';
+import { PhaseRunner } from '../core/phases.ts';
+import { forEachLimit } from '../core/pool.ts';
+import { ProgressTracker } from '../core/progress.ts';
+import { speaksTls, tlsFindings } from '../core/tls-check.ts';
+import { TargetPolicy } from '../target-policy.ts';
+import { serviceFindings } from './checks.ts';
+import { connectScan } from './connect-scan.ts';
+import { identifyService } from './identify.ts';
+import type { ServiceInfo } from './identify.ts';
+import { nmapVersions } from './nmap.ts';
+import { parsePorts } from './ports.ts';
+import { infrastructureFinding } from './rules.ts';
+
+/** Host name or IP from "host", "host:port", "[v6]" or a URL. */
+export function parseHost(target: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+    return new URL(target).hostname.replace(/^\[|\]$/g, '');
+  }
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(target);
+  if (bracketed) {
+    return bracketed[1]!;
+  }
+  return target.split(':').length === 2 ? target.split(':')[0]! : target;
+}
+
+export async function runInfrastructureScan(options: ScanOptions): Promise<ScanResult> {
+  const started = Date.now();
+  const ports = parsePorts(options.ports);
+  const policy = new TargetPolicy(options.mode, options.resolver);
+  const host = parseHost(options.target);
+  const target = await policy.resolve(host);
+  const display = target.family === 6 ? `[${target.address}]` : target.address;
+  let requests = 0;
+  const progress = new ProgressTracker(options.onProgress, () => requests);
+  const phases = new PhaseRunner(progress, options.signal);
+  const findings = new FindingSet();
+  let open: number[] = [];
+  let firstByteMs = 500;
+  await phases.run('port scan', 60, async (tick) => {
+    const result = await connectScan({ address: target.address, ports, signal: options.signal, onProgress: tick });
+    requests += result.attempts;
+    open = result.open;
+    // Services that speak first do so within a few RTTs; never wait less than 400 ms nor more than 3 s.
+    firstByteMs = Math.min(3000, Math.max(400, Math.round(result.rttMs * 10)));
+  });
+  const services = new Map<number, ServiceInfo | null>();
+  await phases.run('service detection', 30, async (tick) => {
+    let done = 0;
+    await forEachLimit(open, 16, async (port) => {
+      const service = await identifyService(target.address, host, port, { firstByteMs }, options.signal);
+      requests += 8;
+      services.set(port, service);
+      const location = `${display}:${port}`;
+      const checkFindings: Finding[] = service ? await serviceFindings({ address: target.address, host, port, location, timing: { firstByteMs } }, service) : [];
+      // A port that answered none of the clear-text probes may be TLS (HTTPS, IMAPS, ...): check its certificate.
+      const tls = !service ? await speaksTls(target, port, firstByteMs * 4) : false;
+      if (tls) {
+        services.set(port, { name: 'tls', banner: 'TLS handshake' });
+        checkFindings.push(...(await tlsFindings(target, port, location, new Date(), firstByteMs * 4)));
+      }
+      const described = services.get(port);
+      findings.add(infrastructureFinding('infra.open-port', { location, evidence: described ? `${described.name}: ${described.banner}` : 'open; service not identified' }));
+      checkFindings.forEach((finding) => findings.add(finding));
+      tick(++done, open.length);
+    }, options.signal);
+    if (options.signal?.aborted) {
+      throw new ScanStoppedError('aborted');
+    }
+  });
+  await phases.run('version detection', 10, async () => {
+    const versions = await nmapVersions(target.address, open, options.signal);
+    for (const finding of findings.list()) {
+      const port = Number(finding.location.split(':').pop());
+      const version = versions.get(port);
+      if (finding.rule_id === 'infra.open-port' && version) {
+        finding.evidence = `${finding.evidence} (nmap: ${version})`;
+      }
+    }
+  });
+  progress.finish();
+  return {
+    target: options.target,
+    type: 'infrastructure',
+    findings: findings.list(),
+    stats: { requests, duration_ms: Date.now() - started },
+    partial: phases.partial,
+  };
+}

@@ -1,0 +1,104 @@
+// Response-header checks on crawled HTML pages: security headers, clickjacking, cookies, version
+// disclosure and mixed content. One finding per rule, located at the first page that shows it, with
+// the number of affected pages in the evidence.
+import type { Finding } from '../../../shared/findings.ts';
+import { header } from '../core/http-client.ts';
+import type { Page } from './crawl.ts';
+import { webappFinding } from './rules.ts';
+import type { WebappRuleId } from './rules.ts';
+
+type PageCheck = (page: Page) => string | null;
+
+const versionPattern = /\d+\.\d+/;
+
+const pageChecks: Partial<Record<WebappRuleId, PageCheck>> = {
+  'web.header.csp-missing': (page) => (header(page.response, 'content-security-policy') ? null : 'no Content-Security-Policy header'),
+  'web.header.hsts-missing': (page) =>
+    page.url.protocol === 'https:' && !/max-age=\d+/i.test(header(page.response, 'strict-transport-security') ?? '')
+      ? 'no Strict-Transport-Security header with max-age'
+      : null,
+  'web.header.nosniff-missing': (page) =>
+    (header(page.response, 'x-content-type-options') ?? '').toLowerCase().trim() === 'nosniff' ? null : 'X-Content-Type-Options is not nosniff',
+  'web.header.referrer-policy-missing': (page) => (header(page.response, 'referrer-policy') ? null : 'no Referrer-Policy header'),
+  'web.header.permissions-policy-missing': (page) => (header(page.response, 'permissions-policy') ? null : 'no Permissions-Policy header'),
+  'web.clickjacking': (page) => {
+    const xfo = (header(page.response, 'x-frame-options') ?? '').toUpperCase();
+    const csp = header(page.response, 'content-security-policy') ?? '';
+    return /DENY|SAMEORIGIN/.test(xfo) || /frame-ancestors/i.test(csp) ? null : 'neither X-Frame-Options nor CSP frame-ancestors';
+  },
+  'web.disclosure.server-version': (page) => {
+    const server = header(page.response, 'server');
+    return server && versionPattern.test(server) ? `Server: ${server}` : null;
+  },
+  'web.disclosure.powered-by': (page) => {
+    const powered = header(page.response, 'x-powered-by');
+    return powered ? `X-Powered-By: ${powered}` : null;
+  },
+  'web.disclosure.generator': (page) =>
+    page.facts?.generator && versionPattern.test(page.facts.generator) ? `<meta name="generator" content="${page.facts.generator}">` : null,
+  'web.mixed-content': (page) => {
+    const insecure = page.url.protocol === 'https:' ? (page.facts?.resources ?? []).filter((url) => url.protocol === 'http:') : [];
+    return insecure.length > 0 ? `loads over HTTP: ${insecure.slice(0, 3).map((url) => url.href).join(', ')}` : null;
+  },
+};
+
+interface Cookie {
+  name: string;
+  attributes: Set<string>;
+  sameSite: string | null;
+}
+
+function parseSetCookie(line: string): Cookie {
+  const [pair = '', ...attrs] = line.split(';');
+  const attributes = new Set(attrs.map((attr) => attr.split('=')[0]!.trim().toLowerCase()));
+  const sameSite = attrs.map((attr) => attr.trim()).find((attr) => /^samesite=/i.test(attr));
+  return { name: pair.split('=')[0]!.trim(), attributes, sameSite: sameSite ? sameSite.split('=')[1]!.trim() : null };
+}
+
+function cookieFindings(pages: Page[]): Finding[] {
+  const findings: Finding[] = [];
+  const reported = new Set<string>();
+  for (const page of pages) {
+    const lines = page.response.headers['set-cookie'] ?? [];
+    const problems = new Map<WebappRuleId, string[]>();
+    for (const cookie of lines.map(parseSetCookie)) {
+      const flag = (rule: WebappRuleId) => {
+        if (!reported.has(`${rule}:${cookie.name}`)) {
+          reported.add(`${rule}:${cookie.name}`);
+          problems.set(rule, [...(problems.get(rule) ?? []), cookie.name]);
+        }
+      };
+      // Secure only makes sense when the site has HTTPS; plain-HTTP sites get web.transport.cleartext.
+      if (page.url.protocol === 'https:' && !cookie.attributes.has('secure')) {
+        flag('web.cookie.secure-missing');
+      }
+      if (!cookie.attributes.has('httponly')) {
+        flag('web.cookie.httponly-missing');
+      }
+      if (!cookie.sameSite || !/^(lax|strict|none)$/i.test(cookie.sameSite)) {
+        flag('web.cookie.samesite-missing');
+      }
+    }
+    for (const [rule, names] of problems) {
+      findings.push(webappFinding(rule, { location: page.url.href, evidence: `Set-Cookie for ${names.join(', ')}` }));
+    }
+  }
+  return findings;
+}
+
+export function headerFindings(pages: Page[]): Finding[] {
+  const htmlPages = pages.filter((page) => page.facts && page.response.status < 400);
+  const findings: Finding[] = [];
+  for (const [rule, check] of Object.entries(pageChecks) as [WebappRuleId, PageCheck][]) {
+    const hits = htmlPages.flatMap((page) => {
+      const evidence = check(page);
+      return evidence ? [{ page, evidence }] : [];
+    });
+    const first = hits[0];
+    if (first) {
+      const scope = hits.length > 1 ? ` (on ${hits.length} of ${htmlPages.length} pages)` : '';
+      findings.push(webappFinding(rule, { location: first.page.url.href, evidence: `${first.evidence}${scope}` }));
+    }
+  }
+  return [...findings, ...cookieFindings(pages)];
+}

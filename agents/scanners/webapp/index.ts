@@ -1,0 +1,121 @@
+// The web-application scanner: crawl, then passive checks on what came back, then bounded active probes.
+import type { Finding } from '../../../shared/findings.ts';
+import type { ScanOptions, ScanResult } from '../core/context.ts';
+import { FindingSet } from '../core/context.ts';
+import { probeCors } from '../core/cors.ts';
+import { header, HttpClient } from '../core/http-client.ts';
+import { PhaseRunner } from '../core/phases.ts';
+import { forEachLimit } from '../core/pool.ts';
+import { ProgressTracker } from '../core/progress.ts';
+import { speaksTls, tlsFindings } from '../core/tls-check.ts';
+import { TargetPolicy } from '../target-policy.ts';
+import { crawl } from './crawl.ts';
+import type { Endpoint, Page } from './crawl.ts';
+import { exposedFileFindings } from './exposed-files.ts';
+import { headerFindings } from './header-checks.ts';
+import { probeFindings } from './probes.ts';
+import { webappFinding } from './rules.ts';
+import { secretFindings } from './secrets.ts';
+import { libraryFindings } from './vulnerable-libs.ts';
+
+export const webappLimits = { maxPages: 60, maxDepth: 4, maxRequests: 2500, timeoutMs: 8000, maxScripts: 30 };
+
+export function parseWebTarget(target: string): URL {
+  const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `http://${target}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`web targets are http:// or https:// URLs, not ${url.protocol}`);
+  }
+  url.hash = '';
+  return url;
+}
+
+export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
+  const started = Date.now();
+  let start = parseWebTarget(options.target);
+  const policy = new TargetPolicy(options.mode, options.resolver);
+  const client = new HttpClient({ policy, signal: options.signal, maxRequests: webappLimits.maxRequests, timeoutMs: webappLimits.timeoutMs });
+  const progress = new ProgressTracker(options.onProgress, () => client.requests);
+  const phases = new PhaseRunner(progress, options.signal);
+  const findings = new FindingSet();
+  const addAll = (list: Finding[]) => list.forEach((finding) => findings.add(finding));
+  let pages: Page[] = [];
+  let endpoints: Endpoint[] = [];
+  try {
+    await policy.assertUrl(start);
+    await phases.run('transport', 5, async () => {
+      const first = await client.request(start);
+      const location = header(first, 'location');
+      const next = location ? new URL(location, start) : null;
+      if (next?.protocol === 'https:' && next.hostname === start.hostname && start.protocol === 'http:') {
+        start = new URL(next.href);
+      } else if (start.protocol === 'http:') {
+        const resolved = await policy.resolve(start.hostname);
+        // HTTPS on the standard port next to plain HTTP means users could be on TLS but are not sent there.
+        const httpsNextDoor = (start.port === '' || start.port === '80') && (await speaksTls(resolved, 443));
+        findings.add(httpsNextDoor
+          ? webappFinding('web.transport.no-https-redirect', { location: start.href, evidence: `HTTP ${first.status} without redirect; HTTPS answers on port 443` })
+          : webappFinding('web.transport.cleartext', { location: start.href, evidence: `served over plain HTTP (HTTP ${first.status}); no HTTPS redirect` }));
+      }
+      if (start.protocol === 'https:') {
+        const resolved = await policy.resolve(start.hostname);
+        addAll(await tlsFindings(resolved, Number(start.port || 443), start.origin));
+      }
+    });
+    await phases.run('crawl', 30, async (tick) => {
+      ({ pages, endpoints } = await crawl(client, start, webappLimits, tick));
+      addAll(headerFindings(pages));
+      pages.forEach((page) => addAll(secretFindings(page.url.href, page.response.body)));
+    });
+    await phases.run('scripts', 10, async (tick) => {
+      const scripts = new Map<string, string>();
+      for (const page of pages) {
+        for (const script of page.facts?.scripts ?? []) {
+          if (script.src) {
+            scripts.set(script.src.href, page.url.href);
+          } else {
+            addAll(libraryFindings(page.url.href, page.url.href, script.inline));
+          }
+        }
+      }
+      const list = [...scripts.keys()].slice(0, webappLimits.maxScripts);
+      let done = 0;
+      await forEachLimit(list, 4, async (src) => {
+        // Guard: only same-origin scripts are fetched; third-party hosts are judged by URL alone.
+        const body = new URL(src).origin === start.origin ? ((await client.tryRequest(src))?.body ?? '') : '';
+        addAll(libraryFindings(src, src, body));
+        addAll(secretFindings(src, body));
+        tick(++done, list.length);
+      });
+    });
+    await phases.run('exposed files', 25, async (tick) => {
+      addAll(await exposedFileFindings(client, start, pages, tick));
+    });
+    await phases.run('cors', 5, async (tick) => {
+      const candidates = [...new Set([start.href, ...pages.map((page) => page.url.href)])].slice(0, 12);
+      let done = 0;
+      for (const href of candidates) {
+        const result = await probeCors(client, new URL(href));
+        if (result.reflected) {
+          findings.add(webappFinding('web.cors.reflected-origin', { location: href, evidence: result.reflected }));
+        }
+        if (result.nullOrigin) {
+          findings.add(webappFinding('web.cors.null-origin', { location: href, evidence: result.nullOrigin }));
+        }
+        tick(++done, candidates.length);
+      }
+    });
+    await phases.run('active probes', 25, async (tick) => {
+      addAll(await probeFindings(client, endpoints, tick));
+    });
+  } finally {
+    client.close();
+  }
+  progress.finish();
+  return {
+    target: options.target,
+    type: 'webapp',
+    findings: findings.list(),
+    stats: { requests: client.requests, duration_ms: Date.now() - started },
+    partial: phases.partial,
+  };
+}

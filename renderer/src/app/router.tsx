@@ -1,0 +1,48 @@
+// The route table of SPEC point 2. Every page is lazy-loaded so the landing page stays small.
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+
+import { RouteError } from '../components/errors/route-error.tsx';
+import { RootLayout } from './root-layout.tsx';
+
+type PageModule = { Component: React.ComponentType };
+const page = (load: () => Promise<PageModule>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ Component: (await load()).Component }),
+});
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { path: '/', ...page(() => import('./routes/landing.tsx')) },
+      { path: '/home', ...page(() => import('./routes/landing.tsx')) },
+      { path: '/demo', ...page(() => import('./routes/demo.tsx')) },
+      { path: '/support', ...page(() => import('./routes/support.tsx')) },
+      { path: '/privacy', ...page(() => import('./routes/privacy.tsx')) },
+      { path: '/terms', ...page(() => import('./routes/terms.tsx')) },
+      { path: '/:slug', ...page(() => import('./routes/info-page.tsx')) },
+      { path: '/auth', ...page(() => import('./routes/auth/auth.tsx')) },
+      { path: '/auth/verify', ...page(() => import('./routes/auth/verify.tsx')) },
+      { path: '/auth/callback', ...page(() => import('./routes/auth/callback.tsx')) },
+      { path: '/auth/forgot-password', ...page(() => import('./routes/auth/forgot-password.tsx')) },
+      { path: '/auth/reset-password', ...page(() => import('./routes/auth/reset-password.tsx')) },
+      {
+        path: '/dashboard',
+        ...page(() => import('./routes/dashboard/layout.tsx')),
+        children: [
+          { index: true, ...page(() => import('./routes/dashboard/home.tsx')) },
+          { path: 'settings', ...page(() => import('./routes/dashboard/settings.tsx')) },
+          { path: 'agents', ...page(() => import('./routes/dashboard/agents.tsx')) },
+          { path: 'select-roles', ...page(() => import('./routes/dashboard/select-roles.tsx')) },
+          { path: 'help', ...page(() => import('./routes/dashboard/help.tsx')) },
+          { path: '*', ...page(() => import('./routes/not-found.tsx')) },
+        ],
+      },
+      { path: '*', ...page(() => import('./routes/not-found.tsx')) },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,31 @@
+// Runtime configuration, validated at start-up: the web build reads /config.json so one build serves any
+// backend; `npm run dev:web` may use VITE_SUPABASE_URL / VITE_SUPABASE_ANON_KEY instead.
+import { type RuntimeConfig, runtimeConfigSchema } from '../../../shared/boundaries.ts';
+import { ConfigError } from './config-error.ts';
+
+
+export function parseRuntimeConfig(raw: unknown): RuntimeConfig {
+  const parsed = runtimeConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`));
+  }
+  return parsed.data;
+}
+
+export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
+  const env = import.meta.env as Record<string, unknown>;
+  if (typeof env.VITE_SUPABASE_URL === 'string' && env.VITE_SUPABASE_URL !== '') {
+    return parseRuntimeConfig({ supabaseUrl: env.VITE_SUPABASE_URL, supabaseAnonKey: env.VITE_SUPABASE_ANON_KEY });
+  }
+  const response = await fetchImpl('/config.json', { cache: 'no-store' });
+  if (!response.ok) {
+    throw new ConfigError([`/config.json answered ${response.status}`]);
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw new ConfigError(['/config.json is not valid JSON']);
+  }
+  return parseRuntimeConfig(body);
+}

@@ -1,0 +1,8 @@
+// What the agents and checkout screens say (SPEC points 5 and 8).
+export const CHECKOUT_MESSAGES = {
+  noAgents: 'No agents selected: Please select at least one agent to proceed',
+  notLoggedIn: 'You must be logged in to activate security agents',
+  noUrl: 'No checkout URL received',
+  activationFailedTitle: 'Agent Activation Failed',
+  activationFailed: 'There was a problem activating your security agents. Please try again.',
+} as const;

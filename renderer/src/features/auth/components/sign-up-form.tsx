@@ -1,0 +1,78 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router-dom';
+
+import { INDUSTRIES } from '../../../../../shared/constants.ts';
+import { authErrorMessage, TOASTS } from '../../../../../shared/messages.ts';
+import { type SignUpInput, signUpSchema, type SignUpValues } from '../../../../../shared/validation.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { fieldAria, FormField } from '../../../components/ui/form-field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import { toast } from '../../../hooks/use-toast.ts';
+import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { AuthError } from './auth-error.tsx';
+
+export function SignUpForm() {
+  const { signUp } = useAuth();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const form = useForm<SignUpInput, unknown, SignUpValues>({
+    resolver: zodResolver(signUpSchema),
+    defaultValues: { fullName: '', companyName: '', industryType: '', email: '', password: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setError(null);
+    try {
+      await signUp(values);
+      toast(TOASTS.accountCreated);
+      await navigate('/auth/verify', { state: { email: values.email } });
+    } catch (caught) {
+      setError(authErrorMessage(caught));
+    }
+  });
+
+  return (
+    <form className="space-y-4" noValidate onSubmit={(event) => void onSubmit(event)}>
+      <AuthError message={error} />
+      <FormField id="signup-full-name" label="Full Name" error={errors.fullName?.message}>
+        <Input autoComplete="name" placeholder="Jane Doe" {...fieldAria('signup-full-name', errors.fullName?.message)} {...form.register('fullName')} />
+      </FormField>
+      <FormField id="signup-company" label="Company Name" error={errors.companyName?.message}>
+        <Input autoComplete="organization" placeholder="Acme Inc." {...fieldAria('signup-company', errors.companyName?.message)} {...form.register('companyName')} />
+      </FormField>
+      <FormField id="signup-industry" label="Industry Type" error={errors.industryType?.message}>
+        <Controller
+          control={form.control}
+          name="industryType"
+          render={({ field }) => (
+            <Select value={field.value} onValueChange={field.onChange}>
+              <SelectTrigger {...fieldAria('signup-industry', errors.industryType?.message)} onBlur={field.onBlur}>
+                <SelectValue placeholder="Select your industry" />
+              </SelectTrigger>
+              <SelectContent>
+                {INDUSTRIES.map((industry) => (
+                  <SelectItem key={industry} value={industry}>
+                    {industry}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+        />
+      </FormField>
+      <FormField id="signup-email" label="Email" error={errors.email?.message}>
+        <Input type="email" autoComplete="email" placeholder="you@company.com" {...fieldAria('signup-email', errors.email?.message)} {...form.register('email')} />
+      </FormField>
+      <FormField id="signup-password" label="Password" error={errors.password?.message}>
+        <Input type="password" autoComplete="new-password" {...fieldAria('signup-password', errors.password?.message)} {...form.register('password')} />
+      </FormField>
+      <Button type="submit" className="w-full" disabled={isSubmitting}>
+        {isSubmitting ? 'Creating Account...' : 'Create Account'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,9 @@
+/** True when the page runs inside a frame (an editor preview or a third-party embed). */
+export function isInFrame(): boolean {
+  try {
+    return window.self !== window.top;
+  } catch {
+    // Cross-origin parents refuse access to window.top: that itself proves we are framed.
+    return true;
+  }
+}

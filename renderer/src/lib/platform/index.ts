@@ -1,0 +1,17 @@
+// The only place that decides whether the renderer runs on the web or in the desktop app.
+import { desktopPlatform } from './desktop.ts';
+import type { Platform } from './types.ts';
+import { webPlatform } from './web.ts';
+
+function detect(): Platform {
+  const bridge = (window as unknown as { vigil?: object }).vigil;
+  return bridge ? desktopPlatform(bridge) : webPlatform;
+}
+
+export const platform: Platform = detect();
+
+/** `${base}/path` for e-mail redirects; the desktop base is a scheme, so no double slash. */
+export function authRedirectUrl(path: string): string {
+  const base = platform.authRedirectBase();
+  return base.endsWith('//') ? `${base}${path.replace(/^\//, '')}` : `${base}${path}`;
+}

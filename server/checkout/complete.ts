@@ -1,0 +1,49 @@
+import type { StackContext } from '../context.ts';
+import { deliverLocalEvent, localEvent, newTrialSubscription } from '../../supabase/functions/_shared/local-stripe.ts';
+import { localWebhookSecret } from '../../supabase/functions/_shared/stripe.ts';
+import { localCustomer, type LocalCheckout } from './sessions.ts';
+
+/** The secret the stripe-webhook function verifies local events with (see _shared/stripe.ts). */
+export async function localSigningSecret(ctx: StackContext): Promise<string> {
+  return ctx.config.stripeWebhookSecret ?? localWebhookSecret(ctx.keys.serviceRoleKey);
+}
+
+/**
+ * Completes a local checkout as Stripe would: a new trialing subscription (trial_end in 7 days), sent
+ * as a signed checkout.session.completed event (subscription expanded) to the production webhook
+ * handler over HTTP. Returns whether the webhook accepted it.
+ */
+export async function completeLocalCheckout(ctx: StackContext, session: LocalCheckout): Promise<boolean> {
+  const customer = await localCustomer(ctx.db, session.user_id);
+  const subscription = newTrialSubscription({
+    id: `sub_local_${crypto.randomUUID().replaceAll('-', '').slice(0, 20)}`,
+    customer,
+    userId: session.user_id,
+    roleIds: session.role_ids,
+    monthlyAmount: session.total,
+  });
+  const event = localEvent('checkout.session.completed', {
+    id: session.id,
+    object: 'checkout.session',
+    mode: 'subscription',
+    status: 'complete',
+    payment_status: 'no_payment_required',
+    client_reference_id: session.user_id,
+    customer,
+    amount_subtotal: session.subtotal,
+    amount_total: session.total,
+    metadata: subscription.metadata,
+    subscription,
+    success_url: session.success_url,
+    cancel_url: session.cancel_url,
+  });
+  const response = await deliverLocalEvent(ctx.config.publicUrl, event, await localSigningSecret(ctx));
+  if (!response.ok) {
+    console.error(`local checkout ${session.id}: webhook answered ${response.status}: ${await response.text()}`);
+  }
+  return response.ok;
+}
+
+/** The success URL with Stripe's {CHECKOUT_SESSION_ID} placeholder filled in. */
+export const successUrl = (session: LocalCheckout) =>
+  session.success_url.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id));

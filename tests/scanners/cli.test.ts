@@ -1,0 +1,87 @@
+// The `npm run scan` contract (ARCHITECTURE.md §3), spawned as a user would; inside the namespace.
+import { spawn } from 'node:child_process';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+import type { RunningFixture } from '../fixtures/planted.ts';
+import { startVulnerableWebapp } from '../fixtures/vulnerable-webapp.ts';
+
+function scan(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['tsx', 'agents/cli/scan.ts', ...args], { env: { ...process.env, NO_COLOR: '1', VIGIL_SCAN_NMAP: 'off' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// The exact shape tools outside the repository rely on.
+const contract = z.object({
+  target: z.string(),
+  type: z.enum(['webapp', 'infrastructure', 'api']),
+  findings: z.array(
+    z.object({
+      rule_id: z.string().min(1),
+      title: z.string().min(1),
+      severity: z.enum(['critical', 'high', 'medium', 'low', 'info']),
+      cwe: z.string().regex(/^CWE-\d+$/),
+      location: z.string().min(1),
+      evidence: z.string(),
+    }),
+  ),
+  stats: z.object({ requests: z.number().int().nonnegative(), duration_ms: z.number().int().nonnegative() }),
+});
+
+describe('npm run scan', () => {
+  let app: RunningFixture;
+  beforeAll(async () => {
+    app = await startVulnerableWebapp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('prints the contract JSON with --json', async () => {
+    const { code, stdout } = await scan(['--type', 'webapp', '--target', app.target, '--json']);
+    expect(code).toBe(0);
+    const report = contract.parse(JSON.parse(stdout));
+    expect(report.target).toBe(app.target);
+    expect(report.type).toBe('webapp');
+    expect(report.findings.map((f) => f.rule_id)).toEqual(expect.arrayContaining(['web.xss.reflected', 'web.exposed.git']));
+    expect(report.stats.requests).toBeGreaterThan(0);
+  });
+
+  it('prints a readable report and progress on stderr without --json', async () => {
+    const { code, stdout, stderr } = await scan(['--type', 'webapp', '--target', app.target]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Vigil webapp scan of/);
+    expect(stdout).toMatch(/Reflected cross-site scripting/);
+    expect(stderr).toMatch(/crawl/);
+    expect(() => JSON.parse(stdout) as unknown).toThrow();
+  });
+
+  it.each([
+    [[], /--type must be one of/],
+    [['--type', 'database', '--target', 'x'], /--type must be one of webapp, infrastructure, api/],
+    [['--type', 'webapp'], /--target is required/],
+    [['--type', 'webapp', '--target', 'ftp://127.0.0.1/'], /must be an http:\/\/ or https:\/\/ URL/],
+    [['--type', 'infrastructure', '--target', '127.0.0.1', '--ports', '70000'], /--ports: bad port range/],
+    [['--type', 'webapp', '--target', 'http://127.0.0.1', '--ports', '80'], /--ports applies to --type infrastructure only/],
+    [['--type', 'webapp', '--target', 'http://127.0.0.1', '--bogus'], /Unknown option '--bogus'/],
+  ])('exits 2 with a clear message for %j', async (args, message) => {
+    const { code, stderr, stdout } = await scan(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr).toMatch(/usage: npm run scan/);
+    expect(stdout).toBe('');
+  });
+
+  it('exits 1 with a message when the target does not answer', async () => {
+    const { code, stderr } = await scan(['--type', 'webapp', '--target', 'http://127.0.0.1:1/', '--json']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/vigil scan: .*ECONNREFUSED/);
+  });
+});

@@ -1,0 +1,60 @@
+// Runs inside a private network namespace (tests/scanners/run.sh): the only listeners are our fixtures,
+// so a full port sweep of 127.0.0.1 touches nothing else on the machine.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { findingSchema } from '../../shared/findings.ts';
+import { runScan } from '../../agents/scanners/run-scan.ts';
+import { connectScan } from '../../agents/scanners/infrastructure/connect-scan.ts';
+import { bannerPorts, startBannerServices } from '../fixtures/banner-services.ts';
+import type { RunningFixture } from '../fixtures/planted.ts';
+import { measure } from './measure.ts';
+
+describe('infrastructure scanner', () => {
+  let services: RunningFixture;
+  beforeAll(async () => {
+    services = await startBannerServices();
+  });
+  afterAll(async () => {
+    await services.close();
+  });
+
+  it('finds every planted service weakness on the default port list, with no false positives', async () => {
+    const result = await runScan('infrastructure', { target: services.target, mode: 'local' });
+    const m = measure(result.findings, services.planted, '127.0.0.1');
+    expect(m.missed).toEqual([]);
+    expect(m.unexpected).toEqual([]);
+    result.findings.forEach((finding) => findingSchema.parse(finding));
+    const evidence = (port: number) => result.findings.find((f) => f.rule_id === 'infra.open-port' && f.location.endsWith(`:${port}`))?.evidence;
+    expect(evidence(22)).toMatch(/^ssh: SSH-2.0-OpenSSH_7.4/);
+    expect(evidence(6379)).toMatch(/^redis/);
+    expect(evidence(27017)).toMatch(/^mongodb/);
+    expect(evidence(5432)).toMatch(/^postgresql/);
+    expect(evidence(3306)).toMatch(/^mysql: .*5\.7\.33/);
+    expect(evidence(9200)).toMatch(/^elasticsearch/);
+  });
+
+  it('sweeps all 65535 ports and finds exactly the listening ones', async () => {
+    const result = await connectScan({ address: '127.0.0.1', ports: Array.from({ length: 65535 }, (_, i) => i + 1) });
+    expect(result.open).toEqual([...bannerPorts].sort((a, b) => a - b));
+  }, 120_000);
+
+  it('scans only the requested ports', async () => {
+    const result = await runScan('infrastructure', { target: services.target, mode: 'local', ports: '20-23,6379' });
+    const ports = result.findings.filter((f) => f.rule_id === 'infra.open-port').map((f) => f.location);
+    expect(ports.sort()).toEqual(['127.0.0.1:21', '127.0.0.1:22', '127.0.0.1:23', '127.0.0.1:6379']);
+    expect(result.stats.requests).toBeGreaterThanOrEqual(5);
+  });
+
+  it('stops a full sweep within 2 seconds of an abort', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = Date.now();
+    const result = await runScan('infrastructure', { target: services.target, mode: 'local', ports: '-', signal: controller.signal });
+    expect(Date.now() - started).toBeLessThan(2300);
+    expect(result.partial).toBe(true);
+  });
+
+  it('refuses loopback in hosted mode before connecting', async () => {
+    await expect(runScan('infrastructure', { target: '127.0.0.1', mode: 'hosted', ports: '22' })).rejects.toThrow(/target refused/);
+  });
+});

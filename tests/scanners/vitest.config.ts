@@ -1,0 +1,15 @@
+// Scanner suites only, run by tests/scanners/run.sh inside a private network namespace. The main
+// vitest config excludes them, so the plain vitest stage never port-scans the host's loopback.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  root: new URL('../..', import.meta.url).pathname,
+  test: {
+    include: ['tests/scanners/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    // One file at a time: the infrastructure suite binds the services' real port numbers.
+    fileParallelism: false,
+  },
+});
