@@ -24,5 +24,8 @@ bash scripts/test-postgres.sh
 stage 'edge functions (deno check + smoke)'
 bash scripts/check-functions.sh
 
+stage 'desktop security (electronegativity)'
+npx tsx scripts/check-electron.ts
+
 stage 'end-to-end (Chromium)'
 bash scripts/test-e2e.sh

@@ -2,8 +2,22 @@
 // Electron dependencies passed in (see the modules' tests).
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { app, BrowserWindow, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  Notification,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+  Tray,
+} from 'electron';
 import Store from 'electron-store';
+import { autoUpdater } from 'electron-updater';
 import { IpcChannel } from '../../shared/ipc-channels.ts';
 import { deepLinkFromArgv, DEEP_LINK_SCHEME } from '../../shared/deep-links.ts';
 import {
@@ -13,33 +27,56 @@ import {
   contentSecurityPolicy,
   resolveAppPath,
 } from './app-scheme.ts';
+import { appMenuTemplate } from './app-menu.ts';
+import { checkForUpdates } from './auto-update.ts';
 import { apiUrlFromEnv, fetchPublicConfig, type PublicConfig } from './backend-config.ts';
+import {
+  createMainSupabase,
+  observeWrites,
+  retrying,
+  supabaseWatcherBackend,
+} from './background-watcher-supabase.ts';
 import { registerBridgeHandlers } from './bridge-handlers.ts';
+import { enableCloseToTray } from './close-to-tray.ts';
 import { createDeepLinkRouter } from './deep-link-router.ts';
 import { createValidatedIpc } from './ipc.ts';
+import { createLaunchAtLogin, nodeAutostartFs } from './launch-at-login.ts';
 import { applySecurityRules, DEFAULT_EXTERNAL_ORIGINS } from './security-rules.ts';
 import { createVault } from './vault.ts';
+import { startTrayApp } from './tray-app.ts';
 import { createMainWindow } from './window.ts';
 
 const distDir = path.join(app.getAppPath(), 'dist');
 const webDir = path.join(distDir, 'web');
 const apiUrl = apiUrlFromEnv(process.env);
 const externalOrigins = [...DEFAULT_EXTERNAL_ORIGINS, apiUrl];
+const resourcesDir = app.isPackaged ? process.resourcesPath : path.join(app.getAppPath(), 'resources');
 const log = (m: string) => console.log(`[vigil] ${m}`);
 
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 app.enableSandbox();
 
 let mainWindow: BrowserWindow | null = null;
+/** Shows the window, creating it first when Vigil started in the tray (launch at login). */
 const focus = () => {
-  if (mainWindow) {
-    if (mainWindow.isMinimized()) {
-      mainWindow.restore();
-    }
-    mainWindow.show();
-    mainWindow.focus();
+  // Before ready (an early macOS open-url) no window can exist yet; start() creates it.
+  if (!mainWindow && !app.isReady()) {
+    return;
   }
+  const win = (mainWindow ??= openWindow());
+  if (win.isMinimized()) {
+    win.restore();
+  }
+  win.show();
+  win.focus();
 };
+const launchAtLogin = createLaunchAtLogin({
+  app,
+  platform: process.platform,
+  executable: process.env.APPIMAGE ?? process.execPath,
+  configHome: process.env.XDG_CONFIG_HOME ?? path.join(app.getPath('home'), '.config'),
+  fs: nodeAutostartFs,
+});
 const router = createDeepLinkRouter({
   send: (m) => mainWindow?.webContents.send(IpcChannel.deepLink, m),
   focus,
@@ -97,14 +134,17 @@ function start(): void {
     log,
   });
   let config: Promise<PublicConfig> | null = null;
+  const vault = createVault(safeStorage, new Store<Record<string, string>>({ name: 'vault' }));
+  const loadConfig = () =>
+    (config ??= fetchPublicConfig(apiUrl, (url, init) => net.fetch(url, init)).catch((e: unknown) => {
+      config = null;
+      throw e;
+    }));
   registerBridgeHandlers({
     ipc: createValidatedIpc(ipcMain, APP_ORIGIN),
-    vault: createVault(safeStorage, new Store<Record<string, string>>({ name: 'vault' })),
-    config: () =>
-      (config ??= fetchPublicConfig(apiUrl, (url, init) => net.fetch(url, init)).catch((e: unknown) => {
-        config = null;
-        throw e;
-      })),
+    // The renderer's sign-in, refresh and sign-out reach the tray's watcher through the shared vault.
+    vault: observeWrites(vault, () => trayApp.sessionChanged()),
+    config: loadConfig,
     openExternal: (url) => shell.openExternal(url),
     externalOrigins,
     chooseSavePath: async (name) => {
@@ -113,10 +153,62 @@ function start(): void {
     },
     fetch: (url, init) => net.fetch(url, init),
   });
-  mainWindow = createMainWindow(BrowserWindow, path.join(distDir, 'electron', 'preload.cjs'));
-  mainWindow.webContents.once('did-finish-load', () => router.markReady());
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate({
+        platform: process.platform,
+        apiUrl,
+        externalOrigins,
+        openExternal: (url) => shell.openExternal(url),
+        openLink: (link) => void router.handle(link),
+        isDev: !app.isPackaged,
+        log,
+      }),
+    ),
+  );
+  const trayApp = startTrayApp({
+    backend: () =>
+      retrying('backend config', loadConfig, log).then((c) =>
+        supabaseWatcherBackend(createMainSupabase(c, vault), log),
+      ),
+    Notification,
+    createTray: (image) => new Tray(image),
+    buildMenu: (template) => Menu.buildFromTemplate(template),
+    trayDir: path.join(resourcesDir, 'tray'),
+    platform: process.platform,
+    launchAtLogin,
+    openLink: (link) => router.handle(link),
+    showWindow: focus,
+    reloadWindow: () => mainWindow?.webContents.reload(),
+    quit: () => app.quit(),
+    log,
+  });
+  if (!launchAtLogin.startedAtLogin(process.argv)) {
+    mainWindow = openWindow();
+  }
+  void checkForUpdates({ autoUpdater, isPackaged: app.isPackaged, env: process.env, log });
   const startupLink = deepLinkFromArgv(process.argv);
   if (startupLink) {
     router.handle(startupLink);
   }
+}
+
+function openWindow(): BrowserWindow {
+  const win = createMainWindow(BrowserWindow, path.join(distDir, 'electron', 'preload.cjs'));
+  win.webContents.once('did-finish-load', () => router.markReady());
+  enableCloseToTray({
+    app,
+    window: win,
+    platform: process.platform,
+    show: focus,
+    onFirstHide: () => {
+      if (process.platform !== 'darwin') {
+        new Notification({
+          title: 'Vigil is still running',
+          body: 'It keeps watching from the tray.',
+        }).show();
+      }
+    },
+  });
+  return win;
 }
