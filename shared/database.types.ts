@@ -743,6 +743,84 @@ export type Database = {
         };
         Relationships: [];
       };
+      webauthn_challenges: {
+        Row: {
+          auth_challenge_id: string;
+          challenge: string;
+          created_at: string;
+          expires_at: string;
+          factor_id: string;
+          id: string;
+          rp_id: string;
+          used_at: string | null;
+          user_id: string;
+        };
+        Insert: {
+          auth_challenge_id: string;
+          challenge: string;
+          created_at?: string;
+          expires_at: string;
+          factor_id: string;
+          id?: string;
+          rp_id: string;
+          used_at?: string | null;
+          user_id: string;
+        };
+        Update: {
+          auth_challenge_id?: string;
+          challenge?: string;
+          created_at?: string;
+          expires_at?: string;
+          factor_id?: string;
+          id?: string;
+          rp_id?: string;
+          used_at?: string | null;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
+      webauthn_credentials: {
+        Row: {
+          aaguid: string | null;
+          backed_up: boolean | null;
+          counter: number;
+          created_at: string;
+          credential_id: string;
+          device_type: string | null;
+          factor_id: string;
+          id: string;
+          public_key: string;
+          transports: string[];
+          user_id: string;
+        };
+        Insert: {
+          aaguid?: string | null;
+          backed_up?: boolean | null;
+          counter?: number;
+          created_at?: string;
+          credential_id: string;
+          device_type?: string | null;
+          factor_id: string;
+          id?: string;
+          public_key: string;
+          transports?: string[];
+          user_id: string;
+        };
+        Update: {
+          aaguid?: string | null;
+          backed_up?: boolean | null;
+          counter?: number;
+          created_at?: string;
+          credential_id?: string;
+          device_type?: string | null;
+          factor_id?: string;
+          id?: string;
+          public_key?: string;
+          transports?: string[];
+          user_id?: string;
+        };
+        Relationships: [];
+      };
     };
     Views: { [_ in never]: never };
     Functions: {

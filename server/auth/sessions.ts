@@ -16,7 +16,7 @@ export type AmrMethod =
   | 'invite'
   | 'email_change'
   | 'totp'
-  | 'webauthn';
+  | 'mfa/webauthn';
 
 export interface SessionResponse {
   access_token: string;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import type { RunningStack } from '../../server/stack.ts';
 import { client, startTestStack } from '../helpers/stack.ts';
-import { authFetch, uniqueEmail } from './auth-support.ts';
+import { uniqueEmail } from './auth-support.ts';
 
 let stack: RunningStack;
 beforeAll(async () => {
@@ -105,25 +105,5 @@ describe('TOTP second factor', () => {
     expect((await b.supabase.auth.mfa.unenroll({ factorId: id })).error?.code).toBe('mfa_factor_not_found');
     const dupe = await a.supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'A' });
     expect(dupe.error?.code).toBe('mfa_factor_name_conflict');
-  });
-
-  it('records webauthn enrolments but refuses to verify them until implemented', async () => {
-    const { supabase } = await signedIn('webauthn');
-    const token = (await supabase.auth.getSession()).data.session?.access_token;
-    const res = await authFetch(stack, '/factors', {
-      method: 'POST',
-      bearer: token,
-      body: JSON.stringify({ factor_type: 'webauthn', friendly_name: 'Touch ID' }),
-    });
-    expect(res.status).toBe(200);
-    const factor = (await res.json()) as { id: string; type: string };
-    expect(factor.type).toBe('webauthn');
-    const challenge = await authFetch(stack, `/factors/${factor.id}/challenge`, {
-      method: 'POST',
-      bearer: token,
-      body: '{}',
-    });
-    expect(challenge.status).toBe(422);
-    expect(await challenge.json()).toMatchObject({ code: 'mfa_webauthn_verify_not_enabled' });
   });
 });

@@ -2,6 +2,7 @@
 // a second customer (Bob) and a visitor try to read, insert, update and delete the first customer's (Alice's)
 // rows, and to receive her realtime changes. Nothing may leak or change. A new tenant table without a row
 // factory below fails the coverage test, so the suite grows with the schema.
+import { REALTIME_SUBSCRIBE_STATES as STATE } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
 import { client, startTestStack } from '../helpers/stack.ts';
@@ -19,9 +20,26 @@ const FACTORIES: Record<string, Factory> = {
   monitoring_metrics: (user_id) => ({ user_id, metric_name: 'page_view', value: 1 }),
   security_tool_configurations: (user_id) => ({ user_id, tool_type: 'webapp' }),
   scan_results: (user_id) => ({ user_id, scan_type: 'webapp', status: 'completed', severity_level: 'high' }),
-  security_events: (user_id) => ({ user_id, event_type: 'finding', description: 'Exposed .git', severity: 'high' }),
-  ml_insights: (user_id) => ({ user_id, title: 'Spike', description: 'd', insight_type: 'trend', confidence_score: 0.8 }),
-  ai_security_recommendations: (user_id) => ({ user_id, title: 'Add HSTS', description: 'd', priority: 'high', category: 'headers' }),
+  security_events: (user_id) => ({
+    user_id,
+    event_type: 'finding',
+    description: 'Exposed .git',
+    severity: 'high',
+  }),
+  ml_insights: (user_id) => ({
+    user_id,
+    title: 'Spike',
+    description: 'd',
+    insight_type: 'trend',
+    confidence_score: 0.8,
+  }),
+  ai_security_recommendations: (user_id) => ({
+    user_id,
+    title: 'Add HSTS',
+    description: 'd',
+    priority: 'high',
+    category: 'headers',
+  }),
   report_configurations: (user_id) => ({ user_id, name: 'Weekly SOC 2' }),
   generated_reports: (user_id) => ({ user_id, report_type: 'soc_compliance' }),
   application_logs: (user_id) => ({ user_id, level: 'info', message: 'hello' }),
@@ -59,7 +77,7 @@ const pkOf = async (table: string) =>
 
 const snapshot = async (table: string) => {
   const key = aliceRows.get(table)!;
-  const { data, error } = await service.from(table).select('*').eq(key.pk, key.value as string);
+  const { data, error } = await service.from(table).select('*').eq(key.pk, key.value);
   expect(error).toBeNull();
   return data;
 };
@@ -72,12 +90,19 @@ beforeAll(async () => {
   service = client(stack, 'service_role');
   const roleId = (await service.from('agent_roles').select('id').limit(1).single()).data!.id as string;
   for (const [table, make] of Object.entries(FACTORIES)) {
-    const { data, error } = await service.from(table).insert(make(alice.id, { roleId })).select('*').single();
+    const { data, error } = (await service
+      .from(table)
+      .insert(make(alice.id, { roleId }))
+      .select('*')
+      .single()) as {
+      data: Row | null;
+      error: { message: string } | null;
+    };
     if (error) {
       throw new Error(`seeding ${table}: ${error.message}`);
     }
     const pk = await pkOf(table);
-    aliceRows.set(table, { pk, value: (data as Row)[pk] });
+    aliceRows.set(table, { pk, value: data?.[pk] });
   }
   for (const table of CREATED_AT_SIGN_UP) {
     const pk = await pkOf(table);
@@ -94,7 +119,9 @@ describe('tenancy', () => {
       `select distinct table_name from information_schema.columns
         where table_schema = 'public' and (column_name = 'user_id' or table_name = 'profiles')`,
     );
-    const uncovered = rows.map((r) => r.table_name).filter((t) => !(t in FACTORIES) && !CREATED_AT_SIGN_UP.includes(t));
+    const uncovered = rows
+      .map((r) => r.table_name)
+      .filter((t) => !(t in FACTORIES) && !CREATED_AT_SIGN_UP.includes(t));
     expect(uncovered, 'tables without a cross-tenant factory in tenancy.test.ts').toEqual([]);
   });
 
@@ -103,8 +130,11 @@ describe('tenancy', () => {
   it('a second customer and a visitor read none of her rows', async () => {
     for (const table of tables()) {
       const { pk, value } = aliceRows.get(table)!;
-      for (const [who, c] of [['bob', bob.supabase], ['visitor', visitor]] as const) {
-        const { data } = await c.from(table).select('*').eq(pk, value as string);
+      for (const [who, c] of [
+        ['bob', bob.supabase],
+        ['visitor', visitor],
+      ] as const) {
+        const { data } = await c.from(table).select('*').eq(pk, value);
         expect(data ?? [], `${who} reads ${table}`).toEqual([]);
       }
     }
@@ -114,12 +144,16 @@ describe('tenancy', () => {
   });
 
   it('they cannot insert rows in her name', async () => {
-    const roleId = (await service.from('agent_roles').select('id').order('name').limit(1).single()).data!.id as string;
+    const roleId = (await service.from('agent_roles').select('id').order('name').limit(1).single()).data!
+      .id as string;
     const count = async (table: string) =>
       (await service.from(table).select('*', { count: 'exact', head: true }).eq('user_id', alice.id)).count;
     for (const [table, make] of Object.entries(FACTORIES)) {
       const before = await count(table);
-      for (const [who, c] of [['bob', bob.supabase], ['visitor', visitor]] as const) {
+      for (const [who, c] of [
+        ['bob', bob.supabase],
+        ['visitor', visitor],
+      ] as const) {
         const { error } = await c.from(table).insert(make(alice.id, { roleId }));
         expect(error, `${who} inserts into ${table} for alice`).not.toBeNull();
       }
@@ -132,8 +166,8 @@ describe('tenancy', () => {
       const { pk, value } = aliceRows.get(table)!;
       const before = await snapshot(table);
       for (const c of [bob.supabase, visitor]) {
-        await c.from(table).update({ created_at: '2000-01-01T00:00:00Z' }).eq(pk, value as string);
-        await c.from(table).delete().eq(pk, value as string);
+        await c.from(table).update({ created_at: '2000-01-01T00:00:00Z' }).eq(pk, value);
+        await c.from(table).delete().eq(pk, value);
       }
       expect(await snapshot(table), `${table} after bob and a visitor tried`).toEqual(before);
     }
@@ -147,14 +181,28 @@ describe('tenancy', () => {
     expect(published.length).toBeGreaterThan(0);
     const received = { alice: [] as string[], bob: [] as string[], visitor: [] as string[] };
     const channels = await Promise.all(
-      ([['alice', alice.supabase], ['bob', bob.supabase], ['visitor', visitor]] as const).map(
+      (
+        [
+          ['alice', alice.supabase],
+          ['bob', bob.supabase],
+          ['visitor', visitor],
+        ] as const
+      ).map(
         ([who, c]) =>
           new Promise<{ unsubscribe(): Promise<unknown> }>((resolve, reject) => {
             const ch = c.channel(`tenancy-${who}`);
             for (const table of published) {
-              ch.on('postgres_changes', { event: '*', schema: 'public', table }, () => received[who].push(table));
+              ch.on('postgres_changes', { event: '*', schema: 'public', table }, () =>
+                received[who].push(table),
+              );
             }
-            ch.subscribe((status) => (status === 'SUBSCRIBED' ? resolve(ch) : status === 'CHANNEL_ERROR' ? reject(new Error(status)) : undefined));
+            ch.subscribe((status) =>
+              status === STATE.SUBSCRIBED
+                ? resolve(ch)
+                : status === STATE.CHANNEL_ERROR
+                  ? reject(new Error(status))
+                  : undefined,
+            );
           }),
       ),
     );
@@ -163,7 +211,9 @@ describe('tenancy', () => {
       // A no-op UPDATE still fires the change: it is delivered to whoever may see the row.
       await stack.ctx.db.query(`update public.${table} set ${pk} = ${pk} where ${pk} = $1`, [value]);
     }
-    await expect.poll(() => [...new Set(received.alice)].sort(), { timeout: 10_000 }).toEqual([...published].sort());
+    await expect
+      .poll(() => [...new Set(received.alice)].sort(), { timeout: 10_000 })
+      .toEqual([...published].sort());
     await new Promise((r) => setTimeout(r, 500));
     expect(received.bob).toEqual([]);
     expect(received.visitor).toEqual([]);

@@ -33,8 +33,10 @@ export interface ChallengeRow {
  */
 export interface FactorKind {
   type: FactorRow['factor_type'];
-  /** The amr method recorded when a challenge of this kind is verified. */
-  amr: 'totp' | 'webauthn';
+  /** The amr method recorded when a challenge of this kind is verified (GoTrue: totp, mfa/webauthn). */
+  amr: 'totp' | 'mfa/webauthn';
+  /** How long a challenge of this kind may be answered; the stack's MFA challenge expiry when absent. */
+  challengeExpirySeconds?(ctx: StackContext): number;
   /** Column values for the new factor and the response fields the client expects from enrolment. */
   enroll(
     ctx: StackContext,

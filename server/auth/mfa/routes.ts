@@ -27,6 +27,8 @@ const ChallengeBody = z.object({ channel: z.string().optional() }).passthrough()
 const VerifyBody = z.object({ challenge_id: z.string().max(64), code: z.unknown().optional() }).passthrough();
 
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+const challengeExpiry = (ctx: StackContext, kind: FactorKind) =>
+  kind.challengeExpirySeconds?.(ctx) ?? authSettings(ctx.config).mfaChallengeExpirySeconds;
 const factorNotFound = () => authError(404, 'mfa_factor_not_found', 'Factor not found');
 
 /** POST /factors, POST /factors/:id/challenge, POST /factors/:id/verify, DELETE /factors/:id. */
@@ -117,7 +119,7 @@ export function mountFactors(app: Hono<AuthEnv>, ctx: StackContext): void {
         factor.id,
       ]);
     });
-    const expiresAt = Math.floor(Date.now() / 1000) + authSettings(ctx.config).mfaChallengeExpirySeconds;
+    const expiresAt = Math.floor(Date.now() / 1000) + challengeExpiry(ctx, kind);
     return c.json({ id, type: factor.factor_type, expires_at: expiresAt, ...response });
   });
 
@@ -129,7 +131,7 @@ export function mountFactors(app: Hono<AuthEnv>, ctx: StackContext): void {
     if (!kind) {
       throw factorNotFound();
     }
-    const expiry = authSettings(ctx.config).mfaChallengeExpirySeconds;
+    const expiry = challengeExpiry(ctx, kind);
     const session = await ctx.db.transaction(async (tx) => {
       const { rows } = isUuid(body.challenge_id)
         ? await tx.query<ChallengeRow & { expired: boolean }>(

@@ -1,0 +1,24 @@
+import { useLocation, useNavigate } from 'react-router-dom';
+
+import { AuthShell } from '../../../features/auth/components/auth-shell.tsx';
+import { MfaChallengePanel } from '../../../features/biometric/components/mfa-challenge-panel.tsx';
+import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
+import { ProtectedRoute, type FromState } from '../../../lib/auth/protected-route.tsx';
+
+/** /auth/mfa: the second sign-in step; afterwards back to where the guard stopped the visitor. */
+export function Component() {
+  useDocumentTitle('Two-Factor Verification');
+  const navigate = useNavigate();
+  const from = (useLocation().state as FromState | null)?.from;
+  // Only in-app paths: the state could have been set by any page.
+  const target = from?.pathname.startsWith('/dashboard')
+    ? `${from.pathname}${from.search ?? ''}`
+    : '/dashboard';
+  return (
+    <ProtectedRoute>
+      <AuthShell title="Two-Factor Verification" description="Confirm it is you with your second factor.">
+        <MfaChallengePanel onVerified={() => void navigate(target, { replace: true })} />
+      </AuthShell>
+    </ProtectedRoute>
+  );
+}

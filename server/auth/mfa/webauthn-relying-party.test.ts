@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { relyingParty, relyingPartyId } from './webauthn-relying-party.ts';
+
+describe('WebAuthn relying party', () => {
+  it('uses the last two labels of the host name, and localhost on one machine', () => {
+    expect(relyingPartyId('app.vigil.dev')).toBe('vigil.dev');
+    expect(relyingPartyId('vigil.dev')).toBe('vigil.dev');
+    expect(relyingPartyId('localhost')).toBe('localhost');
+    expect(relyingPartyId('127.0.0.1')).toBe('localhost');
+    expect(relyingPartyId('[::1]')).toBe('localhost');
+  });
+
+  it('allows only its own origins', () => {
+    const hosted = relyingParty({ siteUrl: 'https://app.vigil.dev', publicUrl: 'https://api.vigil.dev' });
+    expect(hosted.allowsOrigin('https://app.vigil.dev')).toBe(true);
+    expect(hosted.allowsOrigin('app://vigil')).toBe(true);
+    expect(hosted.allowsOrigin('http://app.vigil.dev')).toBe(false);
+    expect(hosted.allowsOrigin('https://evil.vigil.dev')).toBe(false);
+    expect(hosted.allowsOrigin('https://vigil.dev.evil.example')).toBe(false);
+    expect(hosted.allowsOrigin('http://localhost:5173')).toBe(false);
+    expect(hosted.allowsOrigin('https://app.vigil.dev/path')).toBe(false);
+
+    const local = relyingParty({ siteUrl: 'http://127.0.0.1:54321', publicUrl: 'http://127.0.0.1:54321' });
+    expect(local.id).toBe('localhost');
+    expect(local.allowsOrigin('http://localhost:54321')).toBe(true);
+    expect(local.allowsOrigin('http://127.0.0.1:54321')).toBe(false);
+    expect(local.allowsOrigin('https://localhost.evil.example')).toBe(false);
+  });
+});
