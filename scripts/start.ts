@@ -5,6 +5,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runStack } from '../server/main.ts';
+import { createServiceClient } from '../agents/queue/client.ts';
+import { startAgent } from '../agents/worker/agent.ts';
 import { electronBinary } from './lib/electron-binary.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -24,12 +26,22 @@ function buildIfMissing(output: string, script: string, what: string): void {
 buildIfMissing('dist/web/index.html', 'build:web', 'web app');
 const started = performance.now();
 const stack = await runStack();
+// One agent worker in process (ARCHITECTURE §3). The embedded stack is local mode: this machine's own
+// loopback targets may be scanned; VIGIL_LOCAL_MODE=0 applies the hosted target policy instead.
+const agent = startAgent({
+  db: createServiceClient(stack.url, stack.status.service_role_key),
+  mode: process.env.VIGIL_LOCAL_MODE === '0' ? 'hosted' : 'local',
+  mail: stack.ctx.mailer,
+});
 console.log(
   `\nVigil is running at ${stack.url}  (stack started in ${Math.round(performance.now() - started)} ms)`,
 );
-console.log(`  web app    ${stack.url}/`);
+// Browsers allow WebAuthn (biometric sign-in) on localhost but not on a bare IP address.
+const webUrl = stack.url.replace('//127.0.0.1:', '//localhost:');
+console.log(`  web app    ${webUrl}/`);
 console.log(`  mail       ${stack.status.mail_url}`);
 console.log(`  database   ${stack.status.db}`);
+console.log(`  agents     one worker in process (${agent.worker.id})`);
 console.log(`  status     npm run stack:status -- --json`);
 
 const electron = electronBinary();

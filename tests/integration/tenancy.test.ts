@@ -44,6 +44,20 @@ const FACTORIES: Record<string, Factory> = {
   generated_reports: (user_id) => ({ user_id, report_type: 'soc_compliance' }),
   application_logs: (user_id) => ({ user_id, level: 'info', message: 'hello' }),
   billing_customers: (user_id) => ({ user_id, provider_customer_id: `cus_${user_id.slice(0, 8)}` }),
+  webauthn_challenges: (user_id) => ({
+    user_id,
+    challenge: `c-${crypto.randomUUID()}`,
+    factor_id: crypto.randomUUID(),
+    auth_challenge_id: crypto.randomUUID(),
+    rp_id: 'localhost',
+    expires_at: new Date(Date.now() + 60_000).toISOString(),
+  }),
+  webauthn_credentials: (user_id) => ({
+    user_id,
+    factor_id: crypto.randomUUID(),
+    credential_id: `cred-${crypto.randomUUID()}`,
+    public_key: 'pQECAyYgASFYIA',
+  }),
   checkout_sessions: (user_id, { roleId }) => ({
     user_id,
     role_ids: [roleId],
