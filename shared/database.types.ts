@@ -114,7 +114,15 @@ export type Database = {
           updated_at?: string;
           user_id?: string;
         };
-        Relationships: [];
+        Relationships: [
+          {
+            foreignKeyName: 'ai_security_recommendations_finding_id_fkey';
+            columns: ['finding_id'];
+            isOneToOne: false;
+            referencedRelation: 'findings';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       application_logs: {
         Row: {
@@ -209,6 +217,108 @@ export type Database = {
         };
         Relationships: [];
       };
+      findings: {
+        Row: {
+          accepted_until: string | null;
+          compliance: Json;
+          created_at: string;
+          cvss_score: number | null;
+          cvss_vector: string | null;
+          cwe: string | null;
+          evidence: string;
+          fingerprint: string;
+          first_seen: string;
+          fixed_at: string | null;
+          id: string;
+          last_seen: string;
+          location: string;
+          owasp: string | null;
+          regression: boolean;
+          remediation: string;
+          reopened_count: number;
+          rule_id: string;
+          scan_id: string | null;
+          scanner: string;
+          severity: string;
+          status: string;
+          target_id: string | null;
+          title: string;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          accepted_until?: string | null;
+          compliance?: Json;
+          created_at?: string;
+          cvss_score?: number | null;
+          cvss_vector?: string | null;
+          cwe?: string | null;
+          evidence?: string;
+          fingerprint: string;
+          first_seen?: string;
+          fixed_at?: string | null;
+          id?: string;
+          last_seen?: string;
+          location: string;
+          owasp?: string | null;
+          regression?: boolean;
+          remediation?: string;
+          reopened_count?: number;
+          rule_id: string;
+          scan_id?: string | null;
+          scanner: string;
+          severity: string;
+          status?: string;
+          target_id?: string | null;
+          title: string;
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          accepted_until?: string | null;
+          compliance?: Json;
+          created_at?: string;
+          cvss_score?: number | null;
+          cvss_vector?: string | null;
+          cwe?: string | null;
+          evidence?: string;
+          fingerprint?: string;
+          first_seen?: string;
+          fixed_at?: string | null;
+          id?: string;
+          last_seen?: string;
+          location?: string;
+          owasp?: string | null;
+          regression?: boolean;
+          remediation?: string;
+          reopened_count?: number;
+          rule_id?: string;
+          scan_id?: string | null;
+          scanner?: string;
+          severity?: string;
+          status?: string;
+          target_id?: string | null;
+          title?: string;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'findings_scan_id_fkey';
+            columns: ['scan_id'];
+            isOneToOne: false;
+            referencedRelation: 'scan_results';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'findings_target_id_fkey';
+            columns: ['target_id'];
+            isOneToOne: false;
+            referencedRelation: 'scan_targets';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       generated_reports: {
         Row: {
           configuration_id: string | null;
@@ -264,6 +374,78 @@ export type Database = {
             referencedColumns: ['id'];
           },
         ];
+      };
+      jobs: {
+        Row: {
+          attempts: number;
+          backoff_seconds: number;
+          created_at: string;
+          finished_at: string | null;
+          heartbeat_at: string | null;
+          id: string;
+          idempotency_key: string | null;
+          kind: string;
+          last_error: string | null;
+          lease_until: string | null;
+          locked_by: string | null;
+          max_attempts: number;
+          payload: Json;
+          priority: number;
+          progress: Json;
+          result: Json | null;
+          run_at: string;
+          started_at: string | null;
+          status: string;
+          updated_at: string;
+          user_id: string | null;
+        };
+        Insert: {
+          attempts?: number;
+          backoff_seconds?: number;
+          created_at?: string;
+          finished_at?: string | null;
+          heartbeat_at?: string | null;
+          id?: string;
+          idempotency_key?: string | null;
+          kind: string;
+          last_error?: string | null;
+          lease_until?: string | null;
+          locked_by?: string | null;
+          max_attempts?: number;
+          payload?: Json;
+          priority?: number;
+          progress?: Json;
+          result?: Json | null;
+          run_at?: string;
+          started_at?: string | null;
+          status?: string;
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Update: {
+          attempts?: number;
+          backoff_seconds?: number;
+          created_at?: string;
+          finished_at?: string | null;
+          heartbeat_at?: string | null;
+          id?: string;
+          idempotency_key?: string | null;
+          kind?: string;
+          last_error?: string | null;
+          lease_until?: string | null;
+          locked_by?: string | null;
+          max_attempts?: number;
+          payload?: Json;
+          priority?: number;
+          progress?: Json;
+          result?: Json | null;
+          run_at?: string;
+          started_at?: string | null;
+          status?: string;
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Relationships: [];
       };
       ml_insights: {
         Row: {
@@ -331,6 +513,57 @@ export type Database = {
           updated_at?: string;
           user_id?: string;
           value?: number;
+        };
+        Relationships: [];
+      };
+      notification_outbox: {
+        Row: {
+          attempts: number;
+          channel: string;
+          created_at: string;
+          dedupe_key: string | null;
+          id: string;
+          last_error: string | null;
+          next_attempt_at: string;
+          payload: Json;
+          recipient: string;
+          sent_at: string | null;
+          status: string;
+          subject: string;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          attempts?: number;
+          channel: string;
+          created_at?: string;
+          dedupe_key?: string | null;
+          id?: string;
+          last_error?: string | null;
+          next_attempt_at?: string;
+          payload: Json;
+          recipient: string;
+          sent_at?: string | null;
+          status?: string;
+          subject: string;
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          attempts?: number;
+          channel?: string;
+          created_at?: string;
+          dedupe_key?: string | null;
+          id?: string;
+          last_error?: string | null;
+          next_attempt_at?: string;
+          payload?: Json;
+          recipient?: string;
+          sent_at?: string | null;
+          status?: string;
+          subject?: string;
+          updated_at?: string;
+          user_id?: string;
         };
         Relationships: [];
       };
@@ -446,12 +679,14 @@ export type Database = {
           end_time: string | null;
           error_message: string | null;
           id: string;
+          job_id: string | null;
           progress: Json;
           scan_type: Database['public']['Enums']['security_tool_type'];
           severity_level: Database['public']['Enums']['scan_severity'];
           start_time: string | null;
           status: Database['public']['Enums']['scan_status'];
           target: string | null;
+          target_id: string | null;
           updated_at: string;
           user_id: string;
         };
@@ -461,12 +696,14 @@ export type Database = {
           end_time?: string | null;
           error_message?: string | null;
           id?: string;
+          job_id?: string | null;
           progress?: Json;
           scan_type: Database['public']['Enums']['security_tool_type'];
           severity_level?: Database['public']['Enums']['scan_severity'];
           start_time?: string | null;
           status?: Database['public']['Enums']['scan_status'];
           target?: string | null;
+          target_id?: string | null;
           updated_at?: string;
           user_id?: string;
         };
@@ -476,14 +713,76 @@ export type Database = {
           end_time?: string | null;
           error_message?: string | null;
           id?: string;
+          job_id?: string | null;
           progress?: Json;
           scan_type?: Database['public']['Enums']['security_tool_type'];
           severity_level?: Database['public']['Enums']['scan_severity'];
           start_time?: string | null;
           status?: Database['public']['Enums']['scan_status'];
           target?: string | null;
+          target_id?: string | null;
           updated_at?: string;
           user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'scan_results_job_id_fkey';
+            columns: ['job_id'];
+            isOneToOne: false;
+            referencedRelation: 'jobs';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'scan_results_target_id_fkey';
+            columns: ['target_id'];
+            isOneToOne: false;
+            referencedRelation: 'scan_targets';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      scan_targets: {
+        Row: {
+          created_at: string;
+          id: string;
+          kind: string;
+          openapi_url: string | null;
+          rate_limit: number;
+          updated_at: string;
+          user_id: string;
+          value: string;
+          verification_error: string | null;
+          verification_method: string | null;
+          verification_token: string;
+          verified_at: string | null;
+        };
+        Insert: {
+          created_at?: string;
+          id?: string;
+          kind: string;
+          openapi_url?: string | null;
+          rate_limit?: number;
+          updated_at?: string;
+          user_id?: string;
+          value: string;
+          verification_error?: string | null;
+          verification_method?: string | null;
+          verification_token?: string;
+          verified_at?: string | null;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          kind?: string;
+          openapi_url?: string | null;
+          rate_limit?: number;
+          updated_at?: string;
+          user_id?: string;
+          value?: string;
+          verification_error?: string | null;
+          verification_method?: string | null;
+          verification_token?: string;
+          verified_at?: string | null;
         };
         Relationships: [];
       };
@@ -531,6 +830,13 @@ export type Database = {
           user_id?: string;
         };
         Relationships: [
+          {
+            foreignKeyName: 'security_events_finding_id_fkey';
+            columns: ['finding_id'];
+            isOneToOne: false;
+            referencedRelation: 'findings';
+            referencedColumns: ['id'];
+          },
           {
             foreignKeyName: 'security_events_scan_result_id_fkey';
             columns: ['scan_result_id'];
@@ -716,7 +1022,9 @@ export type Database = {
           realtime_alerts: boolean;
           updated_at: string;
           user_id: string;
+          webhook_format: string;
           webhook_notifications: boolean;
+          webhook_secret: string;
           webhook_url: string | null;
         };
         Insert: {
@@ -727,7 +1035,9 @@ export type Database = {
           realtime_alerts?: boolean;
           updated_at?: string;
           user_id?: string;
+          webhook_format?: string;
           webhook_notifications?: boolean;
+          webhook_secret?: string;
           webhook_url?: string | null;
         };
         Update: {
@@ -738,7 +1048,9 @@ export type Database = {
           realtime_alerts?: boolean;
           updated_at?: string;
           user_id?: string;
+          webhook_format?: string;
           webhook_notifications?: boolean;
+          webhook_secret?: string;
           webhook_url?: string | null;
         };
         Relationships: [];
@@ -824,11 +1136,39 @@ export type Database = {
     };
     Views: { [_ in never]: never };
     Functions: {
+      _job_settle_scan: { Args: { p_error: string; p_payload: Json; p_status: string }; Returns: undefined };
       billing_apply_event: {
         Args: { p_event_created: string; p_event_id: string; p_event_type: string; p_state?: Json };
         Returns: string;
       };
       billing_summary: { Args: never; Returns: Json };
+      cancel_job: { Args: { p_job: string }; Returns: string };
+      claim_jobs: {
+        Args: { p_kinds: string[]; p_lease_seconds: number; p_n: number; p_worker: string };
+        Returns: Database['public']['Tables']['jobs']['Row'][];
+      };
+      complete_job: { Args: { p_job: string; p_result?: Json; p_worker: string }; Returns: boolean };
+      enqueue_scan: {
+        Args: {
+          p_idempotency_key?: string;
+          p_options?: Json;
+          p_scanner: string;
+          p_target_id: string;
+          p_tool: Database['public']['Enums']['security_tool_type'];
+          p_trigger?: string;
+          p_user: string;
+        };
+        Returns: string;
+      };
+      fail_job: {
+        Args: { p_error: string; p_job: string; p_retryable?: boolean; p_worker: string };
+        Returns: string;
+      };
+      heartbeat_job: {
+        Args: { p_job: string; p_lease_seconds: number; p_progress?: Json; p_worker: string };
+        Returns: string;
+      };
+      ingest_findings: { Args: { p_complete: boolean; p_findings: Json; p_scan: string }; Returns: Json };
     };
     Enums: {
       agent_role_type:

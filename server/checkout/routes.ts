@@ -28,7 +28,8 @@ export function checkoutRoutes(ctx: StackContext): Hono {
     await next();
     c.header('X-Frame-Options', 'DENY');
     c.header('Cache-Control', 'no-store');
-    c.header('Referrer-Policy', 'no-referrer');
+    // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on the form POST below.
+    c.header('Referrer-Policy', 'same-origin');
     c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'");
   });
 

@@ -1,6 +1,7 @@
 import { Outlet, ScrollRestoration } from 'react-router-dom';
 
 import { ChatWidget } from '../features/chat/components/chat-widget.tsx';
+import { MetricsTracker } from '../features/metrics/components/metrics-tracker.tsx';
 
 /** Wraps every page: the page itself, the floating support chat and scroll restoration. */
 export function RootLayout() {
@@ -8,6 +9,7 @@ export function RootLayout() {
     <>
       <Outlet />
       <ChatWidget />
+      <MetricsTracker />
       <ScrollRestoration />
     </>
   );

@@ -26,16 +26,31 @@ export const routes: RouteObject[] = [
       { path: '/auth/callback', ...page(() => import('./routes/auth/callback.tsx')) },
       { path: '/auth/forgot-password', ...page(() => import('./routes/auth/forgot-password.tsx')) },
       { path: '/auth/reset-password', ...page(() => import('./routes/auth/reset-password.tsx')) },
+      { path: '/auth/biometric-setup', ...page(() => import('./routes/auth/biometric-setup.tsx')) },
+      { path: '/auth/mfa', ...page(() => import('./routes/auth/mfa.tsx')) },
       {
-        path: '/dashboard',
-        ...page(() => import('./routes/dashboard/layout.tsx')),
+        // aal2 guard: with a verified factor, a password-only session must pass /auth/mfa first.
+        ...page(() => import('./routes/require-aal2.tsx')),
         children: [
-          { index: true, ...page(() => import('./routes/dashboard/home.tsx')) },
-          { path: 'settings', ...page(() => import('./routes/dashboard/settings.tsx')) },
-          { path: 'agents', ...page(() => import('./routes/dashboard/agents.tsx')) },
-          { path: 'select-roles', ...page(() => import('./routes/dashboard/select-roles.tsx')) },
-          { path: 'help', ...page(() => import('./routes/dashboard/help.tsx')) },
-          { path: '*', ...page(() => import('./routes/not-found.tsx')) },
+          // Agent selection and checkout are open to visitors (SPEC point 6): checkout sends them to /auth.
+          { path: '/dashboard/select-roles', ...page(() => import('./routes/dashboard/select-roles.tsx')) },
+          {
+            path: '/dashboard',
+            ...page(() => import('./routes/dashboard/layout.tsx')),
+            children: [
+              { index: true, ...page(() => import('./routes/dashboard/home.tsx')) },
+              { path: 'settings', ...page(() => import('./routes/dashboard/settings.tsx')) },
+              { path: 'agents', ...page(() => import('./routes/dashboard/agents.tsx')) },
+              { path: 'security-automation', ...page(() => import('./routes/dashboard/security-automation.tsx')) },
+              { path: 'alerts', ...page(() => import('./routes/dashboard/alerts.tsx')) },
+              { path: 'help', ...page(() => import('./routes/dashboard/help.tsx')) },
+              {
+                path: 'security-settings',
+                ...page(() => import('./routes/dashboard/security-settings.tsx')),
+              },
+              { path: '*', ...page(() => import('./routes/not-found.tsx')) },
+            ],
+          },
         ],
       },
       { path: '*', ...page(() => import('./routes/not-found.tsx')) },

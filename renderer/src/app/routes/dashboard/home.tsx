@@ -1,7 +1,8 @@
 import { Bell, Bot, FileText, ScanSearch } from 'lucide-react';
-import { Link } from 'react-router-dom';
+import { Link, Navigate } from 'react-router-dom';
 
 import { Card, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
+import { hasPendingSelection } from '../../../features/agents/hooks/selected-roles.ts';
 import { useSubscriptionSuccessToast } from '../../../features/billing/hooks/use-subscription-success-toast.ts';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
@@ -23,6 +24,10 @@ export function Component() {
   const { user } = useAuth();
   const name = metadataText(user?.user_metadata.full_name);
   const company = metadataText(user?.user_metadata.company_name);
+  // A visitor who chose agents before signing up lands here from the e-mail link: back to that selection.
+  if (hasPendingSelection()) {
+    return <Navigate to="/dashboard/select-roles" replace />;
+  }
   return (
     <div className="space-y-8">
       <div>

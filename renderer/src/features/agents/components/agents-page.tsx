@@ -9,7 +9,6 @@ import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useAgentsStatus } from '../api/ensure-agents-status.ts';
 import { useAgentRoles } from '../api/get-agent-roles.ts';
 import { activatedRoleIds, useAgentSubscriptions } from '../api/get-agent-subscriptions.ts';
-import { storeSelectedRoles } from '../hooks/selected-roles.ts';
 import { AgentSelectCard } from './agent-select-card.tsx';
 
 /** /dashboard/agents (SPEC point 2): every role; activated ones locked, others selectable for checkout. */
@@ -34,7 +33,6 @@ export function AgentsPage() {
 
   const activate = () => {
     const roleIds = [...selected].filter((id) => !activated.has(id));
-    storeSelectedRoles(roleIds);
     void navigate('/dashboard/select-roles', { state: { selectedRoles: roleIds } });
   };
 

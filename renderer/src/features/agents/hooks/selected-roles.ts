@@ -8,10 +8,14 @@ function parse(value: unknown): string[] | null {
   return parsed.success ? [...new Set(parsed.data)] : null;
 }
 
-export function readSelectedRoles(state: unknown): string[] {
+/** The roles in the navigation state, else (unless storage is false) the visitor's stored selection. */
+export function readSelectedRoles(state: unknown, { storage = true } = {}): string[] {
   const fromState = state && typeof state === 'object' ? parse((state as { selectedRoles?: unknown }).selectedRoles) : null;
   if (fromState && fromState.length > 0) {
     return fromState;
+  }
+  if (!storage) {
+    return fromState ?? [];
   }
   try {
     const stored = sessionStorage.getItem(STORAGE_KEYS.selectedAgentRoles);
@@ -28,6 +32,11 @@ export function storeSelectedRoles(roleIds: readonly string[]): void {
   } catch {
     // Private mode without storage: the navigation state still carries the selection.
   }
+}
+
+/** True while a visitor's selection waits in session storage for them to sign in. */
+export function hasPendingSelection(): boolean {
+  return readSelectedRoles(null).length > 0;
 }
 
 export function clearSelectedRoles(): void {

@@ -33,7 +33,10 @@ export function AgentCard({ role, className }: { role: AgentRole; className?: st
       </CardContent>
       <CardFooter>
         <Button className="w-full" asChild>
-          <Link to="/auth">Start Free Trial</Link>
+          {/* Selection starts here for visitors too (SPEC point 6); checkout then asks them to sign in. */}
+          <Link to="/dashboard/select-roles" state={{ selectedRoles: [role.id] }}>
+            Start Free Trial
+          </Link>
         </Button>
       </CardFooter>
     </Card>

@@ -1,0 +1,112 @@
+// After a scan (completed, or stopped with what it found so far): findings into the deduplicating
+// state machine (ingest_findings), the scan_results row as SPEC point 3 describes it (severity_level =
+// highest found; analyzed_results with counts and finding ids), then insights, recommendations and
+// notifications. The scan's row is written before the slower analyses, so a stop shows at once.
+import type { Finding, ScanType, Severity } from '../../shared/findings.ts';
+import type { ServiceClient } from '../queue/client.ts';
+import { queueNotifications } from '../notify/outbox.ts';
+import { fingerprint } from './fingerprint.ts';
+import { computeInsights } from './insights.ts';
+import { refreshRecommendations } from './recommendations.ts';
+
+const order: Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
+
+export function highestSeverity(findings: readonly Pick<Finding, 'severity'>[]): Severity | 'none' {
+  return order.find((s) => findings.some((f) => f.severity === s)) ?? 'none';
+}
+
+export interface ProcessInput {
+  userId: string;
+  scanId: string;
+  targetId: string;
+  scanner: ScanType;
+  findings: Finding[];
+  stats: { requests: number; duration_ms: number };
+  /** A stopped or budget-limited scan: its findings count, but it cannot prove anything fixed. */
+  partial: boolean;
+  finalStatus: 'completed' | 'stopped';
+}
+
+interface Ingested {
+  new: string[];
+  regressed: string[];
+  fixed: string[];
+  seen: string[];
+}
+
+export async function processScan(db: ServiceClient, input: ProcessInput): Promise<Ingested> {
+  const rows = input.findings.map((f) => ({
+    fingerprint: fingerprint(input.targetId, input.scanner, f),
+    rule_id: f.rule_id,
+    title: f.title.slice(0, 300),
+    severity: f.severity,
+    cvss_vector: f.cvss.vector,
+    cvss_score: f.cvss.score,
+    cwe: f.cwe,
+    owasp: f.owasp,
+    location: f.location,
+    evidence: f.evidence,
+    remediation: f.remediation,
+    compliance: f.compliance,
+  }));
+  const { data, error } = await db.rpc('ingest_findings', {
+    p_scan: input.scanId,
+    p_findings: rows,
+    p_complete: !input.partial && input.finalStatus === 'completed',
+  });
+  if (error) {
+    throw new Error(`ingest_findings failed: ${error.message}`);
+  }
+  const ingested = data as unknown as Ingested;
+  const counts = Object.fromEntries(order.map((s) => [s, input.findings.filter((f) => f.severity === s).length]));
+  const severity = highestSeverity(input.findings);
+  const { error: scanError } = await db
+    .from('scan_results')
+    .update({
+      status: input.finalStatus,
+      severity_level: severity,
+      end_time: new Date().toISOString(),
+      error_message: null,
+      progress: { phase: input.finalStatus === 'stopped' ? 'stopped' : 'done', percent: input.finalStatus === 'stopped' ? undefined : 100 } as never,
+      analyzed_results: {
+        total: input.findings.length,
+        counts,
+        new: ingested.new.length,
+        regressed: ingested.regressed.length,
+        fixed: ingested.fixed.length,
+        finding_ids: ingested.seen,
+        new_finding_ids: ingested.new,
+        fixed_finding_ids: ingested.fixed,
+        partial: input.partial,
+        stats: input.stats,
+        scanner: input.scanner,
+      },
+    })
+    .eq('id', input.scanId);
+  if (scanError) {
+    throw new Error(`updating scan_results failed: ${scanError.message}`);
+  }
+  await analyse(db, input, ingested);
+  return ingested;
+}
+
+/** Insights, recommendations and notifications; a failure here is logged by the caller, never loses the scan. */
+async function analyse(db: ServiceClient, input: ProcessInput, ingested: Ingested): Promise<void> {
+  let newServiceLocations: string[] = [];
+  if (input.scanner === 'infrastructure' && ingested.new.length) {
+    const { data, error } = await db.from('findings').select('location').in('id', ingested.new.slice(0, 500));
+    if (error) {
+      throw new Error(`reading new services failed: ${error.message}`);
+    }
+    newServiceLocations = [...new Set(data.map((f) => f.location))];
+  }
+  await computeInsights(db, {
+    userId: input.userId,
+    scanId: input.scanId,
+    newCount: ingested.new.length,
+    newServiceLocations,
+    partial: input.partial,
+  });
+  await refreshRecommendations(db, input.userId);
+  await queueNotifications(db, input.userId, input.scanId);
+}

@@ -1,0 +1,56 @@
+// One agent process: the job worker plus the periodic duties every worker shares safely (the 24-hour
+// scan scheduler, idempotent per slot; the notification outbox, claimed per row).
+import type { ServiceClient } from '../queue/client.ts';
+import { deliverDue, type MailTransport } from '../notify/deliver.ts';
+import { enqueueDueScans } from '../scheduler/scheduler.ts';
+import type { ScanMode } from '../scanners/target-policy.ts';
+import { runScanJob } from './scan-job.ts';
+import { runVerifyJob } from './verify-job.ts';
+import { Worker, type WorkerOptions } from './worker.ts';
+
+export interface AgentOptions extends Partial<Omit<WorkerOptions, 'db' | 'mode' | 'handlers'>> {
+  db: ServiceClient;
+  mode: ScanMode;
+  mail?: MailTransport;
+  /** How often the scheduler and the notifier run. */
+  dutyMs?: number;
+}
+
+export interface Agent {
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
+export function startAgent(options: AgentOptions): Agent {
+  const log = options.log ?? ((m: string) => console.log(m));
+  const worker = new Worker({ ...options, handlers: { scan: runScanJob, verify: runVerifyJob } });
+  worker.start();
+  let busy = false;
+  const duties = async () => {
+    // Guard: a slow tick must not overlap the next one.
+    if (busy) {
+      return;
+    }
+    busy = true;
+    try {
+      const scheduled = await enqueueDueScans(options.db);
+      if (scheduled.enqueued) {
+        log(`[scheduler] enqueued ${scheduled.enqueued} automatic scan(s)`);
+      }
+      await deliverDue(options.db, { mode: options.mode, ...(options.mail ? { mail: options.mail } : {}) });
+    } catch (e) {
+      log(`[agent] periodic duties failed: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void duties(), options.dutyMs ?? 60_000);
+  void duties();
+  return {
+    worker,
+    async stop() {
+      clearInterval(timer);
+      await worker.stop();
+    },
+  };
+}

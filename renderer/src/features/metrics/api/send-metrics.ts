@@ -1,0 +1,52 @@
+// Writes a batch into monitoring_metrics as the signed-in user (SPEC points 6, 7): one insert per batch.
+// For the flush when the page goes away, a REST-only supabase-js client whose fetch sets keepalive, so the
+// request outlives the page; it is prepared at sign-in because nothing asynchronous may wait at unload.
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+
+import type { Database } from '../../../../../shared/database.types.ts';
+import { loadRuntimeConfig } from '../../../config/runtime-config.ts';
+import { supabase } from '../../../lib/supabase.ts';
+import type { FlushOptions, Metric } from '../lib/metrics-queue.ts';
+
+let signedIn: { userId: string; accessToken: string } | null = null;
+let keepaliveClient: SupabaseClient<Database> | undefined;
+
+/** Follows the session: rows are written only for this user, with this token. */
+export function setMetricsSession(session: { userId: string; accessToken: string } | null): void {
+  signedIn = session;
+  if (session && !keepaliveClient) {
+    void loadRuntimeConfig().then(
+      (config) => {
+        keepaliveClient ??= createClient<Database>(config.supabaseUrl, config.supabaseAnonKey, {
+          accessToken: () => Promise.resolve(signedIn?.accessToken ?? null),
+          global: { fetch: (input, init) => fetch(input, { ...init, keepalive: true }) },
+        });
+      },
+      () => undefined, // Without config the normal client fails too; the unload flush just uses it.
+    );
+  }
+}
+
+export function currentMetricsUser(): string | null {
+  return signedIn?.userId ?? null;
+}
+
+/** A refusal that a retry cannot fix (bad row, policy): retrying it every 5 s would only repeat it. */
+const isPermanent = (status: number) => status >= 400 && status < 500 && ![401, 408, 429].includes(status);
+
+export async function sendMetrics(batch: Metric[], { unloading }: FlushOptions): Promise<void> {
+  const userId = currentMetricsUser();
+  // Metrics of a previous user (or of nobody) cannot be written under this session: they are dropped.
+  const rows = batch.filter((metric) => metric.user_id === userId);
+  if (rows.length === 0) {
+    return;
+  }
+  const client = unloading && keepaliveClient ? keepaliveClient : await supabase();
+  const { error, status } = await client.from('monitoring_metrics').insert(rows);
+  if (error && !isPermanent(status)) {
+    throw new Error(`monitoring_metrics insert failed: ${error.message}`);
+  }
+  if (error) {
+    console.warn('monitoring_metrics refused a batch; it is dropped:', error.message);
+  }
+}

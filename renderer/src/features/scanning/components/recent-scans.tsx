@@ -1,0 +1,74 @@
+import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { useRecentScans } from '../api/get-recent-scans.ts';
+import { severityLabel } from '../lib/scan-status.ts';
+import { SCANNERS } from '../lib/scanners.ts';
+import { ScanStatusBadge } from './scan-status-badge.tsx';
+
+const nameOf = (type: string) => SCANNERS.find((s) => s.type === type)?.name ?? type;
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** The user's latest 10 scans, newest start first. */
+export function RecentScans({ userId }: { userId: string }) {
+  const scans = useRecentScans(userId);
+  return (
+    <section aria-labelledby="recent-scans-title" className="space-y-3">
+      <h2 id="recent-scans-title" className="text-xl font-semibold">
+        Recent Scans
+      </h2>
+      {scans.isPending ? (
+        <div className="space-y-2">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} className="h-10 w-full" />
+          ))}
+        </div>
+      ) : scans.isError ? (
+        <p className="text-sm text-destructive">Error fetching scan results</p>
+      ) : scans.data.length === 0 ? (
+        <p className="text-sm text-muted-foreground">
+          No scans yet. Start one above, or wait for the automatic daily scan.
+        </p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border">
+          <table className="w-full min-w-[36rem] text-sm">
+            <thead className="bg-muted/50 text-left">
+              <tr>
+                <th scope="col" className="p-3 font-medium">
+                  Scanner
+                </th>
+                <th scope="col" className="p-3 font-medium">
+                  Target
+                </th>
+                <th scope="col" className="p-3 font-medium">
+                  Status
+                </th>
+                <th scope="col" className="p-3 font-medium">
+                  Severity
+                </th>
+                <th scope="col" className="p-3 font-medium">
+                  Started
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {scans.data.map((scan) => (
+                <tr key={scan.id} className="border-t">
+                  <td className="p-3">{nameOf(scan.scan_type)}</td>
+                  <td className="max-w-[14rem] truncate p-3" title={scan.target ?? undefined}>
+                    {scan.target ?? '—'}
+                  </td>
+                  <td className="p-3">
+                    <ScanStatusBadge status={scan.status} />
+                  </td>
+                  <td className="p-3">
+                    {scan.status === 'completed' ? severityLabel(scan.severity_level) : '—'}
+                  </td>
+                  <td className="p-3 whitespace-nowrap">{when(scan.start_time)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
