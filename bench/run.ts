@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark; prints a table and writes bench/results/latest.json.
-// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth).
+// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth, scanners).
 import { benchAuth } from './auth.ts';
 import { benchRealtime } from './realtime.ts';
 import { report, type BenchRow } from './lib/report.ts';
 import { benchRest } from './rest.ts';
+import { benchScanners } from './scanners.ts';
 import { benchStackStart } from './stack-start.ts';
 
 const groups: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
@@ -11,6 +12,7 @@ const groups: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
   rest: () => benchRest(),
   realtime: () => benchRealtime(),
   auth: () => benchAuth(),
+  scanners: () => benchScanners(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,8 +1,12 @@
 // TCP connect scan. Timeouts adapt to the measured round-trip time (TCP's SRTT + 4·RTTVAR estimator,
 // clamped), so a loopback or LAN sweep does not wait a WAN's worth on each filtered port; ports that time
-// out are retried once with the settled timeout; running out of file descriptors slows the scan down
-// instead of failing it.
-import net from 'node:net';
+// out are retried once with the settled timeout; running out of file descriptors or source ports slows
+// the scan down instead of failing it. One deadline sweep serves every attempt (no timer per socket),
+// and an abort cancels everything in flight at once.
+import { readFileSync } from 'node:fs';
+
+import { createProber } from './connect-probe.ts';
+import type { Attempt, Outcome } from './connect-probe.ts';
 
 export interface ConnectScanOptions {
   address: string;
@@ -12,6 +16,8 @@ export interface ConnectScanOptions {
   concurrency?: number;
   minTimeoutMs?: number;
   maxTimeoutMs?: number;
+  /** 'auto' (default) uses the fast tcp_wrap path when available. */
+  engine?: 'auto' | 'net.Socket';
 }
 
 export interface ConnectScanResult {
@@ -20,9 +26,9 @@ export interface ConnectScanResult {
   /** Smoothed round-trip time of connection attempts, in milliseconds. */
   rttMs: number;
   timeoutMs: number;
+  /** Which connection primitive did the work ('tcp_wrap' fast path or 'net.Socket'). */
+  engine: string;
 }
-
-type Outcome = 'open' | 'closed' | 'timeout' | 'busy';
 
 class RttEstimator {
   private srtt: number | null = null;
@@ -52,117 +58,140 @@ class RttEstimator {
   }
 }
 
-interface InFlight {
-  socket: net.Socket;
-  deadline: number;
-  finish: (outcome: Outcome) => void;
+/** The soft limit on open files (Linux /proc), so the sweep does not start by hitting EMFILE. */
+function openFileLimit(): number {
+  try {
+    const match = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return match ? Number(match[1]) : Infinity;
+  } catch {
+    return Infinity;
+  }
 }
 
-/**
- * Starts one connection attempt; calls `finish` exactly once. Callbacks rather than a promise per port,
- * and one shared deadline sweep rather than a timer per socket: a full sweep makes 65535 of these.
- */
-function attempt(address: string, port: number, deadline: number, rtt: RttEstimator, inFlight: Set<InFlight>, finish: (outcome: Outcome) => void): void {
-  const started = performance.now();
-  const socket = net.connect({ host: address, port });
-  const entry: InFlight = {
-    socket,
-    deadline,
-    finish: (outcome) => {
-      if (inFlight.delete(entry)) {
-        socket.destroy();
-        finish(outcome);
-      }
-    },
-  };
-  inFlight.add(entry);
-  socket.once('connect', () => {
-    // Guard: on loopback the kernel may pick the target port as our own source port and connect the
-    // socket to itself ("simultaneous open"); that is no listening service.
-    if (socket.localPort === port && socket.localAddress === socket.remoteAddress) {
-      entry.finish('closed');
-      return;
-    }
-    rtt.sample(performance.now() - started);
-    entry.finish('open');
-  });
-  socket.once('error', (error: NodeJS.ErrnoException) => {
-    // Guard: descriptor exhaustion says nothing about the port; the caller retries it later.
-    if (error.code === 'EMFILE' || error.code === 'ENFILE' || error.code === 'EADDRNOTAVAIL') {
-      entry.finish('busy');
-      return;
-    }
-    if (error.code === 'ECONNREFUSED') {
-      rtt.sample(performance.now() - started);
-    }
-    entry.finish('closed');
-  });
-}
+const DEFAULT_CONCURRENCY = 1000;
+/** Descriptors left for everything else the process does while it scans. */
+const RESERVED_FDS = 256;
+/** How often deadlines are checked. */
+const SWEEP_MS = 25;
 
 export async function connectScan(options: ConnectScanOptions): Promise<ConnectScanResult> {
   const rtt = new RttEstimator(options.minTimeoutMs ?? 250, options.maxTimeoutMs ?? 2000);
+  const total = options.ports.length;
   const open: number[] = [];
   let attempts = 0;
   let done = 0;
-  let concurrency = options.concurrency ?? 1000;
-  const total = options.ports.length;
-  const sweep = async (ports: readonly number[], retryTimeouts: boolean): Promise<number[]> => {
-    const queue = [...ports];
-    const timedOut: number[] = [];
-    let active = 0;
-    const inFlight = new Set<InFlight>();
-    const sweeper = setInterval(() => {
+  let concurrency = Math.max(32, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, openFileLimit() - RESERVED_FDS));
+  const signal = options.signal;
+
+  // Per-sweep state, read by the one shared outcome handler below.
+  let pending: number[] = [];
+  let cursor = 0;
+  let retryTimeouts = true;
+  let timedOut: number[] = [];
+  const inFlight = new Set<Attempt>();
+  let wake: (() => void) | null = null;
+
+  const record = (port: number, outcome: Outcome) => {
+    if (outcome === 'busy') {
+      concurrency = Math.max(32, Math.floor(concurrency / 2));
+      pending.push(port);
+      return;
+    }
+    if (outcome === 'open') {
+      open.push(port);
+    } else if (outcome === 'timeout' && retryTimeouts && !signal?.aborted) {
+      timedOut.push(port);
+      return;
+    }
+    done += 1;
+    if ((done & 255) === 0) {
+      options.onProgress?.(done, total);
+    }
+  };
+
+  const pump = () => {
+    const now = performance.now();
+    const deadline = now + rtt.timeout;
+    while (inFlight.size < concurrency && cursor < pending.length && !signal?.aborted) {
+      const port = pending[cursor++]!;
+      attempts += 1;
+      const attempt = prober.start(port, now, deadline);
+      if (attempt === 'busy') {
+        record(port, attempt);
+        // Guard: out of descriptors with nothing in flight to free one; try again shortly, not in a tight loop.
+        if (inFlight.size === 0) {
+          setTimeout(pump, 10);
+        }
+        break;
+      } else if (attempt === 'closed') {
+        record(port, attempt);
+      } else {
+        inFlight.add(attempt);
+      }
+    }
+    if (inFlight.size === 0 && (cursor >= pending.length || signal?.aborted)) {
+      wake?.();
+    }
+  };
+
+  const prober = createProber(options.address, (attempt, outcome, elapsedMs) => {
+    inFlight.delete(attempt);
+    if (outcome === 'open' || outcome === 'refused') {
+      rtt.sample(elapsedMs);
+    }
+    record(attempt.port, outcome);
+    pump();
+  }, options.engine);
+
+  const sweep = async (ports: readonly number[], retry: boolean): Promise<number[]> => {
+    pending = [...ports];
+    cursor = 0;
+    retryTimeouts = retry;
+    timedOut = [];
+    let lastTick = performance.now();
+    let skipped = false;
+    const deadlines = setInterval(() => {
       const now = performance.now();
-      for (const entry of inFlight) {
-        if (entry.deadline <= now || options.signal?.aborted) {
-          entry.finish('timeout');
+      const late = now - lastTick > 4 * SWEEP_MS;
+      lastTick = now;
+      // Guard: after a stall (a busy CPU) timers run before the pending completions are read; give them
+      // one loop turn to be read rather than cancelling attempts whose answers are already waiting (one
+      // turn only, so a CPU that stays busy cannot keep timeouts from ever firing).
+      if (late && !skipped) {
+        skipped = true;
+        return;
+      }
+      skipped = false;
+      for (const attempt of inFlight) {
+        if (attempt.deadline <= now) {
+          attempt.cancel();
         }
       }
-    }, 25);
-    await new Promise<void>((resolve) => {
-      const pump = () => {
-        if (options.signal?.aborted) {
-          queue.length = 0;
-        }
-        while (active < concurrency && queue.length > 0) {
-          const port = queue.shift()!;
-          active += 1;
-          attempts += 1;
-          attempt(options.address, port, performance.now() + rtt.timeout, rtt, inFlight, (outcome) => {
-            active -= 1;
-            if (outcome === 'busy') {
-              concurrency = Math.max(32, Math.floor(concurrency / 2));
-              queue.push(port);
-            } else {
-              if (outcome === 'open') {
-                open.push(port);
-              } else if (outcome === 'timeout' && retryTimeouts) {
-                timedOut.push(port);
-              }
-              if (!retryTimeouts || outcome !== 'timeout') {
-                done += 1;
-              }
-              if (done % 256 === 0 || done === total) {
-                options.onProgress?.(done, total);
-              }
-            }
-            pump();
-          });
-        }
-        if (active === 0 && queue.length === 0) {
-          resolve();
-        }
-      };
-      pump();
-    });
-    clearInterval(sweeper);
+    }, SWEEP_MS);
+    try {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        pump();
+      });
+    } finally {
+      clearInterval(deadlines);
+      wake = null;
+    }
     return timedOut;
   };
-  const timedOut = await sweep(options.ports, true);
-  // Retry once: a port can time out while the estimator was still settling or the host was busy.
-  if (timedOut.length > 0 && !options.signal?.aborted) {
-    await sweep(timedOut, false);
+
+  // An abort cancels every attempt in flight now, rather than waiting for their deadlines.
+  const onAbort = () => [...inFlight].forEach((attempt) => attempt.cancel());
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const retryPorts = await sweep(options.ports, true);
+    // Retry once: a port can time out while the estimator was still settling or the host was busy.
+    if (retryPorts.length > 0 && !signal?.aborted) {
+      await sweep(retryPorts, false);
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
   options.onProgress?.(total, total);
-  return { open: [...new Set(open)].sort((a, b) => a - b), attempts, rttMs: rtt.rtt, timeoutMs: rtt.timeout };
+  return { open: [...new Set(open)].sort((a, b) => a - b), attempts, rttMs: rtt.rtt, timeoutMs: rtt.timeout, engine: prober.kind };
 }

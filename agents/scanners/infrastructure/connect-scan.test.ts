@@ -1,0 +1,105 @@
+// Connect scan on both engines against listeners this test starts (and one it has just closed): it
+// touches only ports of its own, never sweeps the shared loopback (full sweeps are in tests/scanners).
+import { spawn, spawnSync } from 'node:child_process';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { connectScan } from './connect-scan.ts';
+
+const listen = () =>
+  new Promise<net.Server>((resolve) => {
+    const server = net.createServer((socket) => socket.on('error', () => undefined));
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+const portOf = (server: net.Server) => (server.address() as AddressInfo).port;
+const close = (server: net.Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+describe('connectScan', () => {
+  let open: net.Server[];
+  let closedPort: number;
+  beforeAll(async () => {
+    open = await Promise.all([listen(), listen()]);
+    const gone = await listen();
+    closedPort = portOf(gone);
+    await close(gone);
+  });
+  afterAll(async () => {
+    await Promise.all(open.map(close));
+  });
+
+  for (const engine of ['auto', 'net.Socket'] as const) {
+    it(`finds exactly the listening ports (engine ${engine})`, async () => {
+      const ports = [...open.map(portOf), closedPort];
+      const progress: number[] = [];
+      const result = await connectScan({ address: '127.0.0.1', ports, engine, onProgress: (done) => progress.push(done) });
+      expect(result.open).toEqual(open.map(portOf).sort((a, b) => a - b));
+      expect(result.attempts).toBe(3);
+      expect(progress.at(-1)).toBe(3);
+      // Loopback answers in well under the minimum timeout, so the adaptive timeout settles at the minimum.
+      expect(result.rttMs).toBeLessThan(250);
+      expect(result.timeoutMs).toBe(250);
+      if (engine === 'net.Socket') {
+        expect(result.engine).toBe('net.Socket');
+      }
+    });
+  }
+
+  it('uses the tcp_wrap fast path on this Node', async () => {
+    const result = await connectScan({ address: '127.0.0.1', ports: [portOf(open[0]!)] });
+    expect(result.engine).toBe('tcp_wrap');
+    expect(result.open).toEqual([portOf(open[0]!)]);
+  });
+
+  it('returns at once, with nothing attempted, when already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await connectScan({ address: '127.0.0.1', ports: open.map(portOf), signal: controller.signal });
+    expect(result.attempts).toBe(0);
+    expect(result.open).toEqual([]);
+  });
+
+  it('scans IPv6 loopback too', async () => {
+    const server = await new Promise<net.Server>((resolve, reject) => {
+      const s = net.createServer().once('error', reject);
+      s.listen(0, '::1', () => resolve(s));
+    }).catch(() => null);
+    // Guard: a machine without IPv6 loopback has nothing to test here.
+    if (!server) {
+      return;
+    }
+    try {
+      const result = await connectScan({ address: '::1', ports: [portOf(server)] });
+      expect(result.open).toEqual([portOf(server)]);
+    } finally {
+      await close(server);
+    }
+  });
+
+  // A listener whose accept queue is full drops new SYNs, as a firewall does: the port must time out
+  // (retried once), not hang and not count as open. Python holds the queue: Node always accepts.
+  const hasPython = spawnSync('python3', ['-c', 'pass']).status === 0;
+  for (const engine of ['auto', 'net.Socket'] as const) {
+    it.skipIf(!hasPython)(`times out on a port that never answers, retrying once (engine ${engine})`, async () => {
+      const script = "import socket,time\ns=socket.socket(); s.bind(('127.0.0.1',0)); s.listen(0)\nprint(s.getsockname()[1], flush=True)\ntime.sleep(30)";
+      const holder = spawn('python3', ['-c', script]);
+      const fillers: net.Socket[] = [];
+      try {
+        const port = await new Promise<number>((resolve) => holder.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+        for (let i = 0; i < 3; i++) {
+          fillers.push(net.connect(port, '127.0.0.1').on('error', () => undefined));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const started = performance.now();
+        const result = await connectScan({ address: '127.0.0.1', ports: [port], minTimeoutMs: 100, maxTimeoutMs: 300, engine });
+        expect(result.open).toEqual([]);
+        expect(result.attempts).toBe(2);
+        expect(performance.now() - started).toBeGreaterThanOrEqual(500);
+      } finally {
+        fillers.forEach((socket) => socket.destroy());
+        holder.kill();
+      }
+    });
+  }
+});
