@@ -1,17 +1,19 @@
 // `npm run bench`: every benchmark; prints a table and writes bench/results/latest.json.
-// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth, scanners).
+// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth, scanners, web).
 import { benchAuth } from './auth.ts';
 import { benchRealtime } from './realtime.ts';
 import { report, type BenchRow } from './lib/report.ts';
 import { benchRest } from './rest.ts';
 import { benchScanners } from './scanners.ts';
 import { benchStackStart } from './stack-start.ts';
+import { benchWeb } from './web.ts';
 
 const groups: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
   start: benchStackStart,
   rest: () => benchRest(),
   realtime: () => benchRealtime(),
   auth: () => benchAuth(),
+  web: () => benchWeb(),
   scanners: () => benchScanners(),
 };
 

@@ -3,10 +3,15 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 
 import type { Database } from '../../../shared/database.types.ts';
-import { loadRuntimeConfig } from '../config/runtime-config.ts';
+import { loadRuntimeConfig, parseRuntimeConfig } from '../config/runtime-config.ts';
+import { platform } from './platform/index.ts';
+
+// The desktop app gets its config from the main process; the web build fetches /config.json.
+const runtimeConfig = async () =>
+  platform.runtimeConfig ? parseRuntimeConfig(await platform.runtimeConfig()) : loadRuntimeConfig();
 
 export async function createSupabaseClient(): Promise<SupabaseClient<Database>> {
-  const config = await loadRuntimeConfig();
+  const config = await runtimeConfig();
   return createClient<Database>(config.supabaseUrl, config.supabaseAnonKey, {
     auth: {
       flowType: 'pkce',
@@ -14,6 +19,22 @@ export async function createSupabaseClient(): Promise<SupabaseClient<Database>> 
       detectSessionInUrl: false,
       autoRefreshToken: true,
       persistSession: true,
+      // Desktop: the session and PKCE verifier live in the main process's encrypted vault, not localStorage.
+      ...(platform.authStorage ? { storage: platform.authStorage } : {}),
     },
+  });
+}
+
+/**
+ * A REST-only client whose requests outlive the page (fetch keepalive), for the metrics flush at unload.
+ * It never touches the session: the caller supplies the access token.
+ */
+export async function createKeepaliveClient(
+  accessToken: () => Promise<string | null>,
+): Promise<SupabaseClient<Database>> {
+  const config = await runtimeConfig();
+  return createClient<Database>(config.supabaseUrl, config.supabaseAnonKey, {
+    accessToken,
+    global: { fetch: (input, init) => fetch(input, { ...init, keepalive: true }) },
   });
 }

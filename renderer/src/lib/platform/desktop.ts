@@ -1,17 +1,61 @@
-// Desktop implementation over the preload bridge. The bridge (window.vigil) is typed by electron/preload;
-// until it exists only the parts below are assumed, and e-mail links return through the vigil:// scheme.
-import type { Platform } from './types.ts';
+// Desktop implementation over the preload bridge (window.vigil): the session lives in the main process's
+// encrypted vault, the config comes from the main process, and e-mail links return as vigil:// deep links
+// that the main process has already validated.
+import type { DesktopBridge, Platform } from './types.ts';
 
-interface VigilBridge {
-  openExternal?: (url: string) => Promise<void> | void;
+type Message = Parameters<Parameters<DesktopBridge['onDeepLink']>[0]>[0];
+
+/** The renderer path for a deep-link message, or null when it is not a plain in-app path. */
+export function deepLinkPath(message: Message): string | null {
+  // The main process sends only known routes; this guards the router against anything else reaching it.
+  if (typeof message.route !== 'string' || !/^\/[a-z0-9/-]*$/.test(message.route) || message.route.includes('//')) {
+    return null;
+  }
+  const query = new URLSearchParams(
+    Object.entries(message.params ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  ).toString();
+  return query ? `${message.route}?${query}` : message.route;
 }
 
-export function desktopPlatform(bridge: VigilBridge): Platform {
+export function desktopPlatform(bridge: DesktopBridge): Platform {
+  // Subscribe at once: a link that opened the app arrives right after the page loads, before React mounts.
+  const pending: string[] = [];
+  let navigator: ((path: string) => void) | null = null;
+  bridge.onDeepLink((message) => {
+    const path = deepLinkPath(message);
+    if (path === null) {
+      return;
+    }
+    if (navigator) {
+      navigator(path);
+    } else if (pending.length < 5) {
+      pending.push(path);
+    }
+  });
   return {
     kind: 'desktop',
     authRedirectBase: () => 'vigil://',
     openExternal: (url) => {
-      void bridge.openExternal?.(url);
+      // The main process refuses origins outside its allow list (it resolves false); nothing to do here then.
+      bridge.openExternal(url).catch(() => undefined);
     },
+    runtimeConfig: () => bridge.config(),
+    authStorage: {
+      getItem: (key) => bridge.vault.getItem(key),
+      setItem: (key, value) => bridge.vault.setItem(key, value),
+      removeItem: (key) => bridge.vault.removeItem(key),
+    },
+    onNavigate(navigate) {
+      navigator = navigate;
+      for (const path of pending.splice(0)) {
+        navigate(path);
+      }
+      return () => {
+        if (navigator === navigate) {
+          navigator = null;
+        }
+      };
+    },
+    saveReport: (url, suggestedName) => bridge.saveReport(url, suggestedName),
   };
 }

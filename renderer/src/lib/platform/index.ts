@@ -1,11 +1,12 @@
 // The only place that decides whether the renderer runs on the web or in the desktop app.
 import { desktopPlatform } from './desktop.ts';
-import type { Platform } from './types.ts';
+import type { DesktopBridge, Platform } from './types.ts';
 import { webPlatform } from './web.ts';
 
 function detect(): Platform {
-  const bridge = (window as unknown as { vigil?: object }).vigil;
-  return bridge ? desktopPlatform(bridge) : webPlatform;
+  const bridge = (window as unknown as { vigil?: DesktopBridge }).vigil;
+  // A page without the preload (any browser) is the web app; only the preload defines window.vigil.
+  return bridge && typeof bridge.onDeepLink === 'function' ? desktopPlatform(bridge) : webPlatform;
 }
 
 export const platform: Platform = detect();

@@ -7,4 +7,16 @@ export const webPlatform: Platform = {
   openExternal: (url) => {
     window.open(url, '_blank', 'noopener,noreferrer');
   },
+  runtimeConfig: null,
+  authStorage: null,
+  onNavigate: () => () => undefined,
+  saveReport: (url, suggestedName) => {
+    // The browser asks where to save (or uses its downloads folder); the page cannot learn the path.
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = suggestedName;
+    link.rel = 'noopener';
+    link.click();
+    return Promise.resolve({ saved: true });
+  },
 };

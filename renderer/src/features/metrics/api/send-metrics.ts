@@ -1,10 +1,9 @@
 // Writes a batch into monitoring_metrics as the signed-in user (SPEC points 6, 7): one insert per batch.
 // For the flush when the page goes away, a REST-only supabase-js client whose fetch sets keepalive, so the
 // request outlives the page; it is prepared at sign-in because nothing asynchronous may wait at unload.
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
 
 import type { Database } from '../../../../../shared/database.types.ts';
-import { loadRuntimeConfig } from '../../../config/runtime-config.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import type { FlushOptions, Metric } from '../lib/metrics-queue.ts';
 
@@ -15,15 +14,15 @@ let keepaliveClient: SupabaseClient<Database> | undefined;
 export function setMetricsSession(session: { userId: string; accessToken: string } | null): void {
   signedIn = session;
   if (session && !keepaliveClient) {
-    void loadRuntimeConfig().then(
-      (config) => {
-        keepaliveClient ??= createClient<Database>(config.supabaseUrl, config.supabaseAnonKey, {
-          accessToken: () => Promise.resolve(signedIn?.accessToken ?? null),
-          global: { fetch: (input, init) => fetch(input, { ...init, keepalive: true }) },
-        });
-      },
-      () => undefined, // Without config the normal client fails too; the unload flush just uses it.
-    );
+    // Loaded lazily: supabase-js must stay out of the landing page's first chunk.
+    void import('../../../lib/supabase-client.ts')
+      .then((m) => m.createKeepaliveClient(() => Promise.resolve(signedIn?.accessToken ?? null)))
+      .then(
+        (client) => {
+          keepaliveClient ??= client;
+        },
+        () => undefined, // Without config the normal client fails too; the unload flush just uses it.
+      );
   }
 }
 

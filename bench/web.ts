@@ -1,0 +1,158 @@
+// The web build's weight and Lighthouse scores (issue 3): JavaScript the landing page loads (gzip), and
+// Lighthouse performance, accessibility, best practices and SEO for /, /auth and /dashboard (signed in), in
+// Lighthouse's mobile default and its desktop preset. Runs Debian's Chromium; nothing is downloaded.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { type Flags } from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { chromium } from 'playwright-core';
+
+import { startStack, type RunningStack } from '../server/stack.ts';
+import type { BenchRow } from './lib/report.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
+const LANDING_JS_TARGET_KB = 150;
+const SCORE_TARGET = 95;
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+
+/** Sum of the gzip sizes of every script the landing page loads until the network is idle. */
+async function landingJs(stack: RunningStack): Promise<{ gzipKb: number; rawKb: number; files: number }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    const page = await browser.newPage();
+    const bodies: Promise<Buffer>[] = [];
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      const isScript = response.request().resourceType() === 'script' || url.pathname.endsWith('.js');
+      if (isScript && response.ok()) {
+        bodies.push(response.body());
+      }
+    });
+    await page.goto(`${stack.url}/`, { waitUntil: 'networkidle' });
+    const all = await Promise.all(bodies);
+    const gzip = all.reduce((sum, body) => sum + gzipSync(body).length, 0);
+    const raw = all.reduce((sum, body) => sum + body.length, 0);
+    return { gzipKb: gzip / 1024, rawKb: raw / 1024, files: all.length };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** A signed-in session as supabase-js keeps it, for Lighthouse's visit to /dashboard. */
+async function sessionFor(stack: RunningStack): Promise<{ key: string; value: string }> {
+  const headers = { apikey: stack.status.service_role_key, authorization: `Bearer ${stack.status.service_role_key}`, 'content-type': 'application/json' };
+  const email = `lighthouse-${Date.now()}@example.com`;
+  const password = 'lighthouse-bench-1';
+  const created = await fetch(`${stack.url}/auth/v1/admin/users`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email, password, email_confirm: true, user_metadata: { full_name: 'Bench User', company_name: 'Bench Co', industry_type: 'Technology' } }),
+  });
+  if (!created.ok) {
+    throw new Error(`creating the bench user failed: ${created.status}`);
+  }
+  const token = await fetch(`${stack.url}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: stack.status.anon_key, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!token.ok) {
+    throw new Error(`signing the bench user in failed: ${token.status}`);
+  }
+  const session = (await token.json()) as { expires_in: number };
+  const expires_at = Math.floor(Date.now() / 1000) + session.expires_in;
+  return { key: `sb-${new URL(stack.url).hostname.split('.')[0]}-auth-token`, value: JSON.stringify({ ...session, expires_at }) };
+}
+
+async function injectSession(port: number, stack: RunningStack): Promise<void> {
+  const { key, value } = await sessionFor(stack);
+  const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  const page = await cdp.contexts()[0]!.newPage();
+  await page.goto(`${stack.url}/privacy`);
+  await page.evaluate(([k, v]) => localStorage.setItem(k!, v!), [key, value]);
+  await page.close();
+  await cdp.close();
+}
+
+type LighthouseResult = Awaited<ReturnType<typeof lighthouse>>;
+
+function scoreRows(preset: string, route: string, result: LighthouseResult): BenchRow[] {
+  const lhr = result?.lhr;
+  if (!lhr) {
+    throw new Error(`Lighthouse returned nothing for ${route}`);
+  }
+  const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
+  return CATEGORIES.map((category) => {
+    const score = Math.round((lhr.categories[category]?.score ?? 0) * 100);
+    // The weighted audits of this category that scored below 0.9: where the points were lost.
+    const failing = Object.values(lhr.audits)
+      .filter((a) => a.score !== null && a.score < 0.9 && lhr.categories[category]?.auditRefs.some((r) => r.id === a.id && r.weight > 0))
+      .map((a) => a.id);
+    const notes = [finalPath !== route ? `ended on ${finalPath}` : '', failing.length ? `below 0.9: ${failing.join(', ')}` : ''];
+    return {
+      name: `lighthouse ${preset} ${route} ${category}`,
+      value: score,
+      unit: 'score',
+      target: `≥ ${SCORE_TARGET}`,
+      pass: score >= SCORE_TARGET && finalPath === route,
+      note: notes.filter(Boolean).join('; ') || undefined,
+    };
+  });
+}
+
+async function lighthouseScores(stack: RunningStack): Promise<BenchRow[]> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  const rows: BenchRow[] = [];
+  try {
+    const base: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] };
+    const presets = [['mobile', undefined], ['desktop', desktopConfig]] as const;
+    // Public pages signed out first: Lighthouse does not reliably clear a session put in earlier.
+    for (const [preset, config] of presets) {
+      for (const route of ['/', '/auth']) {
+        rows.push(...scoreRows(preset, route, await lighthouse(`${stack.url}${route}`, base, config)));
+      }
+    }
+    // The dashboard signed in: the session goes into the profile, and Lighthouse must not wipe it.
+    await injectSession(chrome.port, stack);
+    for (const [preset, config] of presets) {
+      const flags = { ...base, disableStorageReset: true };
+      rows.push(...scoreRows(preset, '/dashboard', await lighthouse(`${stack.url}/dashboard`, flags, config)));
+    }
+  } finally {
+    chrome.kill();
+  }
+  return rows;
+}
+
+export async function benchWeb(): Promise<BenchRow[]> {
+  if (!existsSync(path.resolve(import.meta.dirname, '../dist/web/index.html'))) {
+    throw new Error('dist/web is missing: run `npm run build:web` first');
+  }
+  const stack = await startStack({ port: 0, dataDir: 'memory' });
+  try {
+    const js = await landingJs(stack);
+    return [
+      {
+        name: 'landing page JavaScript (gzip)',
+        value: js.gzipKb,
+        unit: 'KB',
+        target: `≤ ${LANDING_JS_TARGET_KB}`,
+        pass: js.gzipKb <= LANDING_JS_TARGET_KB,
+        note: `${js.files} scripts, ${Math.round(js.rawKb)} KB uncompressed`,
+      },
+      ...(await lighthouseScores(stack)),
+    ];
+  } finally {
+    await stack.close();
+  }
+}

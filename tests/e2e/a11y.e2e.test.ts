@@ -1,0 +1,158 @@
+// Accessibility (issue 3): axe-core over every page, signed out and signed in, in the light and the dark
+// theme. No serious or critical violation may remain. Each page is also kept as a screenshot artefact.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type E2E, newPage, startE2E } from './harness.ts';
+import { saveScreenshot } from './screenshots.ts';
+
+const PUBLIC_PAGES = [
+  '/',
+  '/demo',
+  '/support',
+  '/privacy',
+  '/terms',
+  '/about',
+  '/careers',
+  '/blog',
+  '/contact',
+  '/documentation',
+  '/help',
+  '/security',
+  '/auth',
+  '/auth/forgot-password',
+  '/auth/reset-password',
+  '/auth/verify',
+  '/auth/callback?error=access_denied&error_description=Email+link+is+invalid+or+has+expired',
+  '/no/such/page',
+];
+const DASHBOARD_PAGES = [
+  '/dashboard',
+  '/dashboard/agents',
+  '/dashboard/select-roles',
+  '/dashboard/settings',
+  '/dashboard/security-settings',
+  '/dashboard/help',
+  '/dashboard/no-such-page',
+];
+const THEMES = ['light', 'dark'] as const;
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+let e2e: E2E;
+let axeSource: string;
+
+beforeAll(async () => {
+  // Auto-confirm: the e-mail round trip is auth.e2e.test.ts's business; here we only need a session.
+  e2e = await startE2E({ autoconfirm: true });
+  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+/** Runs axe in the page (evaluated over the DevTools protocol, so the page's CSP does not block it). */
+async function seriousViolations(page: Page): Promise<Violation[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const { axe, document } = globalThis as unknown as {
+      axe: { run(context: unknown, options: object): Promise<{ violations: Violation[] }> };
+      document: unknown;
+    };
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Opens a page and waits until its lazy route and data have loaded. */
+async function settle(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.waitForLoadState('networkidle');
+  await page.locator('h1').first().waitFor();
+  // Toasts and fade-ins animate colours; let them finish so contrast is measured on the final paint.
+  await page.waitForTimeout(400);
+}
+
+async function audit(page: Page, label: string, paths: string[]): Promise<Record<string, Violation[]>> {
+  const found: Record<string, Violation[]> = {};
+  for (const path of paths) {
+    await settle(page, path);
+    await saveScreenshot(page, `a11y ${label} ${path.split('?')[0]}`);
+    const violations = await seriousViolations(page);
+    if (violations.length > 0) {
+      found[path] = violations;
+    }
+  }
+  return found;
+}
+
+async function themed(theme: (typeof THEMES)[number]): Promise<{ context: BrowserContext; page: Page }> {
+  const opened = await newPage(e2e);
+  await opened.context.addInitScript(`localStorage.setItem('ui-theme', '${theme}')`);
+  return opened;
+}
+
+async function signUp(page: Page): Promise<void> {
+  await page.goto('/auth');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByLabel('Full Name').fill('Grace Hopper');
+  await page.getByLabel('Company Name').fill('Compiler Co');
+  await page.getByRole('combobox', { name: 'Industry Type' }).click();
+  await page.getByRole('option', { name: 'Technology' }).click();
+  await page.getByRole('textbox', { name: 'Email' }).fill(`grace-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
+  await page.getByLabel('Password', { exact: true }).fill('cobol-1959');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+describe.each(THEMES)('axe in the %s theme', (theme) => {
+  it('finds no serious or critical violation on the public pages, signed out', async () => {
+    const { page, context } = await themed(theme);
+    const found = await audit(page, `${theme} signed-out`, PUBLIC_PAGES);
+    await context.close();
+    expect(found).toEqual({});
+  });
+
+  it('finds none on the dashboard pages and the public pages, signed in', async () => {
+    const { page, context } = await themed(theme);
+    await signUp(page);
+    const found = await audit(page, `${theme} signed-in`, [...DASHBOARD_PAGES, '/', '/auth/biometric-setup']);
+    await context.close();
+    expect(found).toEqual({});
+  });
+
+  it('finds none with the chat panel and the mobile menu open', async () => {
+    const { page, context } = await newPage(e2e, { width: 360, height: 740 });
+    await context.addInitScript(`localStorage.setItem('ui-theme', '${theme}')`);
+    await signUp(page);
+    await settle(page, '/dashboard');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('navigation', { name: 'Dashboard mobile' }).waitFor();
+    await page.waitForTimeout(400);
+    await saveScreenshot(page, `a11y ${theme} mobile menu`);
+    const menu = await seriousViolations(page);
+    await page.keyboard.press('Escape');
+    await settle(page, '/');
+    await page.getByRole('button', { name: 'Open support chat' }).click();
+    await page.getByRole('dialog').getByText('Vigil Support').waitFor();
+    await page.waitForTimeout(400);
+    await saveScreenshot(page, `a11y ${theme} chat panel`);
+    const chat = await seriousViolations(page);
+    await context.close();
+    expect({ menu, chat }).toEqual({ menu: [], chat: [] });
+  });
+});
