@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark; prints a table and writes bench/results/latest.json.
-// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth, scanners, web).
+// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth, scanners, web, reports).
 import { benchAuth } from './auth.ts';
 import { benchRealtime } from './realtime.ts';
 import { report, type BenchRow } from './lib/report.ts';
+import { benchReports } from './reports.ts';
 import { benchRest } from './rest.ts';
 import { benchScanners } from './scanners.ts';
 import { benchStackStart } from './stack-start.ts';
@@ -15,6 +16,7 @@ const groups: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
   auth: () => benchAuth(),
   web: () => benchWeb(),
   scanners: () => benchScanners(),
+  reports: () => benchReports(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

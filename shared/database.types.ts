@@ -641,6 +641,7 @@ export type Database = {
           next_run_at: string | null;
           report_type: Database['public']['Enums']['report_type'];
           schedule_type: Database['public']['Enums']['schedule_type'];
+          time_zone: string;
           updated_at: string;
           user_id: string;
         };
@@ -654,6 +655,7 @@ export type Database = {
           next_run_at?: string | null;
           report_type?: Database['public']['Enums']['report_type'];
           schedule_type?: Database['public']['Enums']['schedule_type'];
+          time_zone?: string;
           updated_at?: string;
           user_id?: string;
         };
@@ -667,6 +669,7 @@ export type Database = {
           next_run_at?: string | null;
           report_type?: Database['public']['Enums']['report_type'];
           schedule_type?: Database['public']['Enums']['schedule_type'];
+          time_zone?: string;
           updated_at?: string;
           user_id?: string;
         };
@@ -1148,6 +1151,16 @@ export type Database = {
         Returns: Database['public']['Tables']['jobs']['Row'][];
       };
       complete_job: { Args: { p_job: string; p_result?: Json; p_worker: string }; Returns: boolean };
+      enqueue_report: {
+        Args: {
+          p_configuration: string;
+          p_key: string;
+          p_period_end: string;
+          p_period_start: string;
+          p_trigger: string;
+        };
+        Returns: string;
+      };
       enqueue_scan: {
         Args: {
           p_idempotency_key?: string;
@@ -1169,6 +1182,8 @@ export type Database = {
         Returns: string;
       };
       ingest_findings: { Args: { p_complete: boolean; p_findings: Json; p_scan: string }; Returns: Json };
+      is_time_zone: { Args: { p_zone: string }; Returns: boolean };
+      request_report: { Args: { p_configuration: string }; Returns: string };
     };
     Enums: {
       agent_role_type:

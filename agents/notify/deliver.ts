@@ -6,6 +6,7 @@
 import https from 'node:https';
 import type { ServiceClient } from '../queue/client.ts';
 import { TargetPolicy, pinnedLookup, type ScanMode } from '../scanners/target-policy.ts';
+import { isReportReady, reportReadyMail } from '../reports/notify.ts';
 import { digestText, type AlertDigest } from './outbox.ts';
 import { signWebhook } from './sign.ts';
 
@@ -100,6 +101,11 @@ export async function deliverDue(db: ServiceClient, options: DeliverOptions): Pr
 }
 
 async function deliverOne(db: ServiceClient, row: OutboxRow, options: DeliverOptions): Promise<void> {
+  // Report-ready mails (agents/reports/notify.ts) carry their own payload shape.
+  if (isReportReady(row.payload) && row.channel === 'email') {
+    await options.mail!.send({ to: row.recipient, ...reportReadyMail(row.payload) });
+    return;
+  }
   const { subject, text } = digestText(row.payload);
   if (row.channel === 'email') {
     const html = `<p>${escapeHtml(subject)}</p><ul>${row.payload.events.map((e) => `<li><b>${escapeHtml(e.severity)}</b> ${escapeHtml(e.description)}</li>`).join('')}</ul>`;

@@ -2,6 +2,8 @@
 // scan scheduler, idempotent per slot; the notification outbox, claimed per row).
 import type { ServiceClient } from '../queue/client.ts';
 import { deliverDue, type MailTransport } from '../notify/deliver.ts';
+import { runReportJob } from '../reports/generate.ts';
+import { enqueueDueReports } from '../reports/scheduler.ts';
 import { enqueueDueScans } from '../scheduler/scheduler.ts';
 import type { ScanMode } from '../scanners/target-policy.ts';
 import { runScanJob } from './scan-job.ts';
@@ -23,7 +25,7 @@ export interface Agent {
 
 export function startAgent(options: AgentOptions): Agent {
   const log = options.log ?? ((m: string) => console.log(m));
-  const worker = new Worker({ ...options, handlers: { scan: runScanJob, verify: runVerifyJob } });
+  const worker = new Worker({ ...options, handlers: { scan: runScanJob, verify: runVerifyJob, report: runReportJob } });
   worker.start();
   let busy = false;
   const duties = async () => {
@@ -33,6 +35,10 @@ export function startAgent(options: AgentOptions): Agent {
     }
     busy = true;
     try {
+      const reports = await enqueueDueReports(options.db);
+      if (reports.enqueued || reports.errors.length) {
+        log(`[scheduler] enqueued ${reports.enqueued} scheduled report(s)${reports.errors.length ? `; errors: ${reports.errors.join('; ')}` : ''}`);
+      }
       const scheduled = await enqueueDueScans(options.db);
       if (scheduled.enqueued) {
         log(`[scheduler] enqueued ${scheduled.enqueued} automatic scan(s)`);

@@ -43,6 +43,7 @@ export const routes: RouteObject[] = [
               { path: 'agents', ...page(() => import('./routes/dashboard/agents.tsx')) },
               { path: 'security-automation', ...page(() => import('./routes/dashboard/security-automation.tsx')) },
               { path: 'alerts', ...page(() => import('./routes/dashboard/alerts.tsx')) },
+              { path: 'reports', ...page(() => import('./routes/dashboard/reports.tsx')) },
               { path: 'help', ...page(() => import('./routes/dashboard/help.tsx')) },
               {
                 path: 'security-settings',

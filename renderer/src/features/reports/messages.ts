@@ -1,0 +1,25 @@
+// The Reports page's toasts (SPEC point 8, Reports).
+export const REPORT_TOASTS = {
+  configurationCreated: { title: 'Configuration created' },
+  saveFailed: {
+    title: 'Error',
+    description: 'There was an error saving your configuration.',
+    variant: 'destructive',
+  },
+  toggleFailed: {
+    title: 'Error',
+    description: 'Failed to update configuration status.',
+    variant: 'destructive',
+  },
+  downloadStarted: { title: 'Report download started' },
+  downloadFailed: { title: 'Download failed', variant: 'destructive' },
+  generateStarted: {
+    title: 'Report generation started',
+    description: 'It appears under Generated Reports when it is ready.',
+  },
+  generateFailed: {
+    title: 'Error',
+    description: 'The report could not be started. Please try again.',
+    variant: 'destructive',
+  },
+} as const;
