@@ -17,17 +17,49 @@ const noNode = (/** @type {string[]} */ files, /** @type {string} */ message) =>
  * @type {{ target: string, from: string[], message: string }[]}
  */
 const zones = [
-  { target: './shared', from: ['./server', './agents', './renderer', './electron', './supabase'], message: 'shared/ imports no other zone.' },
-  { target: './renderer', from: ['./server', './agents', './electron/main', './supabase'], message: 'renderer/ talks to the backend only through supabase-js.' },
-  { target: './electron/preload', from: ['./server', './agents', './renderer', './electron/main'], message: 'preload may use electron and shared/ only.' },
-  { target: './electron/main', from: ['./renderer', './server', './agents', './supabase'], message: 'the main process talks to the backend through supabase-js only.' },
-  { target: './agents', from: ['./server', './renderer', './electron'], message: 'agents talk to the backend through supabase-js only.' },
-  { target: './supabase/functions', from: ['./server', './agents', './renderer', './electron'], message: 'edge functions are deployed alone.' },
+  {
+    target: './shared',
+    from: ['./server', './agents', './renderer', './electron', './supabase'],
+    message: 'shared/ imports no other zone.',
+  },
+  {
+    target: './renderer',
+    from: ['./server', './agents', './electron/main', './supabase'],
+    message: 'renderer/ talks to the backend only through supabase-js.',
+  },
+  {
+    target: './electron/preload',
+    from: ['./server', './agents', './renderer', './electron/main'],
+    message: 'preload may use electron and shared/ only.',
+  },
+  {
+    target: './electron/main',
+    from: ['./renderer', './server', './agents', './supabase'],
+    message: 'the main process talks to the backend through supabase-js only.',
+  },
+  {
+    target: './agents',
+    from: ['./server', './renderer', './electron'],
+    message: 'agents talk to the backend through supabase-js only.',
+  },
+  {
+    target: './supabase/functions',
+    from: ['./server', './agents', './renderer', './electron'],
+    message: 'edge functions are deployed alone.',
+  },
 ];
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'test-results/**', '**/*.js', '**/*.cjs', '**/*.mjs'],
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'coverage/**',
+      'test-results/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -50,7 +82,10 @@ export default tseslint.config(
     rules: {
       'import-x/no-restricted-paths': [
         'error',
-        { basePath: import.meta.dirname, zones: zones.map((z) => ({ target: z.target, from: z.from, message: z.message })) },
+        {
+          basePath: import.meta.dirname,
+          zones: zones.map((z) => ({ target: z.target, from: z.from, message: z.message })),
+        },
       ],
     },
   },
@@ -63,7 +98,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: node, message: 'no Node modules here.' }, { group: ['electron'], message: 'only electron/ may import Electron.' }] },
+        {
+          patterns: [
+            { group: node, message: 'no Node modules here.' },
+            { group: ['electron'], message: 'only electron/ may import Electron.' },
+          ],
+        },
       ],
     },
   },

@@ -17,7 +17,9 @@ import { startStaticSite } from './scanners-static.ts';
 // Guard: never sweep a loopback that other programs share; a fresh namespace has only `lo`.
 const interfaces = Object.keys(os.networkInterfaces());
 if (process.env.VIGIL_BENCH_NETNS !== '1' || interfaces.some((name) => name !== 'lo')) {
-  console.error(`refusing to run: not inside a private network namespace (interfaces: ${interfaces.join(', ')})`);
+  console.error(
+    `refusing to run: not inside a private network namespace (interfaces: ${interfaces.join(', ')})`,
+  );
   process.exit(2);
 }
 
@@ -36,7 +38,10 @@ function childCpuMs(): number {
 function nmapSweep(): { ms: number; cpuMs: number; open: number[] } {
   const cpu = childCpuMs();
   const t = performance.now();
-  const out = execFileSync('nmap', ['-sT', '-p-', '-T4', '-n', '-Pn', '-oG', '-', '127.0.0.1'], { encoding: 'utf8', maxBuffer: 16_000_000 });
+  const out = execFileSync('nmap', ['-sT', '-p-', '-T4', '-n', '-Pn', '-oG', '-', '127.0.0.1'], {
+    encoding: 'utf8',
+    maxBuffer: 16_000_000,
+  });
   const ms = performance.now() - t;
   const open = [...out.matchAll(/(\d+)\/open\/tcp/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
   return { ms, cpuMs: childCpuMs() - cpu, open };
@@ -48,7 +53,13 @@ async function ourSweep(engine: 'auto' | 'net.Socket' = 'auto') {
   const result = await connectScan({ address: '127.0.0.1', ports: allPorts, engine });
   const ms = performance.now() - t;
   const used = process.cpuUsage(cpu);
-  return { ms, cpuMs: (used.user + used.system) / 1000, open: result.open, engine: result.engine, attempts: result.attempts };
+  return {
+    ms,
+    cpuMs: (used.user + used.system) / 1000,
+    open: result.open,
+    engine: result.engine,
+    attempts: result.attempts,
+  };
 }
 
 const same = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -60,7 +71,9 @@ async function sweepRows(expected: number[]): Promise<BenchRow[]> {
   for (let i = 0; i < ROUNDS; i++) {
     ours.push(await ourSweep());
     nmap.push(nmapSweep());
-    log(`sweep round ${i + 1}: ours ${Math.round(ours.at(-1)!.ms)} ms, nmap ${Math.round(nmap.at(-1)!.ms)} ms`);
+    log(
+      `sweep round ${i + 1}: ours ${Math.round(ours.at(-1)!.ms)} ms, nmap ${Math.round(nmap.at(-1)!.ms)} ms`,
+    );
   }
   const fallback = await ourSweep('net.Socket');
   const o = median(ours.map((r) => r.ms));
@@ -68,11 +81,35 @@ async function sweepRows(expected: number[]): Promise<BenchRow[]> {
   const identical = ours.every((r) => same(r.open, expected)) && nmap.every((r) => same(r.open, expected));
   const ratio = o / n;
   return [
-    { name: `infra sweep 65,535 ports, ours (median of ${ROUNDS})`, value: o, unit: 'ms', note: `engine ${ours[0]!.engine}; runs ${ours.map((r) => Math.round(r.ms)).join('/')}; CPU ${Math.round(median(ours.map((r) => r.cpuMs)))} ms; attempts ${ours.map((r) => r.attempts).join('/')}` },
-    { name: `infra sweep, nmap -sT -p- -T4 (median of ${ROUNDS})`, value: n, unit: 'ms', note: `runs ${nmap.map((r) => Math.round(r.ms)).join('/')}; CPU ${Math.round(median(nmap.map((r) => r.cpuMs)))} ms` },
+    {
+      name: `infra sweep 65,535 ports, ours (median of ${ROUNDS})`,
+      value: o,
+      unit: 'ms',
+      note: `engine ${ours[0]!.engine}; runs ${ours.map((r) => Math.round(r.ms)).join('/')}; CPU ${Math.round(median(ours.map((r) => r.cpuMs)))} ms; attempts ${ours.map((r) => r.attempts).join('/')}`,
+    },
+    {
+      name: `infra sweep, nmap -sT -p- -T4 (median of ${ROUNDS})`,
+      value: n,
+      unit: 'ms',
+      note: `runs ${nmap.map((r) => Math.round(r.ms)).join('/')}; CPU ${Math.round(median(nmap.map((r) => r.cpuMs)))} ms`,
+    },
     { name: 'infra sweep time ratio ours / nmap', value: ratio, unit: 'x', target: '≤ 1', pass: ratio <= 1 },
-    { name: 'infra sweep open ports identical (ours = nmap = fixtures)', value: identical ? 1 : 0, unit: 'bool', target: '= 1', pass: identical, note: identical ? `${expected.length} open: ${expected.join(',')}` : `expected ${expected.join(',')}; ours ${ours.map((r) => r.open.join(',')).join(' | ')}; nmap ${nmap.map((r) => r.open.join(',')).join(' | ')}` },
-    { name: '  same sweep on the net.Socket fallback (1 run)', value: fallback.ms, unit: 'ms', note: `CPU ${Math.round(fallback.cpuMs)} ms; ports ${same(fallback.open, expected) ? 'identical' : `DIFFER: ${fallback.open.join(',')}`}` },
+    {
+      name: 'infra sweep open ports identical (ours = nmap = fixtures)',
+      value: identical ? 1 : 0,
+      unit: 'bool',
+      target: '= 1',
+      pass: identical,
+      note: identical
+        ? `${expected.length} open: ${expected.join(',')}`
+        : `expected ${expected.join(',')}; ours ${ours.map((r) => r.open.join(',')).join(' | ')}; nmap ${nmap.map((r) => r.open.join(',')).join(' | ')}`,
+    },
+    {
+      name: '  same sweep on the net.Socket fallback (1 run)',
+      value: fallback.ms,
+      unit: 'ms',
+      note: `CPU ${Math.round(fallback.cpuMs)} ms; ports ${same(fallback.open, expected) ? 'identical' : `DIFFER: ${fallback.open.join(',')}`}`,
+    },
   ];
 }
 
@@ -81,13 +118,33 @@ async function webRows(target: string, planted: Parameters<typeof measure>[1]): 
   const result = await runScan('webapp', { target, mode: 'local' });
   const ms = performance.now() - t;
   const m = measure(result.findings, planted, target);
-  const note = [m.missed.length ? `missed ${m.missed.map((i) => `${i.rule_id}@${i.location}`).join(', ')}` : '', m.unexpected.length ? `unexpected ${m.unexpected.map((i) => `${i.rule_id}@${i.location}`).join(', ')}` : ''].filter(Boolean).join('; ');
+  const note = [
+    m.missed.length ? `missed ${m.missed.map((i) => `${i.rule_id}@${i.location}`).join(', ')}` : '',
+    m.unexpected.length
+      ? `unexpected ${m.unexpected.map((i) => `${i.rule_id}@${i.location}`).join(', ')}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
   return [
     { name: 'web scan of the vulnerable fixture: time', value: ms, unit: 'ms' },
     { name: '  requests', value: result.stats.requests, unit: 'req' },
     { name: '  requests per second', value: result.stats.requests / (ms / 1000), unit: 'req/s' },
-    { name: '  recall (planted found)', value: m.recall * 100, unit: '%', target: '= 100', pass: m.recall === 1, ...(note ? { note } : {}) },
-    { name: '  precision (no false positives)', value: m.precision * 100, unit: '%', target: '= 100', pass: m.precision === 1 },
+    {
+      name: '  recall (planted found)',
+      value: m.recall * 100,
+      unit: '%',
+      target: '= 100',
+      pass: m.recall === 1,
+      ...(note ? { note } : {}),
+    },
+    {
+      name: '  precision (no false positives)',
+      value: m.precision * 100,
+      unit: '%',
+      target: '= 100',
+      pass: m.precision === 1,
+    },
   ];
 }
 
@@ -99,7 +156,10 @@ function nikto(url: string): { ms: number; note: string } | null {
     return null;
   }
   const t = performance.now();
-  const out = execFileSync('nikto', ['-h', url, '-nointeractive', '-ask', 'no'], { encoding: 'utf8', maxBuffer: 16_000_000 });
+  const out = execFileSync('nikto', ['-h', url, '-nointeractive', '-ask', 'no'], {
+    encoding: 'utf8',
+    maxBuffer: 16_000_000,
+  });
   return { ms: performance.now() - t, note: /(\d+) requests/.exec(out)?.[0] ?? '' };
 }
 
@@ -111,9 +171,18 @@ async function staticRows(): Promise<BenchRow[]> {
     const ms = performance.now() - t;
     const theirs = nikto(site.url);
     const reference = theirs?.ms ?? 5000;
-    const what = theirs ? `nikto here: ${Math.round(theirs.ms)} ms, ${theirs.note}` : 'nikto is not installable here (no Debian package in the configured repositories): compared with the issue\'s figure for nikto, ~5 s and ~8,000 requests';
+    const what = theirs
+      ? `nikto here: ${Math.round(theirs.ms)} ms, ${theirs.note}`
+      : "nikto is not installable here (no Debian package in the configured repositories): compared with the issue's figure for nikto, ~5 s and ~8,000 requests";
     return [
-      { name: `static site (${site.server}) web scan: time vs nikto`, value: ms, unit: 'ms', target: `< ${Math.round(reference)}`, pass: ms < reference, note: `${result.stats.requests} requests, ${result.findings.length} findings; ${what}` },
+      {
+        name: `static site (${site.server}) web scan: time vs nikto`,
+        value: ms,
+        unit: 'ms',
+        target: `< ${Math.round(reference)}`,
+        pass: ms < reference,
+        note: `${result.stats.requests} requests, ${result.findings.length} findings; ${what}`,
+      },
     ];
   } finally {
     await site.close();
@@ -123,7 +192,12 @@ async function staticRows(): Promise<BenchRow[]> {
 async function stopRows(webTarget: string): Promise<BenchRow[]> {
   const infra = new AbortController();
   let infraAbortedAt = 0;
-  const infraRun = runScan('infrastructure', { target: '127.0.0.1', mode: 'local', ports: '-', signal: infra.signal });
+  const infraRun = runScan('infrastructure', {
+    target: '127.0.0.1',
+    mode: 'local',
+    ports: '-',
+    signal: infra.signal,
+  });
   setTimeout(() => {
     infraAbortedAt = performance.now();
     infra.abort();
@@ -146,8 +220,22 @@ async function stopRows(webTarget: string): Promise<BenchRow[]> {
   });
   const webMs = performance.now() - webAbortedAt;
   return [
-    { name: 'stop a running full port sweep: abort → settled', value: infraMs, unit: 'ms', target: '≤ 2000', pass: infraMs <= 2000 && infraResult.partial === true, note: `partial=${infraResult.partial}` },
-    { name: 'stop a running web scan: abort → settled', value: webMs, unit: 'ms', target: '≤ 2000', pass: webAbortedAt > 0 && webMs <= 2000 && webResult.partial === true, note: `partial=${webResult.partial}` },
+    {
+      name: 'stop a running full port sweep: abort → settled',
+      value: infraMs,
+      unit: 'ms',
+      target: '≤ 2000',
+      pass: infraMs <= 2000 && infraResult.partial === true,
+      note: `partial=${infraResult.partial}`,
+    },
+    {
+      name: 'stop a running web scan: abort → settled',
+      value: webMs,
+      unit: 'ms',
+      target: '≤ 2000',
+      pass: webAbortedAt > 0 && webMs <= 2000 && webResult.partial === true,
+      note: `partial=${webResult.partial}`,
+    },
   ];
 }
 
@@ -156,7 +244,14 @@ const app = await startVulnerableWebapp();
 const rows: BenchRow[] = [];
 try {
   const appPort = Number(new URL(app.target).port);
-  const expected = [...new Set([...services.planted.filter((p) => p.rule_id === 'infra.open-port').map((p) => Number(p.location.slice(1))), appPort])].sort((a, b) => a - b);
+  const expected = [
+    ...new Set([
+      ...services.planted
+        .filter((p) => p.rule_id === 'infra.open-port')
+        .map((p) => Number(p.location.slice(1))),
+      appPort,
+    ]),
+  ].sort((a, b) => a - b);
   log('port sweeps…');
   rows.push(...(await sweepRows(expected)));
   log('web scan…');

@@ -30,7 +30,18 @@ export async function benchQueueThroughput(): Promise<BenchRow[]> {
         return Promise.resolve(undefined);
       };
       const started = performance.now();
-      const pool = Array.from({ length: workers }, () => new Worker({ db: service(), mode: 'local', handlers: { analysis: handler }, concurrency: 4, pollMs: 20, log: () => undefined }));
+      const pool = Array.from(
+        { length: workers },
+        () =>
+          new Worker({
+            db: service(),
+            mode: 'local',
+            handlers: { analysis: handler },
+            concurrency: 4,
+            pollMs: 20,
+            log: () => undefined,
+          }),
+      );
       pool.forEach((w) => w.start());
       await finished;
       await Promise.all(pool.map((w) => w.stop()));

@@ -15,9 +15,12 @@ export interface StaticSite {
 }
 
 const files: Record<string, string> = {
-  'index.html': '<!doctype html><html><head><title>Acme</title><link rel="stylesheet" href="/css/site.css"></head><body><h1>Acme</h1><a href="/about.html">About</a> <a href="/contact.html">Contact</a><script src="/js/site.js"></script></body></html>',
-  'about.html': '<!doctype html><html><head><title>About</title></head><body><h1>About us</h1><a href="/">Home</a></body></html>',
-  'contact.html': '<!doctype html><html><head><title>Contact</title></head><body><p>hello@acme.example</p><a href="/">Home</a></body></html>',
+  'index.html':
+    '<!doctype html><html><head><title>Acme</title><link rel="stylesheet" href="/css/site.css"></head><body><h1>Acme</h1><a href="/about.html">About</a> <a href="/contact.html">Contact</a><script src="/js/site.js"></script></body></html>',
+  'about.html':
+    '<!doctype html><html><head><title>About</title></head><body><h1>About us</h1><a href="/">Home</a></body></html>',
+  'contact.html':
+    '<!doctype html><html><head><title>Contact</title></head><body><p>hello@acme.example</p><a href="/">Home</a></body></html>',
   'css/site.css': 'body { font-family: sans-serif; }',
   'js/site.js': 'document.title += " ✓";',
 };
@@ -53,15 +56,20 @@ async function waitForPort(port: number, ms: number): Promise<boolean> {
 
 async function startNginx(root: string, port: number): Promise<StaticSite | null> {
   const conf = path.join(root, 'nginx.conf');
-  writeFileSync(conf, `daemon off; worker_processes 1; pid ${root}/nginx.pid; error_log stderr error;
+  writeFileSync(
+    conf,
+    `daemon off; worker_processes 1; pid ${root}/nginx.pid; error_log stderr error;
 events { worker_connections 1024; }
 http { access_log off; default_type text/html;
   client_body_temp_path ${root}/tmp; proxy_temp_path ${root}/tmp; fastcgi_temp_path ${root}/tmp; uwsgi_temp_path ${root}/tmp; scgi_temp_path ${root}/tmp;
   types { text/html html; text/css css; application/javascript js; }
   server { listen 127.0.0.1:${port}; root ${root}/www; } }
-`);
+`,
+  );
   const child = spawn('nginx', ['-c', conf, '-p', root], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const failed = new Promise<boolean>((resolve) => child.once('error', () => resolve(false)).once('exit', () => resolve(false)));
+  const failed = new Promise<boolean>((resolve) =>
+    child.once('error', () => resolve(false)).once('exit', () => resolve(false)),
+  );
   const up = await Promise.race([waitForPort(port, 3000), failed]);
   if (!up) {
     child.kill('SIGKILL');
@@ -70,7 +78,10 @@ http { access_log off; default_type text/html;
   return {
     url: `http://127.0.0.1:${port}`,
     server: 'nginx',
-    close: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGQUIT')))),
+    close: () =>
+      new Promise<void>((resolve) =>
+        child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGQUIT')),
+      ),
   };
 }
 
@@ -79,12 +90,19 @@ function startNode(port: number): Promise<StaticSite> {
     const name = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/+/, '') || 'index.html';
     const body = files[name];
     res.statusCode = body === undefined ? 404 : 200;
-    res.setHeader('content-type', name.endsWith('.css') ? 'text/css' : name.endsWith('.js') ? 'application/javascript' : 'text/html');
+    res.setHeader(
+      'content-type',
+      name.endsWith('.css') ? 'text/css' : name.endsWith('.js') ? 'application/javascript' : 'text/html',
+    );
     res.end(body ?? '<html><body>404 Not Found</body></html>');
   });
   return new Promise((resolve) =>
     server.listen(port, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${port}`, server: 'node', close: () => new Promise<void>((r) => server.close(() => r())) }),
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        server: 'node',
+        close: () => new Promise<void>((r) => server.close(() => r())),
+      }),
     ),
   );
 }

@@ -15,13 +15,17 @@ const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdi
 function installTools(): string[] {
   const notes: string[] = [];
   const isRoot = process.getuid?.() === 0;
-  for (const [cmd, pkg] of [['nmap', 'nmap'], ['nginx', 'nginx-light']] as const) {
+  for (const [cmd, pkg] of [
+    ['nmap', 'nmap'],
+    ['nginx', 'nginx-light'],
+  ] as const) {
     // Guard: only root on Debian installs packages; anyone else gets a note and the fallback.
     if (has(cmd) || !isRoot || !has('apt-get')) {
       continue;
     }
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    const install = () => spawnSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: 'ignore', env }).status === 0;
+    const install = () =>
+      spawnSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: 'ignore', env }).status === 0;
     if (!install()) {
       spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore', env });
       if (!install()) {
@@ -47,11 +51,15 @@ function namespaceRows(): BenchRow[] {
 
 export async function benchScanners(): Promise<BenchRow[]> {
   if (!has('unshare') || !has('ip')) {
-    throw new Error('the scanner benchmarks need unshare (util-linux) and ip (iproute2) for a private network namespace');
+    throw new Error(
+      'the scanner benchmarks need unshare (util-linux) and ip (iproute2) for a private network namespace',
+    );
   }
   const notes = installTools();
   if (!has('nmap')) {
-    throw new Error(`nmap is needed for the sweep comparison and is not installed${notes.length ? ` (${notes.join('; ')})` : ''}`);
+    throw new Error(
+      `nmap is needed for the sweep comparison and is not installed${notes.length ? ` (${notes.join('; ')})` : ''}`,
+    );
   }
   const rows = namespaceRows();
   rows.push(...(await benchQueueThroughput()));

@@ -50,13 +50,22 @@ async function landingJs(stack: RunningStack): Promise<{ gzipKb: number; rawKb: 
 
 /** A signed-in session as supabase-js keeps it, for Lighthouse's visit to /dashboard. */
 async function sessionFor(stack: RunningStack): Promise<{ key: string; value: string }> {
-  const headers = { apikey: stack.status.service_role_key, authorization: `Bearer ${stack.status.service_role_key}`, 'content-type': 'application/json' };
+  const headers = {
+    apikey: stack.status.service_role_key,
+    authorization: `Bearer ${stack.status.service_role_key}`,
+    'content-type': 'application/json',
+  };
   const email = `lighthouse-${Date.now()}@example.com`;
   const password = 'lighthouse-bench-1';
   const created = await fetch(`${stack.url}/auth/v1/admin/users`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ email, password, email_confirm: true, user_metadata: { full_name: 'Bench User', company_name: 'Bench Co', industry_type: 'Technology' } }),
+    body: JSON.stringify({
+      email,
+      password,
+      email_confirm: true,
+      user_metadata: { full_name: 'Bench User', company_name: 'Bench Co', industry_type: 'Technology' },
+    }),
   });
   if (!created.ok) {
     throw new Error(`creating the bench user failed: ${created.status}`);
@@ -71,7 +80,10 @@ async function sessionFor(stack: RunningStack): Promise<{ key: string; value: st
   }
   const session = (await token.json()) as { expires_in: number };
   const expires_at = Math.floor(Date.now() / 1000) + session.expires_in;
-  return { key: `sb-${new URL(stack.url).hostname.split('.')[0]}-auth-token`, value: JSON.stringify({ ...session, expires_at }) };
+  return {
+    key: `sb-${new URL(stack.url).hostname.split('.')[0]}-auth-token`,
+    value: JSON.stringify({ ...session, expires_at }),
+  };
 }
 
 async function injectSession(port: number, stack: RunningStack): Promise<void> {
@@ -96,9 +108,17 @@ function scoreRows(preset: string, route: string, result: LighthouseResult): Ben
     const score = Math.round((lhr.categories[category]?.score ?? 0) * 100);
     // The weighted audits of this category that scored below 0.9: where the points were lost.
     const failing = Object.values(lhr.audits)
-      .filter((a) => a.score !== null && a.score < 0.9 && lhr.categories[category]?.auditRefs.some((r) => r.id === a.id && r.weight > 0))
+      .filter(
+        (a) =>
+          a.score !== null &&
+          a.score < 0.9 &&
+          lhr.categories[category]?.auditRefs.some((r) => r.id === a.id && r.weight > 0),
+      )
       .map((a) => a.id);
-    const notes = [finalPath !== route ? `ended on ${finalPath}` : '', failing.length ? `below 0.9: ${failing.join(', ')}` : ''];
+    const notes = [
+      finalPath !== route ? `ended on ${finalPath}` : '',
+      failing.length ? `below 0.9: ${failing.join(', ')}` : '',
+    ];
     return {
       name: `lighthouse ${preset} ${route} ${category}`,
       value: score,
@@ -114,8 +134,16 @@ async function lighthouseScores(stack: RunningStack): Promise<BenchRow[]> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
   const rows: BenchRow[] = [];
   try {
-    const base: Flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] };
-    const presets = [['mobile', undefined], ['desktop', desktopConfig]] as const;
+    const base: Flags = {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+    };
+    const presets = [
+      ['mobile', undefined],
+      ['desktop', desktopConfig],
+    ] as const;
     // Public pages signed out first: Lighthouse does not reliably clear a session put in earlier.
     for (const [preset, config] of presets) {
       for (const route of ['/', '/auth']) {
@@ -126,7 +154,9 @@ async function lighthouseScores(stack: RunningStack): Promise<BenchRow[]> {
     await injectSession(chrome.port, stack);
     for (const [preset, config] of presets) {
       const flags = { ...base, disableStorageReset: true };
-      rows.push(...scoreRows(preset, '/dashboard', await lighthouse(`${stack.url}/dashboard`, flags, config)));
+      rows.push(
+        ...scoreRows(preset, '/dashboard', await lighthouse(`${stack.url}/dashboard`, flags, config)),
+      );
     }
   } finally {
     chrome.kill();

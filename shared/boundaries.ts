@@ -11,4 +11,6 @@ export const runtimeConfigSchema = z.object({
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 /** The "selectedAgentRoles" session-storage entry and the /auth return state (SPEC point 4). */
-export const selectedRolesSchema = z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(50));
+export const selectedRolesSchema = z
+  .array(z.string().check(z.minLength(1), z.maxLength(100)))
+  .check(z.maxLength(50));

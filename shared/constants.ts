@@ -35,7 +35,12 @@ export const SUPPORT_RESPONSE_TARGETS = [
 
 export const SYSTEM_COMPONENTS = ['Core Security', 'AI Agents', 'Threat Detection', 'Monitoring'] as const;
 
-export const REPORT_TYPES = ['soc_compliance', 'penetration_test', 'security_assessment', 'vulnerability_scan'] as const;
+export const REPORT_TYPES = [
+  'soc_compliance',
+  'penetration_test',
+  'security_assessment',
+  'vulnerability_scan',
+] as const;
 export const SCHEDULE_TYPES = ['one_time', 'daily', 'weekly', 'monthly'] as const;
 
 export const AGENT_ROLE_TYPES = [
@@ -109,7 +114,8 @@ export const DEFAULT_AGENT_ROLES: readonly AgentRole[] = [
   {
     id: 'default-cybersecurity-analyst',
     name: 'Cybersecurity Analyst',
-    description: 'Watches your logs and alerts around the clock, triages what matters and escalates real threats.',
+    description:
+      'Watches your logs and alerts around the clock, triages what matters and escalates real threats.',
     role_type: 'cybersecurity_analyst',
     price_monthly: 29900,
     features: ['24/7 alert triage', 'Log correlation', 'Daily security briefings'],
@@ -117,7 +123,8 @@ export const DEFAULT_AGENT_ROLES: readonly AgentRole[] = [
   {
     id: 'default-penetration-tester',
     name: 'Penetration Tester',
-    description: 'Continuously probes your web apps, APIs and hosts the way an attacker would, with proof for every finding.',
+    description:
+      'Continuously probes your web apps, APIs and hosts the way an attacker would, with proof for every finding.',
     role_type: 'penetration_tester',
     price_monthly: 39900,
     features: ['Web application testing', 'API security testing', 'Exploitability evidence'],
@@ -125,7 +132,8 @@ export const DEFAULT_AGENT_ROLES: readonly AgentRole[] = [
   {
     id: 'default-incident-response',
     name: 'Incident Responder',
-    description: 'Contains incidents in seconds: isolates affected assets, collects evidence and guides recovery.',
+    description:
+      'Contains incidents in seconds: isolates affected assets, collects evidence and guides recovery.',
     role_type: 'incident_response',
     price_monthly: 34900,
     features: ['Automated containment', 'Playbook execution', 'Post-incident reports'],
@@ -149,7 +157,8 @@ export const DEFAULT_AGENT_ROLES: readonly AgentRole[] = [
   {
     id: 'default-application-security',
     name: 'Application Security',
-    description: 'Reviews your applications for the OWASP Top 10 and misconfigurations before attackers find them.',
+    description:
+      'Reviews your applications for the OWASP Top 10 and misconfigurations before attackers find them.',
     role_type: 'application_security',
     price_monthly: 39900,
     features: ['OWASP Top 10 checks', 'Security header review', 'Remediation guidance'],

@@ -25,7 +25,12 @@ describe('bundle discount', () => {
   });
   it('quotes a total after the discount', () => {
     expect(bundleQuote([29900])).toEqual({ subtotal: 29900, discountRate: 0, discount: 0, total: 29900 });
-    expect(bundleQuote([29900, 39900])).toEqual({ subtotal: 69800, discountRate: 0.1, discount: 6980, total: 62820 });
+    expect(bundleQuote([29900, 39900])).toEqual({
+      subtotal: 69800,
+      discountRate: 0.1,
+      discount: 6980,
+      total: 62820,
+    });
     expect(bundleQuote([29900, 39900, 34900]).total).toBe(88995);
     const all = bundleQuote(DEFAULT_AGENT_ROLES.map((role) => role.price_monthly));
     expect(all.subtotal).toBe(259300);

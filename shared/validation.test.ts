@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 
 import { runtimeConfigSchema, selectedRolesSchema } from './boundaries.ts';
-import { forgotPasswordSchema, resetPasswordSchema, signInSchema, signUpSchema, ticketSchema } from './validation.ts';
+import {
+  forgotPasswordSchema,
+  resetPasswordSchema,
+  signInSchema,
+  signUpSchema,
+  ticketSchema,
+} from './validation.ts';
 
-function firstMessage(result: { success: boolean; error?: { issues: { message: string }[] } }): string | undefined {
+function firstMessage(result: {
+  success: boolean;
+  error?: { issues: { message: string }[] };
+}): string | undefined {
   return result.error?.issues[0]?.message;
 }
 
@@ -29,26 +38,40 @@ describe('signInSchema', () => {
 });
 
 describe('signUpSchema', () => {
-  const valid = { email: 'a@b.co', password: 'secret1', fullName: 'Ada', companyName: 'Acme', industryType: 'Retail' };
+  const valid = {
+    email: 'a@b.co',
+    password: 'secret1',
+    fullName: 'Ada',
+    companyName: 'Acme',
+    industryType: 'Retail',
+  };
   it('accepts a complete sign-up', () => {
     expect(signUpSchema.safeParse(valid).success).toBe(true);
   });
   it('requires an industry from the list', () => {
-    expect(firstMessage(signUpSchema.safeParse({ ...valid, industryType: '' }))).toBe('Please select an industry type');
-    expect(firstMessage(signUpSchema.safeParse({ ...valid, industryType: 'Piracy' }))).toBe('Please select an industry type');
+    expect(firstMessage(signUpSchema.safeParse({ ...valid, industryType: '' }))).toBe(
+      'Please select an industry type',
+    );
+    expect(firstMessage(signUpSchema.safeParse({ ...valid, industryType: 'Piracy' }))).toBe(
+      'Please select an industry type',
+    );
   });
   it('requires full name and company name, not just spaces', () => {
     expect(firstMessage(signUpSchema.safeParse({ ...valid, fullName: '   ' }))).toBe('Full name is required');
-    expect(firstMessage(signUpSchema.safeParse({ ...valid, companyName: '' }))).toBe('Company name is required');
+    expect(firstMessage(signUpSchema.safeParse({ ...valid, companyName: '' }))).toBe(
+      'Company name is required',
+    );
   });
 });
 
 describe('password reset schemas', () => {
   it('requires matching passwords of 6 characters', () => {
-    expect(resetPasswordSchema.safeParse({ password: 'secret1', confirmPassword: 'secret1' }).success).toBe(true);
-    expect(firstMessage(resetPasswordSchema.safeParse({ password: 'secret1', confirmPassword: 'secret2' }))).toBe(
-      "Passwords don't match",
+    expect(resetPasswordSchema.safeParse({ password: 'secret1', confirmPassword: 'secret1' }).success).toBe(
+      true,
     );
+    expect(
+      firstMessage(resetPasswordSchema.safeParse({ password: 'secret1', confirmPassword: 'secret2' })),
+    ).toBe("Passwords don't match");
     expect(firstMessage(resetPasswordSchema.safeParse({ password: '123', confirmPassword: '123' }))).toBe(
       'Password must be at least 6 characters',
     );
@@ -60,7 +83,9 @@ describe('password reset schemas', () => {
 
 describe('ticketSchema', () => {
   it('requires priority, subject and description', () => {
-    expect(ticketSchema.safeParse({ priority: 'high', subject: 'VPN down', description: 'Since 9am' }).success).toBe(true);
+    expect(
+      ticketSchema.safeParse({ priority: 'high', subject: 'VPN down', description: 'Since 9am' }).success,
+    ).toBe(true);
     const result = ticketSchema.safeParse({ priority: '', subject: ' ', description: '' });
     expect(result.error?.issues.map((issue) => issue.message)).toEqual([
       'Please select a priority',
@@ -72,11 +97,15 @@ describe('ticketSchema', () => {
 
 describe('runtimeConfigSchema', () => {
   it('accepts the public config', () => {
-    expect(runtimeConfigSchema.safeParse({ supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'k' }).success).toBe(true);
+    expect(
+      runtimeConfigSchema.safeParse({ supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'k' }).success,
+    ).toBe(true);
   });
   it('rejects missing values and non-http URLs', () => {
     expect(runtimeConfigSchema.safeParse({}).success).toBe(false);
-    expect(runtimeConfigSchema.safeParse({ supabaseUrl: 'javascript:alert(1)', supabaseAnonKey: 'k' }).success).toBe(false);
+    expect(
+      runtimeConfigSchema.safeParse({ supabaseUrl: 'javascript:alert(1)', supabaseAnonKey: 'k' }).success,
+    ).toBe(false);
   });
 });
 

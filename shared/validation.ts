@@ -21,9 +21,12 @@ export const signUpSchema = signInSchema.extend({
   // An empty select arrives as '' and must read as "not chosen", not as an unknown value.
   industryType: z
     .string()
-    .refine((value): value is (typeof INDUSTRIES)[number] => (INDUSTRIES as readonly string[]).includes(value), {
-      message: 'Please select an industry type',
-    }),
+    .refine(
+      (value): value is (typeof INDUSTRIES)[number] => (INDUSTRIES as readonly string[]).includes(value),
+      {
+        message: 'Please select an industry type',
+      },
+    ),
 });
 export type SignUpValues = z.output<typeof signUpSchema>;
 export type SignUpInput = z.input<typeof signUpSchema>;

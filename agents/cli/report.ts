@@ -18,14 +18,24 @@ export function renderReport(result: ScanResult): string {
   const counts = new Map<Severity, number>();
   result.findings.forEach((f) => counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1));
   lines.push(pc.bold(`Vigil ${result.type} scan of ${result.target}`));
-  lines.push(`${result.stats.requests} requests in ${(result.stats.duration_ms / 1000).toFixed(1)} s${result.partial ? pc.yellow(' (stopped early: partial result)') : ''}`);
-  const summary = (['critical', 'high', 'medium', 'low', 'info'] as const).map((s) => `${paint[s](s)} ${counts.get(s) ?? 0}`).join('  ');
+  lines.push(
+    `${result.stats.requests} requests in ${(result.stats.duration_ms / 1000).toFixed(1)} s${result.partial ? pc.yellow(' (stopped early: partial result)') : ''}`,
+  );
+  const summary = (['critical', 'high', 'medium', 'low', 'info'] as const)
+    .map((s) => `${paint[s](s)} ${counts.get(s) ?? 0}`)
+    .join('  ');
   lines.push(`${result.findings.length} findings: ${summary}`, '');
   for (const finding of result.findings) {
-    lines.push(`${paint[finding.severity](finding.severity.toUpperCase().padEnd(8))} ${pc.bold(finding.title)}  ${pc.dim(finding.rule_id)}`);
+    lines.push(
+      `${paint[finding.severity](finding.severity.toUpperCase().padEnd(8))} ${pc.bold(finding.title)}  ${pc.dim(finding.rule_id)}`,
+    );
     lines.push(`         at ${finding.location}`);
     lines.push(`         ${finding.evidence}`);
-    lines.push(pc.dim(`         ${finding.cwe} · ${finding.owasp} · CVSS ${finding.cvss.score} ${finding.cvss.vector}`));
+    lines.push(
+      pc.dim(
+        `         ${finding.cwe} · ${finding.owasp} · CVSS ${finding.cvss.score} ${finding.cvss.vector}`,
+      ),
+    );
     lines.push(`         fix: ${finding.remediation}`, '');
   }
   if (result.findings.length === 0) {
@@ -35,7 +45,10 @@ export function renderReport(result: ScanResult): string {
 }
 
 /** Draws one progress line on a terminal (redrawn in place); on a pipe, prints each new phase once. */
-export function progressBar(stream: NodeJS.WriteStream): { update: (p: ScanProgress) => void; done: () => void } {
+export function progressBar(stream: NodeJS.WriteStream): {
+  update: (p: ScanProgress) => void;
+  done: () => void;
+} {
   let lastPhase = '';
   let lastDraw = 0;
   return {
@@ -56,7 +69,9 @@ export function progressBar(stream: NodeJS.WriteStream): { update: (p: ScanProgr
       const width = 30;
       const filled = Math.round((p.percent / 100) * width);
       const eta = p.etaSeconds === null ? '' : ` eta ${p.etaSeconds}s`;
-      stream.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.percent.toFixed(0).padStart(3)}% ${p.phase.padEnd(18)} ${p.requestsPerSecond} req/s${eta}\u001b[K`);
+      stream.write(
+        `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.percent.toFixed(0).padStart(3)}% ${p.phase.padEnd(18)} ${p.requestsPerSecond} req/s${eta}\u001b[K`,
+      );
     },
     done() {
       if (stream.isTTY) {

@@ -27,7 +27,13 @@ interface OutboxRow {
   attempts: number;
 }
 
-export async function postWebhook(url: string, body: string, headers: Record<string, string>, mode: ScanMode, ca?: string): Promise<number> {
+export async function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  mode: ScanMode,
+  ca?: string,
+): Promise<number> {
   const target = new URL(url);
   // Guard: only https, and only addresses the mode allows (hosted: public unicast).
   if (target.protocol !== 'https:') {
@@ -37,7 +43,17 @@ export async function postWebhook(url: string, body: string, headers: Record<str
   return new Promise((resolve, reject) => {
     const req = https.request(
       target,
-      { method: 'POST', lookup: pinnedLookup(resolved), timeout: 10_000, ...(ca ? { ca } : {}), headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } },
+      {
+        method: 'POST',
+        lookup: pinnedLookup(resolved),
+        timeout: 10_000,
+        ...(ca ? { ca } : {}),
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          ...headers,
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -57,7 +73,10 @@ export interface DeliverOptions {
   ca?: string;
 }
 
-export async function deliverDue(db: ServiceClient, options: DeliverOptions): Promise<{ sent: number; failed: number }> {
+export async function deliverDue(
+  db: ServiceClient,
+  options: DeliverOptions,
+): Promise<{ sent: number; failed: number }> {
   const channels = options.mail ? ['email', 'webhook'] : ['webhook'];
   const { data: due, error } = await db
     .from('notification_outbox')
@@ -74,13 +93,26 @@ export async function deliverDue(db: ServiceClient, options: DeliverOptions): Pr
   let failed = 0;
   for (const row of due as unknown as OutboxRow[]) {
     // Guard: claim the row first, so two notifiers never send one message twice.
-    const { data: claimed } = await db.from('notification_outbox').update({ status: 'sending' }).eq('id', row.id).eq('status', 'pending').select('id');
+    const { data: claimed } = await db
+      .from('notification_outbox')
+      .update({ status: 'sending' })
+      .eq('id', row.id)
+      .eq('status', 'pending')
+      .select('id');
     if (!claimed?.length) {
       continue;
     }
     try {
       await deliverOne(db, row, options);
-      await db.from('notification_outbox').update({ status: 'sent', sent_at: new Date().toISOString(), attempts: row.attempts + 1, last_error: null }).eq('id', row.id);
+      await db
+        .from('notification_outbox')
+        .update({
+          status: 'sent',
+          sent_at: new Date().toISOString(),
+          attempts: row.attempts + 1,
+          last_error: null,
+        })
+        .eq('id', row.id);
       sent++;
     } catch (e) {
       failed++;
@@ -112,12 +144,24 @@ async function deliverOne(db: ServiceClient, row: OutboxRow, options: DeliverOpt
     await options.mail!.send({ to: row.recipient, subject, text, html });
     return;
   }
-  const { data: settings, error } = await db.from('user_settings').select('webhook_secret, webhook_format').eq('user_id', row.user_id).single();
+  const { data: settings, error } = await db
+    .from('user_settings')
+    .select('webhook_secret, webhook_format')
+    .eq('user_id', row.user_id)
+    .single();
   if (error) {
     throw new Error(`reading the webhook secret failed: ${error.message}`);
   }
-  const body = JSON.stringify(settings.webhook_format === 'slack' ? { text } : { type: 'security_alerts', subject, ...row.payload });
-  const status = await postWebhook(row.recipient, body, { 'x-vigil-signature': signWebhook(body, settings.webhook_secret), 'user-agent': 'Vigil-Webhooks/1' }, options.mode, options.ca);
+  const body = JSON.stringify(
+    settings.webhook_format === 'slack' ? { text } : { type: 'security_alerts', subject, ...row.payload },
+  );
+  const status = await postWebhook(
+    row.recipient,
+    body,
+    { 'x-vigil-signature': signWebhook(body, settings.webhook_secret), 'user-agent': 'Vigil-Webhooks/1' },
+    options.mode,
+    options.ca,
+  );
   if (status < 200 || status > 299) {
     throw new Error(`webhook answered HTTP ${status}`);
   }

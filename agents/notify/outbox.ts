@@ -21,7 +21,10 @@ export function digestText(digest: AlertDigest): { subject: string; text: string
   const critical = digest.events.filter((e) => e.severity === 'critical').length;
   const subject = `Vigil: ${digest.events.length} new ${critical ? 'critical' : 'high'}-severity security alert${digest.events.length === 1 ? '' : 's'}`;
   const lines = digest.events.map((e) => `- [${e.severity.toUpperCase()}] ${e.description}`);
-  return { subject, text: `${subject}\n\n${lines.join('\n')}\n\nOpen Security Alerts in Vigil to triage them.` };
+  return {
+    subject,
+    text: `${subject}\n\n${lines.join('\n')}\n\nOpen Security Alerts in Vigil to triage them.`,
+  };
 }
 
 export async function queueNotifications(db: ServiceClient, userId: string, scanId: string): Promise<number> {
@@ -48,24 +51,52 @@ export async function queueNotifications(db: ServiceClient, userId: string, scan
   }
   const digest: AlertDigest = {
     scan_id: scanId,
-    events: (events as EventRow[]).map((e) => ({ id: e.id, severity: e.severity, type: e.event_type, description: e.description })),
+    events: (events as EventRow[]).map((e) => ({
+      id: e.id,
+      severity: e.severity,
+      type: e.event_type,
+      description: e.description,
+    })),
   };
   const { subject } = digestText(digest);
-  const rows: { user_id: string; channel: 'email' | 'webhook'; recipient: string; subject: string; payload: never; dedupe_key: string }[] = [];
+  const rows: {
+    user_id: string;
+    channel: 'email' | 'webhook';
+    recipient: string;
+    subject: string;
+    payload: never;
+    dedupe_key: string;
+  }[] = [];
   // Settings default to e-mail on (SPEC point 4) when the row is missing.
   if (settings?.email_notifications ?? true) {
     const { data: user } = await db.auth.admin.getUserById(userId);
     if (user.user?.email) {
-      rows.push({ user_id: userId, channel: 'email', recipient: user.user.email, subject, payload: digest as never, dedupe_key: `email:${scanId}` });
+      rows.push({
+        user_id: userId,
+        channel: 'email',
+        recipient: user.user.email,
+        subject,
+        payload: digest as never,
+        dedupe_key: `email:${scanId}`,
+      });
     }
   }
   if (settings?.webhook_notifications && settings.webhook_url) {
-    rows.push({ user_id: userId, channel: 'webhook', recipient: settings.webhook_url, subject, payload: digest as never, dedupe_key: `webhook:${scanId}` });
+    rows.push({
+      user_id: userId,
+      channel: 'webhook',
+      recipient: settings.webhook_url,
+      subject,
+      payload: digest as never,
+      dedupe_key: `webhook:${scanId}`,
+    });
   }
   if (!rows.length) {
     return 0;
   }
-  const { error: insertError } = await db.from('notification_outbox').upsert(rows, { onConflict: 'dedupe_key', ignoreDuplicates: true });
+  const { error: insertError } = await db
+    .from('notification_outbox')
+    .upsert(rows, { onConflict: 'dedupe_key', ignoreDuplicates: true });
   if (insertError) {
     throw new Error(`queueing notifications failed: ${insertError.message}`);
   }

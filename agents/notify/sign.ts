@@ -8,7 +8,13 @@ export function signWebhook(body: string, secret: string, timestamp = Math.floor
 }
 
 /** What a receiver does: recompute, compare in constant time, and refuse stale timestamps. */
-export function verifyWebhook(body: string, header: string, secret: string, toleranceSeconds = 300, now = Math.floor(Date.now() / 1000)): boolean {
+export function verifyWebhook(
+  body: string,
+  header: string,
+  secret: string,
+  toleranceSeconds = 300,
+  now = Math.floor(Date.now() / 1000),
+): boolean {
   const parts = Object.fromEntries(header.split(',').map((p) => p.split('=', 2) as [string, string]));
   const t = Number(parts.t);
   if (!Number.isInteger(t) || !parts.v1 || Math.abs(now - t) > toleranceSeconds) {

@@ -14,7 +14,11 @@ export function normaliseLocation(location: string): string {
   }
 }
 
-export function fingerprint(targetId: string, scanner: ScanType, finding: Pick<Finding, 'rule_id' | 'location'>): string {
+export function fingerprint(
+  targetId: string,
+  scanner: ScanType,
+  finding: Pick<Finding, 'rule_id' | 'location'>,
+): string {
   return createHash('sha256')
     .update([targetId, scanner, finding.rule_id, normaliseLocation(finding.location)].join('\n'))
     .digest('hex');

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { attackSurfaceGrowth, newFindingsAnomaly, remediationTrend, sharedMisconfigurations } from './insights.ts';
+import {
+  attackSurfaceGrowth,
+  newFindingsAnomaly,
+  remediationTrend,
+  sharedMisconfigurations,
+} from './insights.ts';
 
 describe('insights', () => {
   it('flags a jump in new findings against the baseline, with confidence from z', () => {

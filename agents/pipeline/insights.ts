@@ -19,7 +19,11 @@ export interface Insight {
 export const MIN_BASELINE_SCANS = 3;
 
 /** New-findings jump: `current` against the EWMA of `history` (oldest first). */
-export function newFindingsAnomaly(history: readonly number[], current: number, scanId: string): Insight | null {
+export function newFindingsAnomaly(
+  history: readonly number[],
+  current: number,
+  scanId: string,
+): Insight | null {
   if (history.length < MIN_BASELINE_SCANS || current < 3) {
     return null;
   }
@@ -40,7 +44,11 @@ export function newFindingsAnomaly(history: readonly number[], current: number, 
   };
 }
 
-export function attackSurfaceGrowth(newServiceLocations: readonly string[], partial: boolean, scanId: string): Insight | null {
+export function attackSurfaceGrowth(
+  newServiceLocations: readonly string[],
+  partial: boolean,
+  scanId: string,
+): Insight | null {
   const n = newServiceLocations.length;
   if (n === 0) {
     return null;
@@ -55,7 +63,9 @@ export function attackSurfaceGrowth(newServiceLocations: readonly string[], part
   };
 }
 
-export function sharedMisconfigurations(open: readonly { rule_id: string; title: string; target_id: string | null }[]): Insight[] {
+export function sharedMisconfigurations(
+  open: readonly { rule_id: string; title: string; target_id: string | null }[],
+): Insight[] {
   const targets = new Set(open.map((f) => f.target_id).filter(Boolean));
   const byRule = new Map<string, { title: string; targets: Set<string> }>();
   for (const f of open) {
@@ -79,7 +89,11 @@ export function sharedMisconfigurations(open: readonly { rule_id: string; title:
 }
 
 /** Hours to fix, recent window against the earlier one. */
-export function remediationTrend(recentHours: readonly number[], earlierHours: readonly number[], day: string): Insight | null {
+export function remediationTrend(
+  recentHours: readonly number[],
+  earlierHours: readonly number[],
+  day: string,
+): Insight | null {
   if (recentHours.length < 3 || earlierHours.length < 3) {
     return null;
   }
@@ -108,13 +122,33 @@ export interface ScanOutcome {
 
 export async function computeInsights(db: ServiceClient, outcome: ScanOutcome): Promise<Insight[]> {
   const [history, open, fixed, recent] = await Promise.all([
-    db.from('scan_results').select('id, analyzed_results').eq('user_id', outcome.userId).eq('status', 'completed')
-      .neq('id', outcome.scanId).order('created_at', { ascending: false }).limit(30),
-    db.from('findings').select('rule_id, title, target_id').eq('user_id', outcome.userId).eq('status', 'open').limit(5000),
-    db.from('findings').select('first_seen, fixed_at').eq('user_id', outcome.userId).eq('status', 'fixed')
-      .gte('fixed_at', new Date(Date.now() - 90 * 86_400_000).toISOString()).limit(5000),
-    db.from('ml_insights').select('data').eq('user_id', outcome.userId)
-      .gte('created_at', new Date(Date.now() - 7 * 86_400_000).toISOString()).limit(500),
+    db
+      .from('scan_results')
+      .select('id, analyzed_results')
+      .eq('user_id', outcome.userId)
+      .eq('status', 'completed')
+      .neq('id', outcome.scanId)
+      .order('created_at', { ascending: false })
+      .limit(30),
+    db
+      .from('findings')
+      .select('rule_id, title, target_id')
+      .eq('user_id', outcome.userId)
+      .eq('status', 'open')
+      .limit(5000),
+    db
+      .from('findings')
+      .select('first_seen, fixed_at')
+      .eq('user_id', outcome.userId)
+      .eq('status', 'fixed')
+      .gte('fixed_at', new Date(Date.now() - 90 * 86_400_000).toISOString())
+      .limit(5000),
+    db
+      .from('ml_insights')
+      .select('data')
+      .eq('user_id', outcome.userId)
+      .gte('created_at', new Date(Date.now() - 7 * 86_400_000).toISOString())
+      .limit(500),
   ]);
   for (const r of [history, open, fixed, recent]) {
     if (r.error) {
@@ -126,7 +160,8 @@ export async function computeInsights(db: ServiceClient, outcome: ScanOutcome): 
     .filter((n): n is number => typeof n === 'number')
     .reverse();
   const cutoff = Date.now() - 30 * 86_400_000;
-  const hours = (f: { first_seen: string; fixed_at: string | null }) => (Date.parse(f.fixed_at ?? '') - Date.parse(f.first_seen)) / 3_600_000;
+  const hours = (f: { first_seen: string; fixed_at: string | null }) =>
+    (Date.parse(f.fixed_at ?? '') - Date.parse(f.first_seen)) / 3_600_000;
   const fixes = fixed.data ?? [];
   const candidates = [
     newFindingsAnomaly(series, outcome.newCount, outcome.scanId),

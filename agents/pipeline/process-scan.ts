@@ -58,7 +58,9 @@ export async function processScan(db: ServiceClient, input: ProcessInput): Promi
     throw new Error(`ingest_findings failed: ${error.message}`);
   }
   const ingested = data as unknown as Ingested;
-  const counts = Object.fromEntries(order.map((s) => [s, input.findings.filter((f) => f.severity === s).length]));
+  const counts = Object.fromEntries(
+    order.map((s) => [s, input.findings.filter((f) => f.severity === s).length]),
+  );
   const severity = highestSeverity(input.findings);
   const { error: scanError } = await db
     .from('scan_results')
@@ -67,7 +69,10 @@ export async function processScan(db: ServiceClient, input: ProcessInput): Promi
       severity_level: severity,
       end_time: new Date().toISOString(),
       error_message: null,
-      progress: { phase: input.finalStatus === 'stopped' ? 'stopped' : 'done', percent: input.finalStatus === 'stopped' ? undefined : 100 } as never,
+      progress: {
+        phase: input.finalStatus === 'stopped' ? 'stopped' : 'done',
+        percent: input.finalStatus === 'stopped' ? undefined : 100,
+      } as never,
       analyzed_results: {
         total: input.findings.length,
         counts,

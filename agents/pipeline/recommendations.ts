@@ -81,18 +81,29 @@ export async function refreshRecommendations(db: ServiceClient, userId: string):
   const byCategory = new Map(live.map((r) => [r.category, r]));
   // Insert in reverse priority so that "newest first" lists the most important first.
   for (const rec of [...wanted].reverse()) {
-    const row = { title: rec.title, description: rec.description, priority: rec.priority, steps: rec.steps as never, finding_id: rec.finding_id };
+    const row = {
+      title: rec.title,
+      description: rec.description,
+      priority: rec.priority,
+      steps: rec.steps as never,
+      finding_id: rec.finding_id,
+    };
     const existing = byCategory.get(rec.category);
     const { error: writeError } = existing
       ? await db.from('ai_security_recommendations').update(row).eq('id', existing.id)
-      : await db.from('ai_security_recommendations').insert({ ...row, user_id: userId, category: rec.category, status: 'pending' });
+      : await db
+          .from('ai_security_recommendations')
+          .insert({ ...row, user_id: userId, category: rec.category, status: 'pending' });
     if (writeError) {
       throw new Error(`writing recommendation ${rec.category} failed: ${writeError.message}`);
     }
   }
   const done = live.filter((r) => !wanted.some((w) => w.category === r.category)).map((r) => r.id);
   if (done.length) {
-    const { error: doneError } = await db.from('ai_security_recommendations').update({ status: 'completed' }).in('id', done);
+    const { error: doneError } = await db
+      .from('ai_security_recommendations')
+      .update({ status: 'completed' })
+      .in('id', done);
     if (doneError) {
       throw new Error(`closing recommendations failed: ${doneError.message}`);
     }

@@ -48,9 +48,14 @@ export const rootCauses: RootCause[] = [
     key: 'exposed-sensitive-files',
     title: 'Block public access to sensitive files and listings',
     rules: ['web.exposed.', 'web.directory-listing'],
-    summary: 'Repository metadata, environment files, backups, status and debug pages are downloadable by anyone.',
+    summary:
+      'Repository metadata, environment files, backups, status and debug pages are downloadable by anyone.',
     steps: [
-      { title: 'Remove the files from the web root and rotate every secret they contained', detail: 'Assume anything that was downloadable has been downloaded: change passwords and keys found in .env, backups and .git.' },
+      {
+        title: 'Remove the files from the web root and rotate every secret they contained',
+        detail:
+          'Assume anything that was downloadable has been downloaded: change passwords and keys found in .env, backups and .git.',
+      },
       {
         title: 'Deny dotfiles, backups and debug endpoints at the web server and turn directory listings off',
         snippets: {
@@ -82,9 +87,19 @@ Options -Indexes`,
   {
     key: 'security-headers',
     title: 'Send the standard security headers',
-    rules: ['web.header.csp-missing', 'web.header.nosniff-missing', 'web.header.referrer-policy-missing', 'web.header.permissions-policy-missing', 'web.clickjacking', 'api.header.'],
+    rules: [
+      'web.header.csp-missing',
+      'web.header.nosniff-missing',
+      'web.header.referrer-policy-missing',
+      'web.header.permissions-policy-missing',
+      'web.clickjacking',
+      'api.header.',
+    ],
     summary: 'Browsers are not told to block framing, MIME sniffing and script injection.',
-    steps: [{ title: 'Add the headers once, at the server or framework level', snippets: headerSnippets }, { title: 'Tighten the Content-Security-Policy to the script and style sources the site really uses' }],
+    steps: [
+      { title: 'Add the headers once, at the server or framework level', snippets: headerSnippets },
+      { title: 'Tighten the Content-Security-Policy to the script and style sources the site really uses' },
+    ],
   },
   {
     key: 'transport-security',
@@ -151,10 +166,11 @@ app.use(helmet.hsts({ maxAge: 31536000, includeSubDomains: true }));`,
     key: 'cors-policy',
     title: 'Allow cross-origin requests only from your own origins',
     rules: ['web.cors.', 'api.cors.'],
-    summary: 'Any website can read authenticated responses through the visitor\'s browser.',
+    summary: "Any website can read authenticated responses through the visitor's browser.",
     steps: [
       {
-        title: 'Replace the reflected Origin with an allow-list and never allow the null origin with credentials',
+        title:
+          'Replace the reflected Origin with an allow-list and never allow the null origin with credentials',
         snippets: {
           nginx: `map $http_origin $cors_origin { default ""; "https://app.example.com" $http_origin; }
 add_header Access-Control-Allow-Origin $cors_origin always;
@@ -175,7 +191,10 @@ Header always merge Vary Origin`,
     summary: 'User input reaches HTML, SQL or redirects unchecked; this is fixed in code, not configuration.',
     steps: [
       { title: 'Use parameterised queries or an ORM for every SQL statement that includes input' },
-      { title: 'Encode output for its context (HTML, attribute, JavaScript) with the template engine\'s auto-escaping' },
+      {
+        title:
+          "Encode output for its context (HTML, attribute, JavaScript) with the template engine's auto-escaping",
+      },
       { title: 'Redirect only to relative paths or an allow-list of hosts' },
       { title: 'Add a regression test per reported location, then re-run the scan' },
     ],
@@ -186,8 +205,11 @@ Header always merge Vary Origin`,
     rules: ['web.secret.'],
     summary: 'Keys and tokens are visible in pages or scripts anyone can download.',
     steps: [
-      { title: 'Revoke and rotate each key now; check the provider\'s logs for use since it leaked' },
-      { title: 'Move secrets to server-side environment variables or a secrets manager; never bundle them into client code' },
+      { title: "Revoke and rotate each key now; check the provider's logs for use since it leaked" },
+      {
+        title:
+          'Move secrets to server-side environment variables or a secrets manager; never bundle them into client code',
+      },
       { title: 'Add secret scanning to CI so a key never ships again' },
     ],
   },
@@ -207,8 +229,15 @@ Header always merge Vary Origin`,
     rules: ['infra.'],
     summary: 'Databases, caches, remote-desktop and file services answer from the internet.',
     steps: [
-      { title: 'Bind internal services to localhost or a private network', detail: 'Redis: bind 127.0.0.1 and requirepass; MongoDB: net.bindIp 127.0.0.1 and security.authorization enabled; PostgreSQL: listen_addresses and pg_hba.conf.' },
-      { title: 'Allow only the ports you serve in the host firewall or security group', detail: 'ufw default deny incoming && ufw allow 443/tcp' },
+      {
+        title: 'Bind internal services to localhost or a private network',
+        detail:
+          'Redis: bind 127.0.0.1 and requirepass; MongoDB: net.bindIp 127.0.0.1 and security.authorization enabled; PostgreSQL: listen_addresses and pg_hba.conf.',
+      },
+      {
+        title: 'Allow only the ports you serve in the host firewall or security group',
+        detail: 'ufw default deny incoming && ufw allow 443/tcp',
+      },
       { title: 'Reach administration ports (SSH, RDP, VNC) only through a VPN or bastion, with keys or MFA' },
     ],
   },
@@ -222,9 +251,11 @@ Header always merge Vary Origin`,
       {
         title: 'Rate-limit the API and disable TRACE',
         snippets: {
-          nginx: 'limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;\nlocation /api/ { limit_req zone=api burst=20; limit_except GET POST PUT PATCH DELETE { deny all; } }',
+          nginx:
+            'limit_req_zone $binary_remote_addr zone=api:10m rate=10r/s;\nlocation /api/ { limit_req zone=api burst=20; limit_except GET POST PUT PATCH DELETE { deny all; } }',
           apache: 'TraceEnable off\n# mod_ratelimit / mod_evasive for request limits',
-          express: "import rateLimit from 'express-rate-limit';\napp.use('/api', rateLimit({ windowMs: 60_000, limit: 600 }));",
+          express:
+            "import rateLimit from 'express-rate-limit';\napp.use('/api', rateLimit({ windowMs: 60_000, limit: 600 }));",
           iis: '<security><requestFiltering><verbs><add verb="TRACE" allowed="false" /></verbs></requestFiltering>\n  <dynamicIpSecurity><denyByRequestRate enabled="true" maxRequests="20" requestIntervalInMilliseconds="1000" /></dynamicIpSecurity></security>',
         },
       },
@@ -235,7 +266,9 @@ Header always merge Vary Origin`,
 
 /** The root cause of a rule: the first cause whose rules match, or one cause per unknown rule. */
 export function rootCauseOf(ruleId: string): RootCause {
-  const found = rootCauses.find((cause) => cause.rules.some((r) => (r.endsWith('.') ? ruleId.startsWith(r) : ruleId === r)));
+  const found = rootCauses.find((cause) =>
+    cause.rules.some((r) => (r.endsWith('.') ? ruleId.startsWith(r) : ruleId === r)),
+  );
   return (
     found ?? {
       key: `rule:${ruleId}`.slice(0, 100),

@@ -24,7 +24,9 @@ export function createServiceClient(url: string, serviceRoleKey: string): Servic
 export function serviceClientFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceClient {
   const parsed = ServiceEnv.safeParse(env);
   if (!parsed.success) {
-    throw new Error(`agents need SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY: ${z.prettifyError(parsed.error)}`);
+    throw new Error(
+      `agents need SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY: ${z.prettifyError(parsed.error)}`,
+    );
   }
   return createServiceClient(parsed.data.SUPABASE_URL, parsed.data.SUPABASE_SERVICE_ROLE_KEY);
 }

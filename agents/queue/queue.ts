@@ -20,7 +20,12 @@ export class QueueError extends Error {
 export class Queue {
   constructor(private readonly db: ServiceClient) {}
 
-  async claim(workerId: string, kinds: readonly JobKind[], n: number, leaseSeconds: number): Promise<JobRow[]> {
+  async claim(
+    workerId: string,
+    kinds: readonly JobKind[],
+    n: number,
+    leaseSeconds: number,
+  ): Promise<JobRow[]> {
     const { data, error } = await this.db.rpc('claim_jobs', {
       p_worker: workerId,
       p_kinds: [...kinds],
@@ -33,7 +38,12 @@ export class Queue {
     return data;
   }
 
-  async heartbeat(jobId: string, workerId: string, leaseSeconds: number, progress?: Json): Promise<HeartbeatVerdict> {
+  async heartbeat(
+    jobId: string,
+    workerId: string,
+    leaseSeconds: number,
+    progress?: Json,
+  ): Promise<HeartbeatVerdict> {
     const { data, error } = await this.db.rpc('heartbeat_job', {
       p_job: jobId,
       p_worker: workerId,
@@ -82,7 +92,14 @@ export class Queue {
   }
 
   /** Enqueues a non-scan job (scans go through enqueue_scan, which also creates their scan_results row). */
-  async enqueue(job: { kind: JobKind; userId: string | null; payload: Json; priority?: number; maxAttempts?: number; idempotencyKey?: string }): Promise<string | null> {
+  async enqueue(job: {
+    kind: JobKind;
+    userId: string | null;
+    payload: Json;
+    priority?: number;
+    maxAttempts?: number;
+    idempotencyKey?: string;
+  }): Promise<string | null> {
     const { data, error } = await this.db
       .from('jobs')
       .upsert(

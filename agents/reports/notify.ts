@@ -62,19 +62,17 @@ export async function queueReportReadyMail(
     configuration: report.report_configurations?.name ?? 'Deleted configuration',
     generated_at: report.generated_at,
   };
-  const { error: insertError } = await db
-    .from('notification_outbox')
-    .upsert(
-      {
-        user_id: userId,
-        channel: 'email',
-        recipient: user.user.email,
-        subject: reportReadyMail(payload).subject,
-        payload: payload as never,
-        dedupe_key: `email:report:${reportId}`,
-      },
-      { onConflict: 'dedupe_key', ignoreDuplicates: true },
-    );
+  const { error: insertError } = await db.from('notification_outbox').upsert(
+    {
+      user_id: userId,
+      channel: 'email',
+      recipient: user.user.email,
+      subject: reportReadyMail(payload).subject,
+      payload: payload as never,
+      dedupe_key: `email:report:${reportId}`,
+    },
+    { onConflict: 'dedupe_key', ignoreDuplicates: true },
+  );
   if (insertError) {
     throw new Error(`queueing the report e-mail failed: ${insertError.message}`);
   }

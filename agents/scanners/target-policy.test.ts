@@ -11,16 +11,37 @@ const fakeDns = (table: Record<string, string[]>) => (host: string) =>
 
 describe('isRestrictedAddress', () => {
   it.each([
-    '127.0.0.1', '127.8.9.10', '10.0.0.1', '10.255.255.255', '172.16.0.1', '192.168.1.1', '169.254.169.254',
-    '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fe80::1%eth0',
-    'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:10.1.2.3', '::ffff:169.254.169.254', 'ff02::1',
+    '127.0.0.1',
+    '127.8.9.10',
+    '10.0.0.1',
+    '10.255.255.255',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fe80::1%eth0',
+    'fc00::1',
+    'fd12:3456::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.1.2.3',
+    '::ffff:169.254.169.254',
+    'ff02::1',
   ])('restricts %s', (address) => {
     expect(isRestrictedAddress(address)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:8.8.8.8'])('allows %s', (address) => {
-    expect(isRestrictedAddress(address)).toBe(false);
-  });
+  it.each(['8.8.8.8', '93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:8.8.8.8'])(
+    'allows %s',
+    (address) => {
+      expect(isRestrictedAddress(address)).toBe(false);
+    },
+  );
 });
 
 describe('TargetPolicy', () => {
@@ -34,15 +55,27 @@ describe('TargetPolicy', () => {
   const hosted = new TargetPolicy('hosted', fakeDns(dnsTable));
   const local = new TargetPolicy('local', fakeDns(dnsTable));
 
-  it.each(['127.0.0.1', '10.1.2.3', '169.254.169.254', '[::1]', '::1', 'fc00::7', 'internal.example', 'metadata.example', 'loop6.example', 'rebind.example'])(
-    'hosted mode refuses %s',
-    async (host) => {
-      await expect(hosted.resolve(host)).rejects.toBeInstanceOf(TargetRefusedError);
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '169.254.169.254',
+    '[::1]',
+    '::1',
+    'fc00::7',
+    'internal.example',
+    'metadata.example',
+    'loop6.example',
+    'rebind.example',
+  ])('hosted mode refuses %s', async (host) => {
+    await expect(hosted.resolve(host)).rejects.toBeInstanceOf(TargetRefusedError);
+  });
 
   it('hosted mode allows public names and pins the resolved address', async () => {
-    await expect(hosted.resolve('public.example')).resolves.toEqual({ host: 'public.example', address: '93.184.216.34', family: 4 });
+    await expect(hosted.resolve('public.example')).resolves.toEqual({
+      host: 'public.example',
+      address: '93.184.216.34',
+      family: 4,
+    });
   });
 
   it('local mode allows loopback and private addresses', async () => {
@@ -61,7 +94,12 @@ describe('HttpClient under the hosted policy', () => {
   let port = 0;
   beforeAll(async () => {
     server = http.createServer((req, res) => {
-      res.writeHead(302, { location: req.url === '/to-metadata' ? 'http://169.254.169.254/latest/meta-data/' : `http://127.0.0.1:${port}/` });
+      res.writeHead(302, {
+        location:
+          req.url === '/to-metadata'
+            ? 'http://169.254.169.254/latest/meta-data/'
+            : `http://127.0.0.1:${port}/`,
+      });
       res.end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -68,7 +68,9 @@ export class TargetPolicy {
   async resolve(host: string): Promise<ResolvedTarget> {
     const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
     const literal = net.isIP(bare);
-    const addresses: LookupAddress[] = literal ? [{ address: bare, family: literal }] : await this.resolver(bare);
+    const addresses: LookupAddress[] = literal
+      ? [{ address: bare, family: literal }]
+      : await this.resolver(bare);
     if (addresses.length === 0) {
       throw new TargetRefusedError(host, 'name does not resolve');
     }

@@ -13,7 +13,8 @@ export function slotStart(anchor: Date, now: Date, periodMs = SCAN_PERIOD_MS): D
   return new Date(anchor.getTime() + Math.floor(elapsed / periodMs) * periodMs);
 }
 
-export const slotKey = (userId: string, tool: string, start: Date) => `scan:${userId}:${tool}:${start.toISOString()}`;
+export const slotKey = (userId: string, tool: string, start: Date) =>
+  `scan:${userId}:${tool}:${start.toISOString()}`;
 
 export interface ScheduleOutcome {
   enqueued: number;
@@ -28,7 +29,11 @@ interface ConfigRow {
   created_at: string;
 }
 
-export async function enqueueDueScans(db: ServiceClient, now = new Date(), periodMs = SCAN_PERIOD_MS): Promise<ScheduleOutcome> {
+export async function enqueueDueScans(
+  db: ServiceClient,
+  now = new Date(),
+  periodMs = SCAN_PERIOD_MS,
+): Promise<ScheduleOutcome> {
   const outcome: ScheduleOutcome = { enqueued: 0, alreadyQueued: 0, skipped: [] };
   for (let from = 0; ; from += 1000) {
     const { data, error } = await db
@@ -50,12 +55,22 @@ export async function enqueueDueScans(db: ServiceClient, now = new Date(), perio
   }
 }
 
-async function enqueueOne(db: ServiceClient, config: ConfigRow, now: Date, periodMs: number, outcome: ScheduleOutcome): Promise<void> {
+async function enqueueOne(
+  db: ServiceClient,
+  config: ConfigRow,
+  now: Date,
+  periodMs: number,
+  outcome: ScheduleOutcome,
+): Promise<void> {
   const scanner = toolScanner[config.tool_type];
   const targetId = typeof config.settings?.target_id === 'string' ? config.settings.target_id : null;
   // Guard: connectors (cloud, threat intel) run only with the customer's credentials; nothing to scan yet.
   if (!scanner || !targetId) {
-    outcome.skipped.push({ userId: config.user_id, tool: config.tool_type, reason: scanner ? 'no target chosen' : 'connector needs credentials' });
+    outcome.skipped.push({
+      userId: config.user_id,
+      tool: config.tool_type,
+      reason: scanner ? 'no target chosen' : 'connector needs credentials',
+    });
     return;
   }
   const start = slotStart(new Date(config.created_at), now, periodMs);
@@ -86,7 +101,11 @@ async function enqueueOne(db: ServiceClient, config: ConfigRow, now: Date, perio
   });
   if (error) {
     // A scan of this type already running (23505) or a target no longer verified (42501): skip this tick.
-    outcome.skipped.push({ userId: config.user_id, tool: config.tool_type, reason: error.code === '23505' ? 'a scan is already running' : error.message });
+    outcome.skipped.push({
+      userId: config.user_id,
+      tool: config.tool_type,
+      reason: error.code === '23505' ? 'a scan is already running' : error.message,
+    });
     return;
   }
   if (data) {

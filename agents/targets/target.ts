@@ -26,7 +26,9 @@ export class TargetError extends Error {
 
 /** The host name of a target: the URL's host for url/api targets, the value itself for host targets. */
 export function targetHost(target: Pick<ScanTargetRow, 'kind' | 'value'>): string {
-  return target.kind === 'host' ? target.value.replace(/^\[|\]$/g, '') : new URL(target.value).hostname.replace(/^\[|\]$/g, '');
+  return target.kind === 'host'
+    ? target.value.replace(/^\[|\]$/g, '')
+    : new URL(target.value).hostname.replace(/^\[|\]$/g, '');
 }
 
 /** Origins where the verification file may be served: the URL's origin, or http/https on a bare host. */
@@ -34,12 +36,16 @@ export function verificationOrigins(target: Pick<ScanTargetRow, 'kind' | 'value'
   if (target.kind !== 'host') {
     return [new URL(target.value).origin];
   }
-  const host = target.value.includes(':') && !target.value.startsWith('[') ? `[${target.value}]` : target.value;
+  const host =
+    target.value.includes(':') && !target.value.startsWith('[') ? `[${target.value}]` : target.value;
   return [`https://${host}`, `http://${host}`];
 }
 
 /** What the scanner of `scanner` receives for this target. */
-export function scannerTarget(target: ScanTargetRow, scanner: ScanType): { target: string; openapi?: string } {
+export function scannerTarget(
+  target: ScanTargetRow,
+  scanner: ScanType,
+): { target: string; openapi?: string } {
   if (scanner === 'infrastructure') {
     return { target: targetHost(target) };
   }
@@ -48,7 +54,7 @@ export function scannerTarget(target: ScanTargetRow, scanner: ScanType): { targe
   if (scanner === 'api' && target.openapi_url) {
     // Guard: the OpenAPI document must come from the verified origin, or it would point the scanner elsewhere.
     if (new URL(target.openapi_url).origin !== new URL(url).origin) {
-      throw new TargetError('the OpenAPI document must be served from the target\'s own origin');
+      throw new TargetError("the OpenAPI document must be served from the target's own origin");
     }
     return { target: url, openapi: target.openapi_url };
   }

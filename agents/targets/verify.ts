@@ -27,7 +27,10 @@ export function bodyProvesToken(body: string, token: string): boolean {
     .some((line) => line === token || line === `vigil-verification=${token}`);
 }
 
-export async function verifyTarget(target: Pick<ScanTargetRow, 'kind' | 'value' | 'verification_token'>, options: VerifyOptions): Promise<Verification> {
+export async function verifyTarget(
+  target: Pick<ScanTargetRow, 'kind' | 'value' | 'verification_token'>,
+  options: VerifyOptions,
+): Promise<Verification> {
   const policy = new TargetPolicy(options.mode, options.resolver);
   const host = targetHost(target);
   const reasons: string[] = [];
@@ -43,12 +46,20 @@ export async function verifyTarget(target: Pick<ScanTargetRow, 'kind' | 'value' 
   // DNS first: it proves ownership without a single request to the target.
   if (!net.isIP(host)) {
     const records = await (options.txtResolver ?? dns.resolveTxt)(host).catch(() => [] as string[][]);
-    if (records.some((chunks) => chunks.join('').trim() === `vigil-verification=${target.verification_token}`)) {
+    if (
+      records.some((chunks) => chunks.join('').trim() === `vigil-verification=${target.verification_token}`)
+    ) {
       return { verified: true, method: 'dns' };
     }
     reasons.push(`DNS TXT of ${host}: no vigil-verification record with the token`);
   }
-  const client = new HttpClient({ policy, signal: options.signal, maxRequests: 10, timeoutMs: 5000, maxBodyBytes: 4096 });
+  const client = new HttpClient({
+    policy,
+    signal: options.signal,
+    maxRequests: 10,
+    timeoutMs: 5000,
+    maxBodyBytes: 4096,
+  });
   try {
     for (const origin of verificationOrigins(target)) {
       const url = new URL(WELL_KNOWN_PATH, origin);
@@ -60,7 +71,9 @@ export async function verifyTarget(target: Pick<ScanTargetRow, 'kind' | 'value' 
       if (response.status === 200 && bodyProvesToken(response.body, target.verification_token)) {
         return { verified: true, method: 'http' };
       }
-      reasons.push(`${url.href}: HTTP ${response.status}${response.status === 200 ? ' without the token' : ''}`);
+      reasons.push(
+        `${url.href}: HTTP ${response.status}${response.status === 200 ? ' without the token' : ''}`,
+      );
     }
   } catch (error) {
     if (error instanceof TargetRefusedError) {

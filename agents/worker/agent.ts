@@ -25,7 +25,10 @@ export interface Agent {
 
 export function startAgent(options: AgentOptions): Agent {
   const log = options.log ?? ((m: string) => console.log(m));
-  const worker = new Worker({ ...options, handlers: { scan: runScanJob, verify: runVerifyJob, report: runReportJob } });
+  const worker = new Worker({
+    ...options,
+    handlers: { scan: runScanJob, verify: runVerifyJob, report: runReportJob },
+  });
   worker.start();
   let busy = false;
   const duties = async () => {
@@ -37,7 +40,9 @@ export function startAgent(options: AgentOptions): Agent {
     try {
       const reports = await enqueueDueReports(options.db);
       if (reports.enqueued || reports.errors.length) {
-        log(`[scheduler] enqueued ${reports.enqueued} scheduled report(s)${reports.errors.length ? `; errors: ${reports.errors.join('; ')}` : ''}`);
+        log(
+          `[scheduler] enqueued ${reports.enqueued} scheduled report(s)${reports.errors.length ? `; errors: ${reports.errors.join('; ')}` : ''}`,
+        );
       }
       const scheduled = await enqueueDueScans(options.db);
       if (scheduled.enqueued) {

@@ -19,9 +19,13 @@ const agent = startAgent({
   db: serviceClientFromEnv(),
   mode: env.VIGIL_LOCAL_MODE === '1' || env.VIGIL_LOCAL_MODE === 'true' ? 'local' : 'hosted',
   concurrency: env.VIGIL_WORKER_CONCURRENCY,
-  ...(smtp ? { mail: { send: async (mail) => void (await smtp.sendMail({ from: env.MAIL_FROM, ...mail })) } } : {}),
+  ...(smtp
+    ? { mail: { send: async (mail) => void (await smtp.sendMail({ from: env.MAIL_FROM, ...mail })) } }
+    : {}),
 });
-console.log(`Vigil agent worker ${agent.worker.id} started${smtp ? '' : ' (no SMTP_URL: e-mail alerts wait in the outbox)'}`);
+console.log(
+  `Vigil agent worker ${agent.worker.id} started${smtp ? '' : ' (no SMTP_URL: e-mail alerts wait in the outbox)'}`,
+);
 
 const shutdown = () => {
   console.log('stopping: finishing the jobs in hand…');

@@ -16,7 +16,15 @@ export const ScanPayload = z.object({
   target_id: z.uuid(),
   tool_type: z.string(),
   scanner: z.enum(['webapp', 'infrastructure', 'api']),
-  options: z.object({ ports: z.string().regex(/^[0-9,\s-]{1,2000}$/).optional() }).loose().default({}),
+  options: z
+    .object({
+      ports: z
+        .string()
+        .regex(/^[0-9,\s-]{1,2000}$/)
+        .optional(),
+    })
+    .loose()
+    .default({}),
 });
 
 /** How often progress is written to the scan row (the UI polls every 5 s and listens live). */
@@ -30,10 +38,21 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
   const payload = parsed.data;
   const scanRow = ctx.db.from('scan_results');
   const failScan = async (message: string) => {
-    await scanRow.update({ status: 'failed', end_time: new Date().toISOString(), error_message: message, progress: { phase: 'failed' } }).eq('id', payload.scan_result_id);
+    await scanRow
+      .update({
+        status: 'failed',
+        end_time: new Date().toISOString(),
+        error_message: message,
+        progress: { phase: 'failed' },
+      })
+      .eq('id', payload.scan_result_id);
     return new PermanentJobError(message);
   };
-  const { data: row, error } = await ctx.db.from('scan_targets').select('*').eq('id', payload.target_id).maybeSingle();
+  const { data: row, error } = await ctx.db
+    .from('scan_targets')
+    .select('*')
+    .eq('id', payload.target_id)
+    .maybeSingle();
   if (error) {
     throw new Error(`reading the target failed: ${error.message}`);
   }
@@ -59,7 +78,10 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
       written = latest;
       ctx.setProgress(latest as unknown as Json);
       // Progress only: a scan the customer stopped keeps its status while the scanner winds down.
-      await scanRow.update({ progress: latest as unknown as Json }).eq('id', payload.scan_result_id).eq('status', 'in_progress');
+      await scanRow
+        .update({ progress: latest as unknown as Json })
+        .eq('id', payload.scan_result_id)
+        .eq('status', 'in_progress');
     }
   };
   let inflight: Promise<void> = Promise.resolve();
@@ -68,8 +90,13 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
   }, PROGRESS_WRITE_MS);
   let result;
   try {
-    await scanRow.update({ status: 'in_progress', progress: { phase: 'starting', percent: 0, attempt: ctx.job.attempts } })
-      .eq('id', payload.scan_result_id).in('status', ['queued', 'in_progress']);
+    await scanRow
+      .update({
+        status: 'in_progress',
+        progress: { phase: 'starting', percent: 0, attempt: ctx.job.attempts },
+      })
+      .eq('id', payload.scan_result_id)
+      .in('status', ['queued', 'in_progress']);
     result = await runScan(payload.scanner, {
       target: pointAt.target,
       ...(pointAt.openapi ? { openapi: pointAt.openapi } : {}),
@@ -106,5 +133,10 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
     partial: result.partial || reason === 'cancelled',
     finalStatus: reason === 'cancelled' ? 'stopped' : 'completed',
   });
-  return { findings: findings.length, new: outcome.new.length, fixed: outcome.fixed.length, stopped: reason === 'cancelled' };
+  return {
+    findings: findings.length,
+    new: outcome.new.length,
+    fixed: outcome.fixed.length,
+    stopped: reason === 'cancelled',
+  };
 }

@@ -13,7 +13,11 @@ export async function runVerifyJob(ctx: JobContext): Promise<Json> {
   if (!parsed.success) {
     throw new PermanentJobError('bad verify payload');
   }
-  const { data: row, error } = await ctx.db.from('scan_targets').select('*').eq('id', parsed.data.target_id).maybeSingle();
+  const { data: row, error } = await ctx.db
+    .from('scan_targets')
+    .select('*')
+    .eq('id', parsed.data.target_id)
+    .maybeSingle();
   if (error) {
     throw new Error(`reading the target failed: ${error.message}`);
   }

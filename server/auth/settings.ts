@@ -44,7 +44,6 @@ export type AuthSettingsPatch = Partial<Omit<AuthSettings, 'rateLimits'>> & {
   rateLimits?: Partial<AuthSettings['rateLimits']>;
 };
 
-
 export function authSettings(config: StackConfig): AuthSettings {
   const patch = config.auth ?? {};
   return {

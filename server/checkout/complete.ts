@@ -1,5 +1,9 @@
 import type { StackContext } from '../context.ts';
-import { deliverLocalEvent, localEvent, newTrialSubscription } from '../../supabase/functions/_shared/local-stripe.ts';
+import {
+  deliverLocalEvent,
+  localEvent,
+  newTrialSubscription,
+} from '../../supabase/functions/_shared/local-stripe.ts';
 import { localWebhookSecret } from '../../supabase/functions/_shared/stripe.ts';
 import { localCustomer, type LocalCheckout } from './sessions.ts';
 
@@ -39,7 +43,9 @@ export async function completeLocalCheckout(ctx: StackContext, session: LocalChe
   });
   const response = await deliverLocalEvent(ctx.config.publicUrl, event, await localSigningSecret(ctx));
   if (!response.ok) {
-    console.error(`local checkout ${session.id}: webhook answered ${response.status}: ${await response.text()}`);
+    console.error(
+      `local checkout ${session.id}: webhook answered ${response.status}: ${await response.text()}`,
+    );
   }
   return response.ok;
 }

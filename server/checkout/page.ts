@@ -24,7 +24,9 @@ function layout(title: string, body: Html): Html {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Vigil test checkout</title>
-        <style>${STYLE}</style>
+        <style>
+          ${STYLE}
+        </style>
       </head>
       <body>
         <main>
@@ -38,32 +40,61 @@ function layout(title: string, body: Html): Html {
 /** The order, as the hosted checkout shows it: roles, monthly prices, discount, total, trial terms. */
 export function checkoutPage(session: LocalCheckout, error?: string): Html {
   const rate = session.subtotal > 0 ? Math.round((session.discount / session.subtotal) * 100) : 0;
-  const firstCharge = new Date(Date.now() + 7 * 86_400_000).toLocaleDateString('en-US', { dateStyle: 'long' });
+  const firstCharge = new Date(Date.now() + 7 * 86_400_000).toLocaleDateString('en-US', {
+    dateStyle: 'long',
+  });
   return layout(
     'Start your free trial',
     html`<h1>Start your 7-day free trial</h1>
       <div class="card">
         <table>
           ${session.roles.map(
-            (r) => html`<tr><td>${r.name}</td><td class="amount">${formatMonthlyPrice(r.price_monthly)}</td></tr>`,
+            (r) =>
+              html`<tr>
+                <td>${r.name}</td>
+                <td class="amount">${formatMonthlyPrice(r.price_monthly)}</td>
+              </tr>`,
           )}
-          ${session.discount > 0
-            ? html`<tr><td>Bundle discount (${rate}%)</td><td class="amount">−${formatPrice(session.discount)}</td></tr>`
-            : ''}
-          <tr class="total"><td>Total after trial</td><td class="amount">${formatMonthlyPrice(session.total)}</td></tr>
-          <tr><td>Due today</td><td class="amount">${formatPrice(0)}</td></tr>
+          ${
+            session.discount > 0
+              ? html`<tr>
+                  <td>Bundle discount (${rate}%)</td>
+                  <td class="amount">−${formatPrice(session.discount)}</td>
+                </tr>`
+              : ''
+          }
+          <tr class="total">
+            <td>Total after trial</td>
+            <td class="amount">${formatMonthlyPrice(session.total)}</td>
+          </tr>
+          <tr>
+            <td>Due today</td>
+            <td class="amount">${formatPrice(0)}</td>
+          </tr>
         </table>
-        <p class="muted">7-day free trial, then ${formatMonthlyPrice(session.total)} from ${firstCharge}. Cancel anytime.</p>
+        <p class="muted">
+          7-day free trial, then ${formatMonthlyPrice(session.total)} from ${firstCharge}. Cancel anytime.
+        </p>
       </div>
       <form class="card" method="post" action="/_checkout/${session.id}/complete">
         <input type="hidden" name="token" value="${session.csrf_token}" />
         <strong>Test card</strong>
-        <p class="muted">Use 4242 4242 4242 4242 (succeeds) or 4000 0000 0000 0002 (declined). Only test cards are accepted.</p>
+        <p class="muted">
+          Use 4242 4242 4242 4242 (succeeds) or 4000 0000 0000 0002 (declined). Only test cards are accepted.
+        </p>
         ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
         <label for="card">Card number</label>
-        <input id="card" name="card" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242" required />
-        <label for="expiry">Expiry</label><input id="expiry" name="expiry" autocomplete="off" value="12 / 34" />
-        <label for="cvc">CVC</label><input id="cvc" name="cvc" autocomplete="off" value="123" />
+        <input
+          id="card"
+          name="card"
+          inputmode="numeric"
+          autocomplete="off"
+          value="4242 4242 4242 4242"
+          required
+        />
+        <label for="expiry">Expiry</label
+        ><input id="expiry" name="expiry" autocomplete="off" value="12 / 34" /> <label for="cvc">CVC</label
+        ><input id="cvc" name="cvc" autocomplete="off" value="123" />
         <button type="submit">Start free trial</button>
       </form>
       <p><a href="${session.cancel_url}">Cancel and go back</a></p>`,

@@ -30,12 +30,17 @@ export function checkoutRoutes(ctx: StackContext): Hono {
     c.header('Cache-Control', 'no-store');
     // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on the form POST below.
     c.header('Referrer-Policy', 'same-origin');
-    c.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'");
+    c.header(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'",
+    );
   });
 
   app.get('/:id', async (c) => {
     const session = await loadCheckout(ctx.db, c.req.param('id'));
-    return session ? pageFor(c, session) : c.html(notice('Checkout not found', 'This checkout link is unknown.'), 404);
+    return session
+      ? pageFor(c, session)
+      : c.html(notice('Checkout not found', 'This checkout link is unknown.'), 404);
   });
 
   app.post('/:id/complete', async (c) => {
@@ -50,14 +55,23 @@ export function checkoutRoutes(ctx: StackContext): Hono {
     }
     const form = Completion.safeParse(await c.req.parseBody());
     if (!form.success || !isTimingSafeEqual(form.data.token, session.csrf_token)) {
-      return c.html(notice('Request refused', 'The form token is missing or wrong. Reload the checkout page and try again.'), 403);
+      return c.html(
+        notice(
+          'Request refused',
+          'The form token is missing or wrong. Reload the checkout page and try again.',
+        ),
+        403,
+      );
     }
     if (session.status !== 'open' || session.expired) {
       return pageFor(c, session);
     }
     const card = testCardOutcome(form.data.card);
     if (card !== 'succeeds') {
-      const message = card === 'declined' ? 'Your card was declined (test card 4000 0000 0000 0002).' : 'Only test cards are accepted on the local test checkout.';
+      const message =
+        card === 'declined'
+          ? 'Your card was declined (test card 4000 0000 0000 0002).'
+          : 'Only test cards are accepted on the local test checkout.';
       return c.html(checkoutPage(session, message), 402);
     }
     if (!(await claimCheckout(ctx.db, session.id))) {
@@ -80,16 +94,26 @@ export function checkoutRoutes(ctx: StackContext): Hono {
 function pageFor(c: Context, session: NonNullable<Awaited<ReturnType<typeof loadCheckout>>>) {
   if (session.status === 'complete') {
     return c.html(
-      notice('Checkout already completed', 'Your free trial has started; your agents are active.', { href: successUrl(session), text: 'Go to your dashboard' }),
+      notice('Checkout already completed', 'Your free trial has started; your agents are active.', {
+        href: successUrl(session),
+        text: 'Go to your dashboard',
+      }),
       409,
     );
   }
   if (session.status === 'completing') {
-    return c.html(notice('Checkout in progress', 'This checkout is being completed. Reload in a moment.'), 409);
+    return c.html(
+      notice('Checkout in progress', 'This checkout is being completed. Reload in a moment.'),
+      409,
+    );
   }
   if (session.expired) {
     return c.html(
-      notice('Checkout expired', 'This checkout link has expired. Select your agents again to start a new one.', { href: session.cancel_url, text: 'Back to agent selection' }),
+      notice(
+        'Checkout expired',
+        'This checkout link has expired. Select your agents again to start a new one.',
+        { href: session.cancel_url, text: 'Back to agent selection' },
+      ),
       410,
     );
   }

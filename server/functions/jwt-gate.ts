@@ -18,7 +18,11 @@ export async function checkFunctionJwt(keys: KeyRing, headers: Headers): Promise
     if (!isRoleFailure(role)) {
       return null;
     }
-    return role.kind === 'invalid_api_key' ? 'Invalid API key' : role.kind === 'expired_jwt' ? 'JWT expired' : 'Invalid JWT';
+    return role.kind === 'invalid_api_key'
+      ? 'Invalid API key'
+      : role.kind === 'expired_jwt'
+        ? 'JWT expired'
+        : 'Invalid JWT';
   }
   // Only `Authorization: Bearer <jwt>` (curl as in Supabase's docs): that JWT must verify.
   const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];

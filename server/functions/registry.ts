@@ -18,9 +18,11 @@ export const FUNCTION_NAME = /^[a-z0-9][a-z0-9-]*$/;
 
 export const defaultFunctionsDir = () => path.resolve(import.meta.dirname, '../../supabase/functions');
 
-const FunctionsToml = z.object({
-  functions: z.record(z.string(), z.object({ verify_jwt: z.boolean().optional() }).loose()).optional(),
-}).loose();
+const FunctionsToml = z
+  .object({
+    functions: z.record(z.string(), z.object({ verify_jwt: z.boolean().optional() }).loose()).optional(),
+  })
+  .loose();
 
 /** The names whose `verify_jwt` is switched off in supabase/config.toml (the CLI's per-function setting). */
 export function readJwtOptOuts(configToml: string): Set<string> {

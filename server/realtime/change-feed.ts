@@ -106,7 +106,10 @@ export async function startChangeFeed(db: Database, hub: RealtimeHub): Promise<(
           await deliverChange(db, hub, change);
         } catch (e) {
           // A change that cannot be checked (its table was dropped, say) is skipped, never half-sent.
-          console.error(`realtime: change ${change.id} on ${change.schema_name}.${change.table_name} not delivered`, e);
+          console.error(
+            `realtime: change ${change.id} on ${change.schema_name}.${change.table_name} not delivered`,
+            e,
+          );
         }
       }
     }

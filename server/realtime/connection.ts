@@ -9,13 +9,22 @@ import { joinPayloadSchema, parseBindings } from './join.ts';
 import { unpublishedBindings } from './publication.ts';
 import type { Queryable } from '../db/database.ts';
 import { SocketChannel } from './socket-channel.ts';
-import { isSessionlessToken, isSubscriber, verifySubscriber, type SubscriberAuth } from './subscriber-auth.ts';
+import {
+  isSessionlessToken,
+  isSubscriber,
+  verifySubscriber,
+  type SubscriberAuth,
+} from './subscriber-auth.ts';
 
 const MAX_CHANNELS = 100;
 /** A client that reads slower than the server writes is dropped before its backlog eats the memory. */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
-const broadcastSchema = z.object({ type: z.literal('broadcast').optional(), event: z.string().max(255), payload: z.unknown() });
+const broadcastSchema = z.object({
+  type: z.literal('broadcast').optional(),
+  event: z.string().max(255),
+  payload: z.unknown(),
+});
 const presenceSchema = z.object({
   type: z.literal('presence').optional(),
   event: z.enum(['track', 'untrack']),
@@ -94,7 +103,13 @@ export class Connection {
   }
 
   private reply(m: PhxMessage, status: 'ok' | 'error', response: unknown): void {
-    this.send({ joinRef: m.joinRef, ref: m.ref, topic: m.topic, event: 'phx_reply', payload: { status, response } });
+    this.send({
+      joinRef: m.joinRef,
+      ref: m.ref,
+      topic: m.topic,
+      event: 'phx_reply',
+      payload: { status, response },
+    });
   }
 
   private async route(m: PhxMessage): Promise<void> {
@@ -144,7 +159,9 @@ export class Connection {
       return;
     }
     if (!parsed.success) {
-      this.reply(m, 'error', { reason: `Invalid join payload: ${parsed.error.issues[0]?.message ?? 'malformed'}` });
+      this.reply(m, 'error', {
+        reason: `Invalid join payload: ${parsed.error.issues[0]?.message ?? 'malformed'}`,
+      });
       return;
     }
     if (this.channels.size >= MAX_CHANNELS && !this.channels.has(m.topic)) {
@@ -161,7 +178,9 @@ export class Connection {
     // Private channels are authorised by RLS on realtime.messages upstream; this stack has no such
     // policies, so only the service role may use them (documented in the README).
     if (config.private && auth.role !== 'service_role') {
-      this.reply(m, 'error', { reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}` });
+      this.reply(m, 'error', {
+        reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`,
+      });
       return;
     }
     let bindings;
@@ -174,7 +193,8 @@ export class Connection {
       this.reply(m, 'error', { reason: `Invalid postgres_changes binding: ${e.message}` });
       return;
     }
-    const missing = bindings.bindings.length > 0 ? await unpublishedBindings(this.deps.db, bindings.bindings) : null;
+    const missing =
+      bindings.bindings.length > 0 ? await unpublishedBindings(this.deps.db, bindings.bindings) : null;
     const old = this.channels.get(m.topic);
     if (old) {
       this.leave(old);
@@ -216,7 +236,10 @@ export class Connection {
       return;
     }
     if (channel.isPrivate && auth.role !== 'service_role') {
-      this.expel(channel, `You no longer have permission to read from this Channel topic: ${channel.subTopic}`);
+      this.expel(
+        channel,
+        `You no longer have permission to read from this Channel topic: ${channel.subTopic}`,
+      );
       return;
     }
     channel.auth = auth;

@@ -5,7 +5,8 @@
  * `match`/`imatch` (regular expressions) are refused: a subscriber's pattern would run against every
  * change in the server process, where a pathological one could stall delivery for everyone.
  */
-export type FilterOp = 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'like' | 'ilike' | 'is' | 'isdistinct';
+export type FilterOp =
+  'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'like' | 'ilike' | 'is' | 'isdistinct';
 
 export interface Condition {
   column: string;
@@ -20,7 +21,19 @@ export interface ColumnType {
   type: string;
 }
 
-const OPS: readonly string[] = ['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in', 'like', 'ilike', 'is', 'isdistinct'];
+const OPS: readonly string[] = [
+  'eq',
+  'neq',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'in',
+  'like',
+  'ilike',
+  'is',
+  'isdistinct',
+];
 const MAX_IN_VALUES = 100;
 const MAX_LIKE_WILDCARDS = 3;
 
@@ -191,7 +204,9 @@ function evaluate(c: Condition, row: Record<string, unknown>, type: string | und
     }
     case 'like':
     case 'ilike':
-      return value === null || value === undefined ? null : likeToRegExp(literal, c.op === 'ilike').test(asText(value));
+      return value === null || value === undefined
+        ? null
+        : likeToRegExp(literal, c.op === 'ilike').test(asText(value));
     default: {
       const d = compare(value, literal, type);
       if (d === null) {
@@ -203,7 +218,11 @@ function evaluate(c: Condition, row: Record<string, unknown>, type: string | und
 }
 
 /** True when every condition holds for the row (unknown counts as not holding, as in SQL WHERE). */
-export function rowMatches(conditions: Condition[], row: Record<string, unknown> | null, columns: ColumnType[]): boolean {
+export function rowMatches(
+  conditions: Condition[],
+  row: Record<string, unknown> | null,
+  columns: ColumnType[],
+): boolean {
   if (conditions.length === 0) {
     return true;
   }

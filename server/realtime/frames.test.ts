@@ -3,7 +3,10 @@ import { decodeFrame, encodeBinaryBroadcast, encodeFrame, FrameError } from './f
 
 describe('phoenix frames', () => {
   it('decodes the captured kind-3 broadcast push', () => {
-    const frame = Buffer.concat([Buffer.from([3, 1, 1, 14, 3, 0, 1]), Buffer.from('67realtime:room1msg{"hello":"world"}')]);
+    const frame = Buffer.concat([
+      Buffer.from([3, 1, 1, 14, 3, 0, 1]),
+      Buffer.from('67realtime:room1msg{"hello":"world"}'),
+    ]);
     expect(decodeFrame(frame, true, '2.0.0')).toEqual({
       joinRef: '6',
       ref: '7',
@@ -21,7 +24,12 @@ describe('phoenix frames', () => {
   });
 
   it('rejects malformed frames', () => {
-    for (const [data, bin] of [['{', false], ['[1,2,3,4,5]', false], ['{}', false], [Buffer.from([3, 5, 0, 0, 0, 0, 1]), true]] as const) {
+    for (const [data, bin] of [
+      ['{', false],
+      ['[1,2,3,4,5]', false],
+      ['{}', false],
+      [Buffer.from([3, 5, 0, 0, 0, 0, 1]), true],
+    ] as const) {
       expect(() => decodeFrame(Buffer.from(data), bin, '2.0.0')).toThrow(FrameError);
     }
     expect(() => decodeFrame(Buffer.from([3]), true, '1.0.0')).toThrow(FrameError);

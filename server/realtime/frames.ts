@@ -37,7 +37,13 @@ const refOrNull = (v: unknown): string | null => {
   throw new FrameError('refs must be strings or null');
 };
 
-function fromParts(joinRef: unknown, ref: unknown, topic: unknown, event: unknown, payload: unknown): PhxMessage {
+function fromParts(
+  joinRef: unknown,
+  ref: unknown,
+  topic: unknown,
+  event: unknown,
+  payload: unknown,
+): PhxMessage {
   // Topic and event route the message; anything else there is a malformed frame, not a message.
   if (typeof topic !== 'string' || typeof event !== 'string') {
     throw new FrameError('topic and event must be strings');
@@ -115,7 +121,13 @@ export function encodeFrame(m: PhxMessage, vsn: Vsn): string {
   if (vsn === '2.0.0') {
     return JSON.stringify([m.joinRef, m.ref, m.topic, m.event, m.payload]);
   }
-  return JSON.stringify({ topic: m.topic, event: m.event, payload: m.payload, ref: m.ref, join_ref: m.joinRef });
+  return JSON.stringify({
+    topic: m.topic,
+    event: m.event,
+    payload: m.payload,
+    ref: m.ref,
+    join_ref: m.joinRef,
+  });
 }
 
 /** Kind-4 user broadcast with a raw binary payload: [4][topicLen][eventLen][metaLen][0][topic][event][payload]. */
@@ -126,5 +138,10 @@ export function encodeBinaryBroadcast(topic: string, event: string, payload: Buf
   if (t.length > 255 || e.length > 255) {
     throw new FrameError('topic or event longer than 255 bytes');
   }
-  return Buffer.concat([Buffer.from([KIND_USER_BROADCAST, t.length, e.length, 0, ENCODING_BINARY]), t, e, payload]);
+  return Buffer.concat([
+    Buffer.from([KIND_USER_BROADCAST, t.length, e.length, 0, ENCODING_BINARY]),
+    t,
+    e,
+    payload,
+  ]);
 }

@@ -92,7 +92,11 @@ export class RealtimeHub {
     }
     tracked.set(peer.id, { key: peer.presenceKey, meta });
     this.syncPresence(peer);
-    this.presenceDiff(peer.topic, { [peer.presenceKey]: { metas: [meta] } }, previous ? { [previous.key]: { metas: [previous.meta] } } : {});
+    this.presenceDiff(
+      peer.topic,
+      { [peer.presenceKey]: { metas: [meta] } },
+      previous ? { [previous.key]: { metas: [previous.meta] } } : {},
+    );
   }
 
   untrack(peer: ChannelPeer): void {

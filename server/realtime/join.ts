@@ -19,7 +19,10 @@ export const joinPayloadSchema = z
     config: z
       .object({
         broadcast: z.object({ self: z.boolean().optional(), ack: z.boolean().optional() }).loose().nullish(),
-        presence: z.object({ key: z.string().max(255).optional(), enabled: z.boolean().optional() }).loose().nullish(),
+        presence: z
+          .object({ key: z.string().max(255).optional(), enabled: z.boolean().optional() })
+          .loose()
+          .nullish(),
         postgres_changes: z.array(bindingSchema).max(MAX_BINDINGS).nullish(),
         private: z.boolean().nullish(),
       })

@@ -35,7 +35,10 @@ export function realtimeRestRoutes(ctx: StackContext): Hono {
   const app = new Hono();
   const hub = hubFor(ctx);
   // Oversized bodies are refused while streaming in, never buffered whole.
-  app.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ message: 'Payload too large' }, 413) }));
+  app.use(
+    '*',
+    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ message: 'Payload too large' }, 413) }),
+  );
 
   app.post('/api/broadcast', async (c) => {
     const who = await authorise(ctx, c);

@@ -18,7 +18,10 @@ const API_ROLES: readonly string[] = ['anon', 'authenticated', 'service_role'];
  * both) and an API role, so a subscriber can never make the server check rows as another database role.
  * Returns the subscriber or the reason Realtime would give.
  */
-export async function verifySubscriber(keys: KeyRing, token: string): Promise<SubscriberAuth | { reason: string }> {
+export async function verifySubscriber(
+  keys: KeyRing,
+  token: string,
+): Promise<SubscriberAuth | { reason: string }> {
   let claims: JwtClaims;
   try {
     claims = await keys.verify(token);

@@ -19,7 +19,11 @@ async function main() {
     insert into public.bench_items (id, user_id, name, n) select g, '${USER}', 'item ' || g, g / 3.0 from generate_series(1, 1000) g;`);
   await reloadSchemaCache(db);
   const token = await stack.ctx.keys.sign({ sub: USER, role: 'authenticated', aud: 'authenticated' }, 3600);
-  const headers = { apikey: stack.status.anon_key, authorization: `Bearer ${token}`, 'accept-profile': 'public' };
+  const headers = {
+    apikey: stack.status.anon_key,
+    authorization: `Bearer ${token}`,
+    'accept-profile': 'public',
+  };
   const rawSql = 'select * from public.bench_items where id = $1';
   const rest: number[] = [];
   const raw: number[] = [];
@@ -34,7 +38,9 @@ async function main() {
     rest.push(performance.now() - t);
   }
   const [r, q] = [p50(rest.slice(N / 4)), p50(raw.slice(N / 4))];
-  console.log(JSON.stringify({ rest_p50_ms: +r.toFixed(3), raw_p50_ms: +q.toFixed(3), ratio: +(r / q).toFixed(2) }));
+  console.log(
+    JSON.stringify({ rest_p50_ms: +r.toFixed(3), raw_p50_ms: +q.toFixed(3), ratio: +(r / q).toFixed(2) }),
+  );
   await stack.close();
 }
 

@@ -24,7 +24,14 @@ const ALLOWED: Record<string, readonly string[]> = {
 
 export function parsePrefer(header: string | undefined): Preferences {
   const prefs: Preferences = {
-    return: null, count: null, resolution: null, missing: null, tx: null, handling: null, maxAffected: null, applied: [],
+    return: null,
+    count: null,
+    resolution: null,
+    missing: null,
+    tx: null,
+    handling: null,
+    maxAffected: null,
+    applied: [],
   };
   const invalid: string[] = [];
   for (const raw of (header ?? '').split(',')) {
@@ -45,7 +52,12 @@ export function parsePrefer(header: string | undefined): Preferences {
   }
   // handling=strict: PostgREST refuses preferences it does not understand instead of ignoring them.
   if (prefs.handling === 'strict' && invalid.length > 0) {
-    throw new RestError(400, 'PGRST122', 'Invalid preferences given with handling=strict', `Invalid preferences: ${invalid.join(', ')}`);
+    throw new RestError(
+      400,
+      'PGRST122',
+      'Invalid preferences given with handling=strict',
+      `Invalid preferences: ${invalid.join(', ')}`,
+    );
   }
   return prefs;
 }

@@ -16,11 +16,15 @@ const CONTENT_TYPE: Record<MediaType, string> = {
 };
 
 /** stripNulls(): `Accept: application/vnd.pgrst.(array|object)+json;nulls=stripped`. */
-export const wantsNullsStripped = (accept: string | undefined) => /vnd\.pgrst\.(array|object)\+json[^,]*;\s*nulls=stripped/i.test(accept ?? '');
+export const wantsNullsStripped = (accept: string | undefined) =>
+  /vnd\.pgrst\.(array|object)\+json[^,]*;\s*nulls=stripped/i.test(accept ?? '');
 
 /** Which representation the client asked for (Accept); anything else is PostgREST's 406 PGRST107. */
 export function mediaType(accept: string | undefined): MediaType {
-  const types = (accept ?? '').split(',').map((t) => t.split(';')[0]!.trim().toLowerCase()).filter((t) => t !== '');
+  const types = (accept ?? '')
+    .split(',')
+    .map((t) => t.split(';')[0]!.trim().toLowerCase())
+    .filter((t) => t !== '');
   if (types.length === 0) {
     return 'json';
   }
@@ -31,7 +35,12 @@ export function mediaType(accept: string | undefined): MediaType {
     if (t === 'text/csv') {
       return 'csv';
     }
-    if (t === 'application/json' || t === 'application/vnd.pgrst.array+json' || t === '*/*' || t === 'application/*') {
+    if (
+      t === 'application/json' ||
+      t === 'application/vnd.pgrst.array+json' ||
+      t === '*/*' ||
+      t === 'application/*'
+    ) {
       return 'json';
     }
   }
@@ -48,7 +57,10 @@ const csvCell = (v: unknown) => {
 
 function toCsv(json: string, outputs: readonly string[]): string {
   const rows = JSON.parse(json) as Record<string, unknown>[];
-  return [outputs.map(csvCell).join(','), ...rows.map((r) => outputs.map((o) => csvCell(r[o])).join(','))].join('\n');
+  return [
+    outputs.map(csvCell).join(','),
+    ...rows.map((r) => outputs.map((o) => csvCell(r[o])).join(',')),
+  ].join('\n');
 }
 
 /** The body in the requested media type; a single object must be exactly one row (else 406 PGRST116). */
@@ -68,8 +80,12 @@ export function rangeOf(row: RenderedRow, offset: number): { status: number; con
   const total = row.total === null ? null : Number(row.total);
   const totalText = total === null ? '*' : String(total);
   if (total !== null && offset > total) {
-    throw new RestError(416, 'PGRST103', 'Requested range not satisfiable',
-      `An offset of ${offset} was requested, but there are only ${total} rows.`);
+    throw new RestError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      `An offset of ${offset} was requested, but there are only ${total} rows.`,
+    );
   }
   const contentRange = row.page === 0 ? `*/${totalText}` : `${offset}-${offset + row.page - 1}/${totalText}`;
   return { status: total !== null && row.page < total ? 206 : 200, contentRange };

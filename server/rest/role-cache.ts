@@ -1,6 +1,11 @@
 import { decodeJwt } from 'jose';
 import type { KeyRing } from '../keys.ts';
-import { isRoleFailure, resolveRequestRole, type RequestRole, type RoleFailure } from '../http/request-role.ts';
+import {
+  isRoleFailure,
+  resolveRequestRole,
+  type RequestRole,
+  type RoleFailure,
+} from '../http/request-role.ts';
 
 const MAX_ENTRIES = 2000;
 
@@ -25,7 +30,10 @@ const expiryOf = (token: string): number => {
  */
 export function cachedRoleResolver(keys: KeyRing) {
   const cache = new Map<string, Entry>();
-  return async (apikey: string | null | undefined, authorization: string | null | undefined): Promise<RequestRole | RoleFailure> => {
+  return async (
+    apikey: string | null | undefined,
+    authorization: string | null | undefined,
+  ): Promise<RequestRole | RoleFailure> => {
     const key = `${apikey ?? ''}\n${authorization ?? ''}`;
     const hit = cache.get(key);
     if (hit && Date.now() / 1000 < hit.expiresAt) {

@@ -17,33 +17,60 @@ import { EXPOSED_SCHEMA, schemaCacheFor } from './schema-cache.ts';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
 
 /** The gateway's and PostgREST's answers when the request's keys or token are not acceptable (§1.3, §3.9). */
 function roleFailure(f: RoleFailure): Response {
   switch (f.kind) {
     case 'no_api_key':
-      return json(401, { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' });
+      return json(401, {
+        message: 'No API key found in request',
+        hint: 'No `apikey` request header or url param was found.',
+      });
     case 'invalid_api_key':
-      return json(401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' });
+      return json(401, {
+        message: 'Invalid API key',
+        hint: 'Double check your Supabase `anon` or `service_role` API key.',
+      });
     case 'expired_jwt':
-      return json(401, { code: 'PGRST303', details: null, hint: null, message: 'JWT expired' },
-        { 'www-authenticate': 'Bearer error="invalid_token", error_description="JWT expired"' });
+      return json(
+        401,
+        { code: 'PGRST303', details: null, hint: null, message: 'JWT expired' },
+        { 'www-authenticate': 'Bearer error="invalid_token", error_description="JWT expired"' },
+      );
     case 'invalid_jwt':
-      return json(401, { code: 'PGRST301', details: null, hint: null, message: f.message },
-        { 'www-authenticate': `Bearer error="invalid_token", error_description="${f.message.replace(/"/g, "'")}"` });
+      return json(
+        401,
+        { code: 'PGRST301', details: null, hint: null, message: f.message },
+        {
+          'www-authenticate': `Bearer error="invalid_token", error_description="${f.message.replace(/"/g, "'")}"`,
+        },
+      );
   }
 }
 
 /** Accept-Profile / Content-Profile may only name the exposed schema (406 PGRST106 otherwise, §3.8). */
 function checkProfile(c: Context): void {
-  const profile = c.req.method === 'GET' || c.req.method === 'HEAD' ? c.req.header('accept-profile') : c.req.header('content-profile');
+  const profile =
+    c.req.method === 'GET' || c.req.method === 'HEAD'
+      ? c.req.header('accept-profile')
+      : c.req.header('content-profile');
   if (profile !== undefined && profile !== EXPOSED_SCHEMA) {
-    throw new RestError(406, 'PGRST106', `Invalid schema: ${profile}`, null, `Only the following schemas are exposed: ${EXPOSED_SCHEMA}`);
+    throw new RestError(
+      406,
+      'PGRST106',
+      `Invalid schema: ${profile}`,
+      null,
+      `Only the following schemas are exposed: ${EXPOSED_SCHEMA}`,
+    );
   }
 }
 
-const lowerCaseHeaders = (c: Context) => Object.fromEntries([...c.req.raw.headers].map(([k, v]) => [k.toLowerCase(), v]));
+const lowerCaseHeaders = (c: Context) =>
+  Object.fromEntries([...c.req.raw.headers].map(([k, v]) => [k.toLowerCase(), v]));
 
 type Handler = (req: RestRequest, name: string) => Promise<RestResponse>;
 
@@ -60,20 +87,25 @@ export function restRoutes(ctx: StackContext): Hono {
     })
     .catch((e: unknown) => console.error('rest: cannot LISTEN pgrst', e));
 
-  const handle = (handler: Handler) => async (c: Context): Promise<Response> => {
-    const url = new URL(c.req.url);
-    const who = await resolveRole(c.req.header('apikey') ?? url.searchParams.get('apikey'), c.req.header('authorization'));
-    if (isRoleFailure(who)) {
-      return roleFailure(who);
-    }
-    try {
-      const res = await serve(c, url, who, handler);
-      return new Response(res.body, { status: res.status, headers: res.headers });
-    } catch (e) {
-      const err = toRestError(e, who.role === 'anon');
-      return json(err.status, err.body(), err.headers);
-    }
-  };
+  const handle =
+    (handler: Handler) =>
+    async (c: Context): Promise<Response> => {
+      const url = new URL(c.req.url);
+      const who = await resolveRole(
+        c.req.header('apikey') ?? url.searchParams.get('apikey'),
+        c.req.header('authorization'),
+      );
+      if (isRoleFailure(who)) {
+        return roleFailure(who);
+      }
+      try {
+        const res = await serve(c, url, who, handler);
+        return new Response(res.body, { status: res.status, headers: res.headers });
+      } catch (e) {
+        const err = toRestError(e, who.role === 'anon');
+        return json(err.status, err.body(), err.headers);
+      }
+    };
 
   const serve = async (c: Context, url: URL, who: RequestRole, handler: Handler): Promise<RestResponse> => {
     checkProfile(c);
@@ -88,19 +120,47 @@ export function restRoutes(ctx: StackContext): Hono {
       bodyText: method === 'GET' || method === 'HEAD' || method === 'DELETE' ? null : await c.req.text(),
       cache: await cache.get(),
       run: (readOnly, fn) =>
-        runAsRequest(ctx.db, who, { readOnly, rollback: prefs.tx === 'rollback', method, path: url.pathname, headers: lowerCaseHeaders(c) }, fn),
+        runAsRequest(
+          ctx.db,
+          who,
+          {
+            readOnly,
+            rollback: prefs.tx === 'rollback',
+            method,
+            path: url.pathname,
+            headers: lowerCaseHeaders(c),
+          },
+          fn,
+        ),
     };
     // Hono has already percent-decoded the path parameter.
     return handler(req, c.req.param('name') ?? '');
   };
 
   const app = new Hono();
-  app.use('*', bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    // The unread rest of the body is still on the socket: close the connection rather than reuse it.
-    onError: (c) => c.json({ code: 'PGRST413', details: null, hint: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`, message: 'Payload Too Large' }, 413, { connection: 'close' }),
-  }));
-  const notAllowed = (c: Context) => c.json({ code: 'PGRST117', details: null, hint: null, message: `Unsupported HTTP method: ${c.req.method}` }, 405);
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      // The unread rest of the body is still on the socket: close the connection rather than reuse it.
+      onError: (c) =>
+        c.json(
+          {
+            code: 'PGRST413',
+            details: null,
+            hint: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+            message: 'Payload Too Large',
+          },
+          413,
+          { connection: 'close' },
+        ),
+    }),
+  );
+  const notAllowed = (c: Context) =>
+    c.json(
+      { code: 'PGRST117', details: null, hint: null, message: `Unsupported HTTP method: ${c.req.method}` },
+      405,
+    );
   app.on(['GET', 'HEAD', 'POST'], '/rpc/:name', handle(callFunction));
   app.all('/rpc/:name', notAllowed);
   app.on(['GET', 'HEAD'], '/:name', handle(readTable));

@@ -26,8 +26,17 @@ export interface RunOptions {
  * Runs one REST request in one transaction as its role, so that Postgres grants and row-level
  * security authorise it: BEGIN, the preamble, the request's statement(s), COMMIT (or ROLLBACK).
  */
-export async function runAsRequest<T>(db: Database, who: RequestRole, options: RunOptions, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  const params = rolePreambleParams(who, { method: options.method, path: options.path, headers: options.headers });
+export async function runAsRequest<T>(
+  db: Database,
+  who: RequestRole,
+  options: RunOptions,
+  fn: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  const params = rolePreambleParams(who, {
+    method: options.method,
+    path: options.path,
+    headers: options.headers,
+  });
   try {
     return await db.transaction(async (tx) => {
       await tx.query(options.readOnly ? PREAMBLE_RO : PREAMBLE_RW, params);

@@ -13,7 +13,10 @@ const column = z.object({
   identity: z.boolean(),
   generated: z.boolean(),
 });
-const stringList = z.array(z.string()).nullable().transform((v) => v ?? []);
+const stringList = z
+  .array(z.string())
+  .nullable()
+  .transform((v) => v ?? []);
 const relation = z.object({
   name: z.string(),
   kind: z.string(),
@@ -21,7 +24,13 @@ const relation = z.object({
   pk: stringList,
   uniques: z.array(stringList),
 });
-const foreignKey = z.object({ name: z.string(), from: z.string(), to: z.string(), fromColumns: z.array(z.string()), toColumns: z.array(z.string()) });
+const foreignKey = z.object({
+  name: z.string(),
+  from: z.string(),
+  to: z.string(),
+  fromColumns: z.array(z.string()),
+  toColumns: z.array(z.string()),
+});
 const fnArg = z.object({ name: z.string(), type: z.string(), mode: z.string() });
 const fn = z.object({
   name: z.string(),
@@ -59,12 +68,20 @@ export interface SchemaCache {
   types: Set<string>;
 }
 
-const outColumn = (a: FnArg): Column => ({ name: a.name, type: a.type, nullable: true, default: null, identity: false, generated: false });
+const outColumn = (a: FnArg): Column => ({
+  name: a.name,
+  type: a.type,
+  nullable: true,
+  default: null,
+  identity: false,
+  generated: false,
+});
 
 function toFunction(f: z.infer<typeof fn>): RestFunction {
   const inArgs = f.args.filter((a) => a.mode === 'i' || a.mode === 'b' || a.mode === 'v');
   const outArgs = f.args.filter((a) => a.mode === 'o' || a.mode === 'b' || a.mode === 't');
-  const resultColumns = f.returnColumns ?? (outArgs.length > 0 && f.returnType === 'record' ? outArgs.map(outColumn) : null);
+  const resultColumns =
+    f.returnColumns ?? (outArgs.length > 0 && f.returnType === 'record' ? outArgs.map(outColumn) : null);
   return { ...f, inArgs, resultColumns };
 }
 
@@ -78,7 +95,9 @@ export async function introspect(db: Database, schema = EXPOSED_SCHEMA): Promise
   }
   return {
     schema,
-    relations: new Map(data.relations.map((r) => [r.name, { ...r, columnMap: new Map(r.columns.map((c) => [c.name, c])) }])),
+    relations: new Map(
+      data.relations.map((r) => [r.name, { ...r, columnMap: new Map(r.columns.map((c) => [c.name, c])) }]),
+    ),
     fks: data.fks,
     functions,
     types: new Set(data.types ?? []),

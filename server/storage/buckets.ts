@@ -24,15 +24,23 @@ export function bucketRoutes(ctx: StackContext): Hono<Env> {
   app.onError((e, c) => storageErrorResponse(c, e));
 
   app.get('/', async (c) => {
-    const rows = await runAs(ctx.db, c.get('who'), (tx) =>
-      tx.query(`select ${BUCKET_COLUMNS} from storage.buckets order by name`), { readOnly: true });
+    const rows = await runAs(
+      ctx.db,
+      c.get('who'),
+      (tx) => tx.query(`select ${BUCKET_COLUMNS} from storage.buckets order by name`),
+      { readOnly: true },
+    );
     return c.json(rows.rows);
   });
 
   app.get('/:id', async (c) => {
     const id = parseBucketName(c.req.param('id'));
-    const { rows } = await runAs(ctx.db, c.get('who'), (tx) =>
-      tx.query(`select ${BUCKET_COLUMNS} from storage.buckets where id = $1`, [id]), { readOnly: true });
+    const { rows } = await runAs(
+      ctx.db,
+      c.get('who'),
+      (tx) => tx.query(`select ${BUCKET_COLUMNS} from storage.buckets where id = $1`, [id]),
+      { readOnly: true },
+    );
     if (!rows[0]) {
       throw notFound('Bucket');
     }
@@ -51,19 +59,31 @@ export function bucketRoutes(ctx: StackContext): Hono<Env> {
     await runAs(ctx.db, c.get('who'), (tx) =>
       tx.query(
         `insert into storage.buckets (id, name, owner_id, public, file_size_limit, allowed_mime_types) values ($1, $2, $3, $4, $5, $6)`,
-        [id, parseBucketName(body.name), typeof sub === 'string' ? sub : null, body.public, limit, body.allowed_mime_types ?? null],
-      ));
+        [
+          id,
+          parseBucketName(body.name),
+          typeof sub === 'string' ? sub : null,
+          body.public,
+          limit,
+          body.allowed_mime_types ?? null,
+        ],
+      ),
+    );
     return c.json({ name: id });
   });
 
   app.delete('/:id', async (c) => {
     const id = parseBucketName(c.req.param('id'));
     // Deleting a bucket must not orphan objects: Supabase refuses a non-empty bucket.
-    const { rows: used } = await ctx.db.query('select 1 from storage.objects where bucket_id = $1 limit 1', [id]);
+    const { rows: used } = await ctx.db.query('select 1 from storage.objects where bucket_id = $1 limit 1', [
+      id,
+    ]);
     if (used.length) {
       throw new StorageError(409, 'InvalidRequest', 'The bucket you tried to delete is not empty');
     }
-    const { affectedRows } = await runAs(ctx.db, c.get('who'), (tx) => tx.query('delete from storage.buckets where id = $1', [id]));
+    const { affectedRows } = await runAs(ctx.db, c.get('who'), (tx) =>
+      tx.query('delete from storage.buckets where id = $1', [id]),
+    );
     if (!affectedRows) {
       throw notFound('Bucket');
     }

@@ -14,13 +14,17 @@ export class StorageError extends Error {
   }
 }
 
-export const notFound = (what = 'Object') => new StorageError(404, what === 'Object' ? 'NoSuchKey' : 'NoSuchBucket', `${what} not found`);
+export const notFound = (what = 'Object') =>
+  new StorageError(404, what === 'Object' ? 'NoSuchKey' : 'NoSuchBucket', `${what} not found`);
 export const invalidKey = (message = 'Invalid key') => new StorageError(400, 'InvalidKey', message);
 
 /** Maps what a storage operation threw to the response storage-js reads (`message`, `statusCode`). */
 export function storageErrorResponse(c: Context, e: unknown): Response {
   const err = toStorageError(e);
-  return c.json({ statusCode: String(err.status), code: err.code, error: err.code, message: err.message }, err.status);
+  return c.json(
+    { statusCode: String(err.status), code: err.code, error: err.code, message: err.message },
+    err.status,
+  );
 }
 
 function toStorageError(e: unknown): StorageError {

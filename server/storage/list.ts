@@ -30,7 +30,12 @@ interface Entry {
  * One folder level, as Supabase Storage's list: the files directly under `prefix` and its sub-folders
  * (entries with `id: null`), only among the objects the caller may see.
  */
-export async function listFolder(db: Database, who: RequestRole, bucket: string, req: ListRequest): Promise<Entry[]> {
+export async function listFolder(
+  db: Database,
+  who: RequestRole,
+  bucket: string,
+  req: ListRequest,
+): Promise<Entry[]> {
   const prefix = req.prefix.replace(/^\/+|\/+$/g, '');
   const base = prefix ? `${prefix}/` : '';
   const rows = await objectsUnder(db, who, bucket, base);
@@ -46,13 +51,22 @@ export async function listFolder(db: Database, who: RequestRole, bucket: string,
     if (slash === -1) {
       files.push(toEntry(row, entryName));
     } else if (!folders.has(entryName)) {
-      folders.set(entryName, { name: entryName, id: null, updated_at: null, created_at: null, last_accessed_at: null, metadata: null });
+      folders.set(entryName, {
+        name: entryName,
+        id: null,
+        updated_at: null,
+        created_at: null,
+        last_accessed_at: null,
+        metadata: null,
+      });
     }
   }
   const { column, order } = req.sortBy;
   const sign = order === 'asc' ? 1 : -1;
   const key = (e: Entry) => (column === 'name' ? e.name : (e[column] ?? ''));
-  const sorted = [...folders.values(), ...files].sort((a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const sorted = [...folders.values(), ...files].sort(
+    (a, b) => sign * (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0),
+  );
   return sorted.slice(req.offset, req.offset + req.limit);
 }
 

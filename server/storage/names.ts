@@ -74,7 +74,12 @@ export function assertRawPathSafe(rawUrl: string | undefined): void {
     } catch {
       throw invalidKey('Invalid key: bad percent-encoding');
     }
-    if (decoded === '.' || decoded === '..' || FORBIDDEN.test(decoded) || /(^|[\\/])\.\.?([\\/]|$)/.test(decoded)) {
+    if (
+      decoded === '.' ||
+      decoded === '..' ||
+      FORBIDDEN.test(decoded) ||
+      /(^|[\\/])\.\.?([\\/]|$)/.test(decoded)
+    ) {
       throw invalidKey('Invalid key: path traversal is not allowed');
     }
   }

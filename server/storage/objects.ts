@@ -51,7 +51,10 @@ function checkBucketLimits(bucket: BucketRow, upload: Upload): void {
   }
   const allowed = bucket.allowed_mime_types;
   const type = upload.contentType.split(';')[0]!.trim().toLowerCase();
-  if (allowed?.length && !allowed.some((a) => a === type || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))))) {
+  if (
+    allowed?.length &&
+    !allowed.some((a) => a === type || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))))
+  ) {
     throw new StorageError(415, 'InvalidMimeType', `mime type ${type} is not supported`);
   }
 }
@@ -77,7 +80,14 @@ export async function putObject(db: Database, who: RequestRole, upload: Upload):
     const { rows } = await tx.query<{ id: string }>(
       `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata)
        values ($1, $2, $3::uuid, $4, $5, $6) ${conflict} returning id`,
-      [upload.bucket, upload.name, isUuid(owner) ? owner : null, owner, JSON.stringify(metadata), upload.userMetadata === null ? null : JSON.stringify(upload.userMetadata)],
+      [
+        upload.bucket,
+        upload.name,
+        isUuid(owner) ? owner : null,
+        owner,
+        JSON.stringify(metadata),
+        upload.userMetadata === null ? null : JSON.stringify(upload.userMetadata),
+      ],
     );
     const id = rows[0]!.id;
     await asService(tx);
@@ -92,20 +102,29 @@ export async function putObject(db: Database, who: RequestRole, upload: Upload):
 
 /** The object the caller may read (RLS), or 404 — a hidden object looks exactly like a missing one. */
 export function findObject(db: Database, who: RequestRole, bucket: string, name: string): Promise<ObjectRow> {
-  return runAs(db, who, async (tx) => {
-    const { rows } = await tx.query<ObjectRow>(
-      `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`,
-      [bucket, name],
-    );
-    if (!rows[0]) {
-      throw notFound();
-    }
-    return rows[0];
-  }, { readOnly: true });
+  return runAs(
+    db,
+    who,
+    async (tx) => {
+      const { rows } = await tx.query<ObjectRow>(
+        `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`,
+        [bucket, name],
+      );
+      if (!rows[0]) {
+        throw notFound();
+      }
+      return rows[0];
+    },
+    { readOnly: true },
+  );
 }
 
 /** Reads an object's bytes after the caller has been authorised (RLS select or a signed URL). */
-export async function readObject(db: Queryable, bucket: string, name: string): Promise<{ row: ObjectRow; bytes: Uint8Array }> {
+export async function readObject(
+  db: Queryable,
+  bucket: string,
+  name: string,
+): Promise<{ row: ObjectRow; bytes: Uint8Array }> {
   const { rows } = await db.query<ObjectRow & { data: Uint8Array }>(
     `select o.id, o.name, o.metadata, o.created_at, o.updated_at, o.last_accessed_at, d.data
        from storage.objects o join storage.object_data d on d.object_id = o.id
@@ -121,7 +140,12 @@ export async function readObject(db: Queryable, bucket: string, name: string): P
 }
 
 /** Deletes the named objects the caller may delete (RLS); returns those removed. */
-export function removeObjects(db: Database, who: RequestRole, bucket: string, names: string[]): Promise<ObjectRow[]> {
+export function removeObjects(
+  db: Database,
+  who: RequestRole,
+  bucket: string,
+  names: string[],
+): Promise<ObjectRow[]> {
   return runAs(db, who, async (tx) => {
     const { rows } = await tx.query<ObjectRow & { bucket_id: string }>(
       `delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning bucket_id, ${OBJECT_COLUMNS}`,
@@ -132,16 +156,26 @@ export function removeObjects(db: Database, who: RequestRole, bucket: string, na
 }
 
 /** Objects under `prefix` the caller may see (RLS), as rows for the list endpoint to fold into folders. */
-export async function objectsUnder(db: Database, who: RequestRole, bucket: string, prefix: string): Promise<ObjectRow[]> {
+export async function objectsUnder(
+  db: Database,
+  who: RequestRole,
+  bucket: string,
+  prefix: string,
+): Promise<ObjectRow[]> {
   await requireBucket(db, bucket);
   const like = `${prefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-  return runAs(db, who, async (tx) => {
-    const { rows } = await tx.query<ObjectRow>(
-      `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name like $2 order by name limit 10000`,
-      [bucket, like],
-    );
-    return rows;
-  }, { readOnly: true });
+  return runAs(
+    db,
+    who,
+    async (tx) => {
+      const { rows } = await tx.query<ObjectRow>(
+        `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name like $2 order by name limit 10000`,
+        [bucket, like],
+      );
+      return rows;
+    },
+    { readOnly: true },
+  );
 }
 
 const isUuid = (s: string | null): s is string =>

@@ -6,7 +6,13 @@ import { isRoleFailure, resolveRequestRole, type RequestRole } from '../http/req
 import { bucketRoutes } from './buckets.ts';
 import { StorageError, storageErrorResponse } from './errors.ts';
 import { listFolder, ListRequest } from './list.ts';
-import { assertRawPathSafe, contentDisposition, parseBucketName, parseObjectName, splitBucketPath } from './names.ts';
+import {
+  assertRawPathSafe,
+  contentDisposition,
+  parseBucketName,
+  parseObjectName,
+  splitBucketPath,
+} from './names.ts';
 import { findObject, putObject, readObject, removeObjects, type ObjectRow } from './objects.ts';
 import { signObjectUrl, verifyObjectToken } from './signed-url.ts';
 import { readUploadBody } from './upload-body.ts';
@@ -32,7 +38,13 @@ const after = (url: string, marker: string) => {
 export function storageRoutes(ctx: StackContext): Hono<Env> {
   const app = new Hono<Env>();
   app.onError((e, c) => storageErrorResponse(c, e));
-  app.use('*', bodyLimit({ maxSize: MAX_UPLOAD_BYTES, onError: (c) => storageErrorResponse(c, new StorageError(413, 'EntityTooLarge', 'Payload too large')) }));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_UPLOAD_BYTES,
+      onError: (c) => storageErrorResponse(c, new StorageError(413, 'EntityTooLarge', 'Payload too large')),
+    }),
+  );
 
   app.use('*', async (c, next) => {
     // The raw request line from the Node server (absent when the app is called in process).
@@ -51,8 +63,17 @@ export function storageRoutes(ctx: StackContext): Hono<Env> {
   app.use('*', async (c, next) => {
     const who = await resolveRequestRole(ctx.keys, c.req.header('apikey'), c.req.header('authorization'));
     if (isRoleFailure(who)) {
-      const message = who.kind === 'no_api_key' ? 'No API key found in request' : who.kind === 'expired_jwt' ? 'jwt expired' : 'Invalid JWT';
-      throw new StorageError(401, who.kind === 'no_api_key' || who.kind === 'invalid_api_key' ? 'Unauthorized' : 'InvalidJWT', message);
+      const message =
+        who.kind === 'no_api_key'
+          ? 'No API key found in request'
+          : who.kind === 'expired_jwt'
+            ? 'jwt expired'
+            : 'Invalid JWT';
+      throw new StorageError(
+        401,
+        who.kind === 'no_api_key' || who.kind === 'invalid_api_key' ? 'Unauthorized' : 'InvalidJWT',
+        message,
+      );
     }
     c.set('who', who);
     await next();
@@ -65,16 +86,27 @@ export function storageRoutes(ctx: StackContext): Hono<Env> {
     if (!rest.includes('/')) {
       const bucket = parseBucketName(rest);
       const body = parse(SignManyBody, await c.req.json().catch(() => null));
-      return c.json(await Promise.all(body.paths.map(async (path) => {
-        try {
-          const name = parseObjectName(encodeURIComponent(path));
-          await findObject(ctx.db, c.get('who'), bucket, name);
-          const token = await signObjectUrl(ctx.keys, bucket, name, body.expiresIn);
-          return { error: null, path, signedURL: `/object/sign/${bucket}/${name}?token=${token}` };
-        } catch (e) {
-          return { error: e instanceof StorageError ? e.message : 'Either the object does not exist or you do not have access to it', path, signedURL: null };
-        }
-      })));
+      return c.json(
+        await Promise.all(
+          body.paths.map(async (path) => {
+            try {
+              const name = parseObjectName(encodeURIComponent(path));
+              await findObject(ctx.db, c.get('who'), bucket, name);
+              const token = await signObjectUrl(ctx.keys, bucket, name, body.expiresIn);
+              return { error: null, path, signedURL: `/object/sign/${bucket}/${name}?token=${token}` };
+            } catch (e) {
+              return {
+                error:
+                  e instanceof StorageError
+                    ? e.message
+                    : 'Either the object does not exist or you do not have access to it',
+                path,
+                signedURL: null,
+              };
+            }
+          }),
+        ),
+      );
     }
     const { bucket, name } = splitBucketPath(rest);
     const { expiresIn } = parse(SignBody, await c.req.json().catch(() => null));
@@ -125,16 +157,28 @@ export function storageRoutes(ctx: StackContext): Hono<Env> {
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    throw new StorageError(400, 'InvalidRequest', parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+    throw new StorageError(
+      400,
+      'InvalidRequest',
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
+    );
   }
   return parsed.data;
 }
 
 export const fileObject = (r: ObjectRow) => ({
-  name: r.name, id: r.id, updated_at: r.updated_at, created_at: r.created_at, last_accessed_at: r.last_accessed_at, metadata: r.metadata,
+  name: r.name,
+  id: r.id,
+  updated_at: r.updated_at,
+  created_at: r.created_at,
+  last_accessed_at: r.last_accessed_at,
+  metadata: r.metadata,
 });
 
-function download({ row, bytes }: { row: ObjectRow; bytes: Uint8Array }, downloadName: string | undefined): Response {
+function download(
+  { row, bytes }: { row: ObjectRow; bytes: Uint8Array },
+  downloadName: string | undefined,
+): Response {
   const meta = row.metadata ?? {};
   const fileName = downloadName || row.name.split('/').pop()!;
   return new Response(bytes as Uint8Array<ArrayBuffer>, {

@@ -10,15 +10,29 @@ const SIGNED_URL_ROLE = 'storage_signed_url';
 const MAX_EXPIRY_SECONDS = 365 * 24 * 3600;
 
 /** Signs a download token for `<bucket>/<name>` (Supabase Storage's `{url, exp}` token). */
-export function signObjectUrl(keys: KeyRing, bucket: string, name: string, expiresIn: number): Promise<string> {
+export function signObjectUrl(
+  keys: KeyRing,
+  bucket: string,
+  name: string,
+  expiresIn: number,
+): Promise<string> {
   if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > MAX_EXPIRY_SECONDS) {
-    throw new StorageError(400, 'InvalidRequest', `expiresIn must be an integer between 1 and ${MAX_EXPIRY_SECONDS}`);
+    throw new StorageError(
+      400,
+      'InvalidRequest',
+      `expiresIn must be an integer between 1 and ${MAX_EXPIRY_SECONDS}`,
+    );
   }
   return keys.sign({ role: SIGNED_URL_ROLE, url: `${bucket}/${name}` }, expiresIn);
 }
 
 /** Checks a download token against the object it is presented for. */
-export async function verifyObjectToken(keys: KeyRing, token: string | undefined, bucket: string, name: string): Promise<void> {
+export async function verifyObjectToken(
+  keys: KeyRing,
+  token: string | undefined,
+  bucket: string,
+  name: string,
+): Promise<void> {
   if (!token) {
     throw new StorageError(400, 'InvalidJWT', 'Missing token');
   }
@@ -26,7 +40,11 @@ export async function verifyObjectToken(keys: KeyRing, token: string | undefined
   try {
     claims = await keys.verify(token);
   } catch (e) {
-    throw new StorageError(400, 'InvalidJWT', e instanceof errors.JWTExpired ? 'jwt expired' : 'invalid signature');
+    throw new StorageError(
+      400,
+      'InvalidJWT',
+      e instanceof errors.JWTExpired ? 'jwt expired' : 'invalid signature',
+    );
   }
   // A token signed for another object (or any other kind of JWT) opens nothing here.
   if (claims.role !== SIGNED_URL_ROLE || claims.url !== `${bucket}/${name}`) {

@@ -61,7 +61,13 @@ describe('web app', () => {
   });
 
   it('never serves dot-files or anything outside the build', async () => {
-    for (const p of ['/.env', '/%2e%2e/vigil-web-outside.txt', '/..%2fvigil-web-outside.txt', '/assets%5c..%5c.env', '/index.html%00.js']) {
+    for (const p of [
+      '/.env',
+      '/%2e%2e/vigil-web-outside.txt',
+      '/..%2fvigil-web-outside.txt',
+      '/assets%5c..%5c.env',
+      '/index.html%00.js',
+    ]) {
       const res = await web().request(p);
       expect(await res.text(), p).not.toMatch(/SECRET|outside/);
     }

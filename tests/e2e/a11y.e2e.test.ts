@@ -113,7 +113,9 @@ async function signUp(page: Page): Promise<void> {
   await page.getByLabel('Company Name').fill('Compiler Co');
   await page.getByRole('combobox', { name: 'Industry Type' }).click();
   await page.getByRole('option', { name: 'Technology' }).click();
-  await page.getByRole('textbox', { name: 'Email' }).fill(`grace-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
+  await page
+    .getByRole('textbox', { name: 'Email' })
+    .fill(`grace-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
   await page.getByLabel('Password', { exact: true }).fill('cobol-1959');
   await page.getByRole('button', { name: 'Create Account' }).click();
   await page.waitForURL('**/dashboard');

@@ -34,7 +34,9 @@ describe('agents page', () => {
     await saveScreenshot(page, 'agents 1 selection');
     await activate.click();
     await page.waitForURL('**/dashboard/select-roles');
-    expect(await page.getByRole('checkbox', { name: 'Select Forensics Investigator' }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'Select Forensics Investigator' }).isChecked()).toBe(
+      true,
+    );
     expect(await page.getByRole('checkbox', { name: 'Select Threat Intelligence' }).isChecked()).toBe(false);
     await page.getByTestId('order-summary').getByText('Forensics Investigator').waitFor();
     // A signed-in customer's selection is not parked in session storage (that is for visitors).
@@ -70,7 +72,9 @@ describe('agents page', () => {
     await expect.poll(() => activeCount(watcher), { timeout: 15_000 }).toBe(2);
     expect(await watcher.evaluate<boolean>('window.notReloaded === true')).toBe(true);
     expect(await watcher.getByText('Active', { exact: true }).count()).toBe(2);
-    expect(await watcher.getByRole('checkbox', { name: 'Incident Responder is active' }).isDisabled()).toBe(true);
+    expect(await watcher.getByRole('checkbox', { name: 'Incident Responder is active' }).isDisabled()).toBe(
+      true,
+    );
     await saveScreenshot(watcher, 'agents 2 live activation');
     await context.close();
   });

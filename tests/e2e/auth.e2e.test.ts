@@ -149,7 +149,9 @@ describe('callback and password reset', () => {
     await page.goto('/auth/callback');
     await page.getByRole('heading', { name: 'Authentication Error' }).waitFor();
     await text(page, 'Unable to authenticate. Please try logging in again.').waitFor();
-    await page.goto('/auth/callback?error=access_denied&error_description=Email+link+is+invalid+or+has+expired');
+    await page.goto(
+      '/auth/callback?error=access_denied&error_description=Email+link+is+invalid+or+has+expired',
+    );
     await text(page, 'Email link is invalid or has expired').waitFor();
     await page.getByRole('button', { name: 'Return to Login' }).click();
     await page.waitForURL('**/auth');

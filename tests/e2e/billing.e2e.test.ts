@@ -49,7 +49,8 @@ describe('billing in settings', () => {
     await page.getByText('(canceled, no further charges)', { exact: false }).waitFor();
     const admin = client(e2e.stack, 'service_role');
     const cancelFlag = async () =>
-      (await admin.from('subscriptions').select('cancel_at_period_end').eq('user_id', userId!).single()).data?.cancel_at_period_end as boolean;
+      (await admin.from('subscriptions').select('cancel_at_period_end').eq('user_id', userId!).single()).data
+        ?.cancel_at_period_end as boolean;
     expect(await cancelFlag()).toBe(true);
     await saveScreenshot(page, 'billing 2 canceled');
 

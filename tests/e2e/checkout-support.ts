@@ -18,7 +18,11 @@ export async function signUpConfirmed(page: Page, prefix: string): Promise<strin
 }
 
 /** From /dashboard/agents: selects the named agents, checks out and pays with a test card. */
-export async function selectAndCheckOut(page: Page, names: string[], card = '4242 4242 4242 4242'): Promise<void> {
+export async function selectAndCheckOut(
+  page: Page,
+  names: string[],
+  card = '4242 4242 4242 4242',
+): Promise<void> {
   await page.goto('/dashboard/agents');
   await page.getByRole('heading', { name: 'AI Security Agents' }).waitFor();
   for (const name of names) {

@@ -65,7 +65,9 @@ describe('visitor checkout', () => {
     // A visitor's checkout goes to /auth with the selection stored and in the navigation state.
     await page.getByRole('button', { name: 'Start 7-Day Free Trial' }).click();
     await page.waitForURL((url) => url.pathname === '/auth');
-    const stored = JSON.parse((await page.evaluate(() => sessionStorage.getItem('selectedAgentRoles'))) ?? '[]') as string[];
+    const stored = JSON.parse(
+      (await page.evaluate(() => sessionStorage.getItem('selectedAgentRoles'))) ?? '[]',
+    ) as string[];
     expect(stored.sort()).toEqual([ANALYST, PENTESTER]);
     const state = await page.evaluate<{ from: string; selectedRoles: string[] }>('window.history.state.usr');
     expect(state.from).toBe('agent-selection');
@@ -106,7 +108,10 @@ describe('visitor checkout', () => {
 
     await page.waitForURL((url) => url.pathname === '/dashboard');
     await page.getByText('Subscription Successful!', { exact: true }).first().waitFor();
-    await page.getByText('Your security agents have been activated and are now protecting your systems.').first().waitFor();
+    await page
+      .getByText('Your security agents have been activated and are now protecting your systems.')
+      .first()
+      .waitFor();
     await shot(page, '5-success');
     // The parameters are dropped, so a reload does not repeat the toast.
     await page.waitForURL((url) => url.search === '');
@@ -115,7 +120,9 @@ describe('visitor checkout', () => {
     await nav.getByRole('link', { name: 'Agents' }).click();
     await page.getByRole('heading', { name: 'AI Security Agents' }).waitFor();
     await expect.poll(() => page.getByText('Active & Monitoring', { exact: true }).count()).toBe(2);
-    expect(await page.getByRole('checkbox', { name: 'Penetration Tester is active' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'Penetration Tester is active' }).isDisabled()).toBe(
+      true,
+    );
     expect(await page.getByRole('button', { name: /^Activate Selected Agents/ }).isDisabled()).toBe(true);
     await shot(page, '6-agents-active');
 
@@ -126,7 +133,10 @@ describe('visitor checkout', () => {
       return (JSON.parse(localStorage.getItem(key ?? '') ?? '{}') as { user?: { id?: string } }).user?.id;
     });
     expect(userId).toBeTruthy();
-    const { data: rows } = await admin.from('user_agent_subscriptions').select('agent_role_id, status').eq('user_id', userId!);
+    const { data: rows } = await admin
+      .from('user_agent_subscriptions')
+      .select('agent_role_id, status')
+      .eq('user_id', userId!);
     expect((rows ?? []).map((r) => `${r.agent_role_id as string}:${r.status as string}`).sort()).toEqual([
       `${ANALYST}:trialing`,
       `${PENTESTER}:trialing`,
@@ -134,10 +144,15 @@ describe('visitor checkout', () => {
 
     // Page views and auth events reached monitoring_metrics in batches (5 s or 10 items).
     const metricNames = async () => {
-      const { data } = await admin.from('monitoring_metrics').select('metric_name, metadata').eq('user_id', userId!);
+      const { data } = await admin
+        .from('monitoring_metrics')
+        .select('metric_name, metadata')
+        .eq('user_id', userId!);
       return new Set((data ?? []).map((row) => row.metric_name as string));
     };
-    await expect.poll(async () => [...(await metricNames())].sort(), { timeout: 15_000 }).toEqual(['auth_event', 'page_view']);
+    await expect
+      .poll(async () => [...(await metricNames())].sort(), { timeout: 15_000 })
+      .toEqual(['auth_event', 'page_view']);
     await context.close();
   });
 

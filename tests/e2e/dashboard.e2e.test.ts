@@ -38,8 +38,8 @@ describe('dashboard shell', () => {
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     expect(await nav.getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
     const states = await Promise.all(
-      ['Email Notifications', 'Real-time Alerts', 'Automatic Remediation', 'Webhook Notifications'].map((name) =>
-        page.getByRole('switch', { name }).getAttribute('aria-checked'),
+      ['Email Notifications', 'Real-time Alerts', 'Automatic Remediation', 'Webhook Notifications'].map(
+        (name) => page.getByRole('switch', { name }).getAttribute('aria-checked'),
       ),
     );
     expect(states).toEqual(['true', 'true', 'false', 'false']);

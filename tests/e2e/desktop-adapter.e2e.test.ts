@@ -29,7 +29,10 @@ afterAll(async () => {
 });
 
 async function desktop(): Promise<{ context: BrowserContext; page: Page; main: DesktopHarness }> {
-  const context = await e2e.browser.newContext({ baseURL: e2e.stack.url, viewport: { width: 1280, height: 900 } });
+  const context = await e2e.browser.newContext({
+    baseURL: e2e.stack.url,
+    viewport: { width: 1280, height: 900 },
+  });
   const holder: { page?: Page } = {};
   const main = await installDesktopBridge(context, e2e.stack.url, () => holder.page!);
   const page = (holder.page = await context.newPage());
@@ -40,7 +43,9 @@ async function desktop(): Promise<{ context: BrowserContext; page: Page; main: D
 const sbKeys = (page: Page) =>
   page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('sb-')));
 const delivered = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as { __vigilDeepLinksDelivered: number }).__vigilDeepLinksDelivered);
+  page.evaluate(
+    () => (globalThis as unknown as { __vigilDeepLinksDelivered: number }).__vigilDeepLinksDelivered,
+  );
 
 async function createUser(email: string, password: string): Promise<void> {
   const { error } = await client(e2e.stack, 'service_role').auth.admin.createUser({
@@ -72,7 +77,10 @@ describe('desktop platform adapter', () => {
     const onDisk = Buffer.from(main.disk.get(key!)!, 'base64').toString('latin1');
     expect(onDisk).not.toContain('access_token');
     expect(onDisk).not.toContain(email);
-    const session = JSON.parse(main.vault.getItem(key!)!) as { access_token: string; user: { email: string } };
+    const session = JSON.parse(main.vault.getItem(key!)!) as {
+      access_token: string;
+      user: { email: string };
+    };
     expect(session.user.email).toBe(email);
     expect(session.access_token.split('.')).toHaveLength(3);
 
@@ -154,7 +162,9 @@ describe('desktop platform adapter', () => {
     const { context, page, main } = await desktop();
     await page.goto('/');
     const open = (url: string) =>
-      page.evaluate((u) => (globalThis as unknown as { vigil: DesktopBridge }).vigil.openExternal(u), url).catch((e: Error) => e.message);
+      page
+        .evaluate((u) => (globalThis as unknown as { vigil: DesktopBridge }).vigil.openExternal(u), url)
+        .catch((e: Error) => e.message);
     expect(await open('https://github.com/vigil-security')).toBe(true);
     expect(await open('https://evil.example/phish')).toBe(false);
     expect(await open('http://github.com/vigil-security')).toBe(false);
@@ -171,12 +181,19 @@ describe('desktop platform adapter', () => {
     await page.goto('/');
     const save = (url: string, name: string) =>
       page
-        .evaluate(([u, n]) => (globalThis as unknown as { vigil: DesktopBridge }).vigil.saveReport(u!, n!), [url, name])
+        .evaluate(
+          ([u, n]) => (globalThis as unknown as { vigil: DesktopBridge }).vigil.saveReport(u!, n!),
+          [url, name],
+        )
         .catch((e: Error) => e.message);
     const saved = await save(`${e2e.stack.url}/config.json`, 'backend config.json');
     expect(saved).toEqual({ saved: true, path: path.join(main.saveDir, 'backend config.json') });
-    expect(JSON.parse(await readFile(path.join(main.saveDir, 'backend config.json'), 'utf8'))).toHaveProperty('supabaseUrl');
-    expect(await save('https://evil.example/report.pdf', 'report.pdf')).toMatch(/only be downloaded from the Vigil backend/);
+    expect(JSON.parse(await readFile(path.join(main.saveDir, 'backend config.json'), 'utf8'))).toHaveProperty(
+      'supabaseUrl',
+    );
+    expect(await save('https://evil.example/report.pdf', 'report.pdf')).toMatch(
+      /only be downloaded from the Vigil backend/,
+    );
     expect(await save(`${e2e.stack.url}/config.json`, '../../.bashrc.json')).toMatch(/invalid payload/);
     expect(await save(`${e2e.stack.url}/config.json`, 'report.exe')).toMatch(/invalid payload/);
     expect(main.saveRequests).toEqual(['backend config.json']);
@@ -190,11 +207,15 @@ describe('desktop platform adapter', () => {
     const foreign = e2e.stack.url.replace('127.0.0.1', 'localhost');
     await page.goto(`${foreign}/`);
     const read = await page
-      .evaluate(() => (globalThis as unknown as { vigil: DesktopBridge }).vigil.vault.getItem('sb-127-auth-token'))
+      .evaluate(() =>
+        (globalThis as unknown as { vigil: DesktopBridge }).vigil.vault.getItem('sb-127-auth-token'),
+      )
       .catch((e: Error) => e.message);
     expect(read).toMatch(/sender origin http:\/\/localhost:\d+ is not the app/);
     const write = await page
-      .evaluate(() => (globalThis as unknown as { vigil: DesktopBridge }).vigil.vault.setItem('sb-127-auth-token', 'x'))
+      .evaluate(() =>
+        (globalThis as unknown as { vigil: DesktopBridge }).vigil.vault.setItem('sb-127-auth-token', 'x'),
+      )
       .catch((e: Error) => e.message);
     expect(write).toMatch(/is not the app/);
     expect(main.vault.getItem('sb-127-auth-token')).toBe('{"access_token":"secret"}');

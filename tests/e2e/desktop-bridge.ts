@@ -123,7 +123,10 @@ export async function installDesktopBridge(
   const router = createDeepLinkRouter({
     send: (message: DeepLinkMessage) => {
       void page()
-        .evaluate((m) => (globalThis as unknown as { __vigilEmitDeepLink(m: unknown): void }).__vigilEmitDeepLink(m), message)
+        .evaluate(
+          (m) => (globalThis as unknown as { __vigilEmitDeepLink(m: unknown): void }).__vigilEmitDeepLink(m),
+          message,
+        )
         .catch(() => undefined);
     },
     focus: () => undefined,

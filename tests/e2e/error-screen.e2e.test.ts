@@ -30,7 +30,9 @@ async function crashOnTerms(page: Page): Promise<string> {
   return errorId;
 }
 
-async function storedErrors(page: Page): Promise<{ id: string; message: string; component?: string; severity?: string }[]> {
+async function storedErrors(
+  page: Page,
+): Promise<{ id: string; message: string; component?: string; severity?: string }[]> {
   return JSON.parse((await page.evaluate(() => localStorage.getItem('vigil_errors'))) ?? '[]') as never;
 }
 
@@ -40,13 +42,20 @@ describe('error screen', () => {
     await page.goto('/');
     // 50 older records: the store must drop the oldest to keep only the newest 50.
     await page.evaluate(() => {
-      const old = Array.from({ length: 50 }, (_, i) => ({ id: `err_1_old${i}`, timestamp: new Date(0).toISOString(), message: `old ${i}` }));
+      const old = Array.from({ length: 50 }, (_, i) => ({
+        id: `err_1_old${i}`,
+        timestamp: new Date(0).toISOString(),
+        message: `old ${i}`,
+      }));
       localStorage.setItem('vigil_errors', JSON.stringify(old));
     });
 
     const errorId = await crashOnTerms(page);
     const shownAt = Date.now();
-    await page.getByText(/dynamically imported module|Importing a module script failed/).first().waitFor();
+    await page
+      .getByText(/dynamically imported module|Importing a module script failed/)
+      .first()
+      .waitFor();
     // The toast itself (an item of the toast viewport), not Radix's short-lived screen-reader announcement.
     const toast = page.locator('ol > li').filter({ hasText: 'An error occurred' });
     await toast.waitFor();
@@ -94,7 +103,11 @@ describe('error screen', () => {
     await expect
       .poll(
         async () => {
-          const { rows } = await e2e.stack.ctx.db.query<{ level: string; component: string | null; email: string }>(
+          const { rows } = await e2e.stack.ctx.db.query<{
+            level: string;
+            component: string | null;
+            email: string;
+          }>(
             `select l.level, l.context->>'component' as component, u.email
                from public.application_logs l join auth.users u on u.id = l.user_id
               where l.context->>'errorId' = $1`,

@@ -35,7 +35,10 @@ export async function startE2E(overrides: Parameters<typeof startTestStack>[0] =
 }
 
 /** A fresh browser profile (its own local storage) with a page on the stack's origin. */
-export async function newPage(e2e: E2E, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  e2e: E2E,
+  viewport = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await e2e.browser.newContext({ baseURL: e2e.stack.url, viewport });
   const page = await context.newPage();
   return { context, page };

@@ -31,7 +31,17 @@ describe('landing page', () => {
     await cloud.getByText('Cloud Security').waitFor();
     await cloud.getByText('$399').waitFor();
     await page.getByText('Trusted by Security-Conscious Teams').waitFor();
-    for (const href of ['/about', '/careers', '/blog', '/contact', '/documentation', '/help', '/security', '/privacy', '/terms']) {
+    for (const href of [
+      '/about',
+      '/careers',
+      '/blog',
+      '/contact',
+      '/documentation',
+      '/help',
+      '/security',
+      '/privacy',
+      '/terms',
+    ]) {
       expect(await page.locator(`footer a[href="${href}"]`).count()).toBe(1);
     }
   });
@@ -63,14 +73,21 @@ describe('landing page', () => {
 describe('legal and information pages', () => {
   it('show Last Updated today and Back to Home', async () => {
     const today = new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
-    for (const [path, title] of [['/privacy', 'Privacy Policy'], ['/terms', 'Terms of Service']] as const) {
+    for (const [path, title] of [
+      ['/privacy', 'Privacy Policy'],
+      ['/terms', 'Terms of Service'],
+    ] as const) {
       await page.goto(path);
       await page.getByRole('heading', { name: title, level: 1 }).waitFor();
       await page.getByText(`Last Updated: ${today}`).waitFor();
     }
     await page.getByRole('link', { name: 'Back to Home' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    for (const [path, title] of [['/about', 'About Vigil'], ['/security', 'Security at Vigil'], ['/help', 'Help Center']] as const) {
+    for (const [path, title] of [
+      ['/about', 'About Vigil'],
+      ['/security', 'Security at Vigil'],
+      ['/help', 'Help Center'],
+    ] as const) {
       await page.goto(path);
       await page.getByRole('heading', { name: title, level: 1 }).waitFor();
     }

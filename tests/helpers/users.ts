@@ -17,11 +17,20 @@ export interface TestUser {
 export async function signedInUser(
   stack: RunningStack,
   email: string,
-  metadata: Record<string, string> = { full_name: 'Test User', company_name: 'Test Co', industry_type: 'Technology' },
+  metadata: Record<string, string> = {
+    full_name: 'Test User',
+    company_name: 'Test Co',
+    industry_type: 'Technology',
+  },
 ): Promise<TestUser> {
   const password = 'correct-horse-battery-1';
   const admin = client(stack, 'service_role');
-  const created = await admin.auth.admin.createUser({ email, password, email_confirm: true, user_metadata: metadata });
+  const created = await admin.auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+    user_metadata: metadata,
+  });
   if (created.error || !created.data.user) {
     throw new Error(`createUser ${email}: ${created.error?.message ?? 'no user'}`);
   }
@@ -30,5 +39,11 @@ export async function signedInUser(
   if (signedIn.error || !signedIn.data.session) {
     throw new Error(`sign-in ${email}: ${signedIn.error?.message ?? 'no session'}`);
   }
-  return { id: created.data.user.id, email, password, supabase, accessToken: signedIn.data.session.access_token };
+  return {
+    id: created.data.user.id,
+    email,
+    password,
+    supabase,
+    accessToken: signedIn.data.session.access_token,
+  };
 }

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
 import { client, startTestStack } from '../helpers/stack.ts';
-import { checkout, completeLocalCheckout, errorOf, ROLE, rowsOf, signedInCustomer, type Customer } from './billing-support.ts';
+import {
+  checkout,
+  completeLocalCheckout,
+  errorOf,
+  ROLE,
+  rowsOf,
+  signedInCustomer,
+  type Customer,
+} from './billing-support.ts';
 
 let stack: RunningStack;
 beforeAll(async () => {
@@ -34,7 +42,11 @@ describe('billing summary and cancel / resume (local mode)', () => {
     const result: { data: unknown; error: unknown } = await c.supabase.rpc('billing_summary');
     expect(result.error).toBeNull();
     const summary = result.data as Summary;
-    expect(summary).toMatchObject({ status: 'trialing', cancel_at_period_end: false, next_charge_amount: 62820 });
+    expect(summary).toMatchObject({
+      status: 'trialing',
+      cancel_at_period_end: false,
+      next_charge_amount: 62820,
+    });
     expect(summary.next_charge_at).toBe(summary.trial_ends_at);
     expect(summary.agents.map((a) => a.name)).toEqual(['Cybersecurity Analyst', 'Penetration Tester']);
     // Another customer sees nothing of it; a visitor may not call it.
@@ -53,7 +65,9 @@ describe('billing summary and cancel / resume (local mode)', () => {
     // Agents keep working until the period ends; no next charge is due.
     expect(rows.roles).toEqual([{ agent_role_id: ROLE.responder, status: 'trialing' }]);
     expect(((await c.supabase.rpc('billing_summary')).data as Summary).next_charge_amount).toBeNull();
-    const events = await stack.ctx.db.query(`select type, outcome from public.billing_events where type = 'customer.subscription.updated'`);
+    const events = await stack.ctx.db.query(
+      `select type, outcome from public.billing_events where type = 'customer.subscription.updated'`,
+    );
     expect(events.rows).toContainEqual({ type: 'customer.subscription.updated', outcome: 'applied' });
 
     expect((await manage(c.supabase, 'resume')).data).toEqual({ cancel_at_period_end: false });
@@ -72,8 +86,13 @@ describe('billing summary and cancel / resume (local mode)', () => {
 
   it('lets customers read but never write their subscription rows', async () => {
     const c = await subscribed('readonly', [ROLE.intel]);
-    await c.supabase.from('subscriptions').update({ status: 'active', cancel_at_period_end: true }).eq('user_id', c.id);
-    await c.supabase.from('user_agent_subscriptions').insert({ user_id: c.id, agent_role_id: ROLE.forensics, status: 'active' });
+    await c.supabase
+      .from('subscriptions')
+      .update({ status: 'active', cancel_at_period_end: true })
+      .eq('user_id', c.id);
+    await c.supabase
+      .from('user_agent_subscriptions')
+      .insert({ user_id: c.id, agent_role_id: ROLE.forensics, status: 'active' });
     const forged = await c.supabase.from('checkout_sessions').select('*');
     expect(forged.error).not.toBeNull();
     const rows = await rowsOf(stack, c.id);

@@ -19,18 +19,24 @@ describe("realtime 'subscription-changes'", () => {
       await c.supabase.realtime.setAuth(c.token);
       const channel = c.supabase
         .channel('subscription-changes')
-        .on('postgres_changes', { event: '*', schema: 'public', table: 'subscriptions', filter: `user_id=eq.${buyer.id}` }, (p) =>
-          seen.push({ who, table: 'subscriptions', status: (p.new as { status?: unknown }).status }),
+        .on(
+          'postgres_changes',
+          { event: '*', schema: 'public', table: 'subscriptions', filter: `user_id=eq.${buyer.id}` },
+          (p) => seen.push({ who, table: 'subscriptions', status: (p.new as { status?: unknown }).status }),
         );
       await new Promise<void>((resolve, reject) =>
-        channel.subscribe((state, err) => (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED ? resolve() : err ? reject(err) : undefined)),
+        channel.subscribe((state, err) =>
+          state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED ? resolve() : err ? reject(err) : undefined,
+        ),
       );
       return channel;
     };
     const channels = [await listen(buyer, 'buyer'), await listen(other, 'other')];
     const { data } = await checkout(buyer.supabase, { roleIds: [ROLE.analyst], userId: buyer.id });
     expect((await completeLocalCheckout(data!.url)).status).toBe(303);
-    await expect.poll(() => seen.filter((s) => s.who === 'buyer'), { timeout: 5000 }).toContainEqual({ who: 'buyer', table: 'subscriptions', status: 'trialing' });
+    await expect
+      .poll(() => seen.filter((s) => s.who === 'buyer'), { timeout: 5000 })
+      .toContainEqual({ who: 'buyer', table: 'subscriptions', status: 'trialing' });
     expect(seen.filter((s) => s.who === 'other')).toEqual([]);
     for (const channel of channels) {
       await channel.unsubscribe();

@@ -31,7 +31,15 @@ export async function signedInCustomer(stack: RunningStack, tag: string): Promis
   const sessionId = crypto.randomUUID();
   await stack.ctx.db.query(`insert into auth.sessions (id, user_id) values ($1, $2)`, [sessionId, id]);
   const token = await stack.ctx.keys.sign(
-    { sub: id, role: 'authenticated', aud: 'authenticated', email, session_id: sessionId, aal: 'aal1', amr: [] },
+    {
+      sub: id,
+      role: 'authenticated',
+      aud: 'authenticated',
+      email,
+      session_id: sessionId,
+      aal: 'aal1',
+      amr: [],
+    },
     3600,
   );
   const supabase = createClient(stack.url, stack.status.anon_key, {
@@ -43,7 +51,9 @@ export async function signedInCustomer(stack: RunningStack, tag: string): Promis
 }
 
 /** An invoke's error as status and JSON body. */
-export async function errorOf(error: unknown): Promise<{ status: number; body: { error: string; details?: unknown } }> {
+export async function errorOf(
+  error: unknown,
+): Promise<{ status: number; body: { error: string; details?: unknown } }> {
   if (!(error instanceof FunctionsHttpError)) {
     throw new Error(`expected a FunctionsHttpError, got ${String(error)}`);
   }
@@ -81,7 +91,10 @@ export async function completeLocalCheckout(url: string, card = '4242 4242 4242 
 /** Signs an event with the stack's local webhook secret and POSTs it to stripe-webhook. */
 export async function sendEvent(stack: RunningStack, event: object, secret?: string): Promise<Response> {
   const payload = JSON.stringify(event);
-  const signature = await signPayload(payload, secret ?? (await localWebhookSecret(stack.ctx.keys.serviceRoleKey)));
+  const signature = await signPayload(
+    payload,
+    secret ?? (await localWebhookSecret(stack.ctx.keys.serviceRoleKey)),
+  );
   return fetch(`${stack.url}/functions/v1/stripe-webhook`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
@@ -93,8 +106,12 @@ export { localEvent };
 
 export async function rowsOf(stack: RunningStack, userId: string) {
   const sub = await stack.ctx.db.query<{
-    status: string; trial_ends_at: Date | string | null; cancel_at_period_end: boolean; provider_subscription_id: string;
-    provider_customer_id: string | null; monthly_amount: number | null;
+    status: string;
+    trial_ends_at: Date | string | null;
+    cancel_at_period_end: boolean;
+    provider_subscription_id: string;
+    provider_customer_id: string | null;
+    monthly_amount: number | null;
   }>(`select * from public.subscriptions where user_id = $1`, [userId]);
   const roles = await stack.ctx.db.query<{ agent_role_id: string; status: string }>(
     `select agent_role_id, status from public.user_agent_subscriptions where user_id = $1 order by agent_role_id`,

@@ -14,8 +14,11 @@ afterAll(() => stack.close());
 const signedInClient = (email: string) => signedInUser(stack, email);
 
 type Invoked = { data: unknown; error: unknown };
-const invoke = async (supabase: { functions: SupabaseClient['functions'] }, body: unknown): Promise<Invoked> =>
-  (await supabase.functions.invoke('application-logger', { body: body as Record<string, unknown> }));
+const invoke = async (
+  supabase: { functions: SupabaseClient['functions'] },
+  body: unknown,
+): Promise<Invoked> =>
+  await supabase.functions.invoke('application-logger', { body: body as Record<string, unknown> });
 
 const errorBody = async (error: unknown) => {
   expect(error).toBeInstanceOf(FunctionsHttpError);
@@ -36,15 +39,28 @@ describe('application-logger', () => {
     const alice = await signedInClient('alice-logger@example.com');
     const mallory = await signedInClient('mallory-logger@example.com');
     const { data, error } = await invoke(mallory.supabase, {
-      level: 'warning', message: 'scan slow', context: { scanId: 7 }, user_id: alice.id, timestamp: '2026-01-02T03:04:05Z',
+      level: 'warning',
+      message: 'scan slow',
+      context: { scanId: 7 },
+      user_id: alice.id,
+      timestamp: '2026-01-02T03:04:05Z',
     });
     expect(error).toBeNull();
     expect(data).toMatchObject({ success: true });
-    const { rows } = await stack.ctx.db.query<{ user_id: string; level: string; message: string; context: unknown }>(
-      'select user_id, level::text, message, context from public.application_logs where id = $1',
-      [(data as { id: string }).id],
-    );
-    expect(rows[0]).toEqual({ user_id: mallory.id, level: 'warning', message: 'scan slow', context: { scanId: 7 } });
+    const { rows } = await stack.ctx.db.query<{
+      user_id: string;
+      level: string;
+      message: string;
+      context: unknown;
+    }>('select user_id, level::text, message, context from public.application_logs where id = $1', [
+      (data as { id: string }).id,
+    ]);
+    expect(rows[0]).toEqual({
+      user_id: mallory.id,
+      level: 'warning',
+      message: 'scan slow',
+      context: { scanId: 7 },
+    });
   });
 
   it('answers 400 for a bad level, an overlong message or an oversized context', async () => {

@@ -17,17 +17,21 @@ beforeAll(async () => {
   stack = await startTestStack();
   host = new Hono();
   host.use('/functions/v1/*', corsMiddleware);
-  host.route('/functions/v1', functionsRoutes(stack.ctx, {
-    dir: FIXTURES,
-    configToml: path.join(FIXTURES, 'config.toml'),
-    maxBodyBytes: 1024,
-    timeoutMs: 300,
-  }));
+  host.route(
+    '/functions/v1',
+    functionsRoutes(stack.ctx, {
+      dir: FIXTURES,
+      configToml: path.join(FIXTURES, 'config.toml'),
+      maxBodyBytes: 1024,
+      timeoutMs: 300,
+    }),
+  );
   anon = { apikey: stack.status.anon_key, authorization: `Bearer ${stack.status.anon_key}` };
 });
 afterAll(() => stack.close());
 
-const call = (name: string, init: RequestInit = {}) => host.request(`http://127.0.0.1/functions/v1/${name}`, init);
+const call = (name: string, init: RequestInit = {}) =>
+  host.request(`http://127.0.0.1/functions/v1/${name}`, init);
 
 describe('edge functions host', () => {
   it('answers 404 JSON for unknown names, bad names and shared folders', async () => {
@@ -40,11 +44,21 @@ describe('edge functions host', () => {
   });
 
   it('passes the request through and returns the function status, headers and body', async () => {
-    const res = await call('echo/sub/path?x=1', { method: 'POST', headers: { ...anon, 'content-type': 'text/plain' }, body: 'hi' });
+    const res = await call('echo/sub/path?x=1', {
+      method: 'POST',
+      headers: { ...anon, 'content-type': 'text/plain' },
+      body: 'hi',
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('x-echo')).toBe('yes');
-    expect(await res.json()).toEqual({ method: 'POST', path: '/echo/sub/path', search: '?x=1', body: 'hi', env: stack.url });
+    expect(await res.json()).toEqual({
+      method: 'POST',
+      path: '/echo/sub/path',
+      search: '?x=1',
+      body: 'hi',
+      env: stack.url,
+    });
   });
 
   it('verifies the JWT at the gateway unless the function opts out', async () => {
@@ -53,12 +67,25 @@ describe('edge functions host', () => {
     expect(((await missing.json()) as { message: string }).message).toBe('Missing authorization header');
     const forged = await call('echo', { method: 'POST', headers: { apikey: 'eyJhbGciOiJIUzI1NiJ9.e30.x' } });
     expect(forged.status).toBe(401);
-    const badBearer = await call('echo', { method: 'POST', headers: { apikey: stack.status.anon_key, authorization: 'Bearer not.a.jwt' } });
+    const badBearer = await call('echo', {
+      method: 'POST',
+      headers: { apikey: stack.status.anon_key, authorization: 'Bearer not.a.jwt' },
+    });
     expect(badBearer.status).toBe(401);
     const expired = await stack.ctx.keys.sign({ role: 'authenticated', sub: crypto.randomUUID() }, -10);
-    expect((await call('echo', { method: 'POST', headers: { apikey: stack.status.anon_key, authorization: `Bearer ${expired}` } })).status).toBe(401);
+    expect(
+      (
+        await call('echo', {
+          method: 'POST',
+          headers: { apikey: stack.status.anon_key, authorization: `Bearer ${expired}` },
+        })
+      ).status,
+    ).toBe(401);
     // Only a bearer (curl as in Supabase's docs) is enough when it is a valid key.
-    expect((await call('echo', { method: 'POST', headers: { authorization: `Bearer ${stack.status.anon_key}` } })).status).toBe(201);
+    expect(
+      (await call('echo', { method: 'POST', headers: { authorization: `Bearer ${stack.status.anon_key}` } }))
+        .status,
+    ).toBe(201);
     const hook = await call('open-hook', { method: 'POST', body: '{}' });
     expect(hook.status).toBe(200);
     expect(await hook.text()).toBe('hooked');
@@ -98,7 +125,11 @@ describe('edge functions host', () => {
   it('answers CORS preflights without credentials and adds CORS headers to answers', async () => {
     const pre = await fetch(`${stack.url}/functions/v1/application-logger`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, apikey, content-type, x-client-info' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, apikey, content-type, x-client-info',
+      },
     });
     expect(pre.status).toBeLessThan(300);
     expect(pre.headers.get('access-control-allow-headers')).toMatch(/apikey/);
@@ -108,7 +139,10 @@ describe('edge functions host', () => {
 
   it('is what supabase.functions.invoke reaches: a gateway 401 is an HttpError, not a relay error', async () => {
     const supabase = client(stack);
-    const result = (await supabase.functions.invoke('application-logger', { headers: { apikey: 'nope', Authorization: 'Bearer nope' }, body: {} })) as { error: Error | null };
+    const result = (await supabase.functions.invoke('application-logger', {
+      headers: { apikey: 'nope', Authorization: 'Bearer nope' },
+      body: {},
+    })) as { error: Error | null };
     expect(result.error?.name).toBe('FunctionsHttpError');
   });
 });

@@ -9,7 +9,14 @@ import { startAgent, type Agent } from '../../agents/worker/agent.ts';
 import { listMail } from '../../server/mail/outbox.ts';
 import type { RunningStack } from '../../server/stack.ts';
 import { startTestStack } from '../helpers/stack.ts';
-import { customer, target, targetServer, waitFor, type Customer, type TargetServer } from './queue-support.ts';
+import {
+  customer,
+  target,
+  targetServer,
+  waitFor,
+  type Customer,
+  type TargetServer,
+} from './queue-support.ts';
 
 let stack: RunningStack;
 let agent: Agent;
@@ -19,7 +26,14 @@ let alice: Customer;
 beforeAll(async () => {
   stack = await startTestStack();
   srv = await targetServer();
-  agent = startAgent({ db: createServiceClient(stack.url, stack.status.service_role_key), mode: 'local', mail: stack.ctx.mailer, pollMs: 100, dutyMs: 500, log: () => {} });
+  agent = startAgent({
+    db: createServiceClient(stack.url, stack.status.service_role_key),
+    mode: 'local',
+    mail: stack.ctx.mailer,
+    pollMs: 100,
+    dutyMs: 500,
+    log: () => {},
+  });
   alice = await customer(stack);
 });
 afterAll(async () => {
@@ -29,7 +43,10 @@ afterAll(async () => {
 });
 
 async function act(body: Record<string, unknown>) {
-  const { data, error } = (await alice.supabase.functions.invoke<Record<string, unknown>>('security-scanner-integration', { body })) as { data: Record<string, unknown> | null; error: unknown };
+  const { data, error } = (await alice.supabase.functions.invoke<Record<string, unknown>>(
+    'security-scanner-integration',
+    { body },
+  )) as { data: Record<string, unknown> | null; error: unknown };
   if (error) {
     const res = (error as FunctionsHttpError).context as Response;
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -38,16 +55,30 @@ async function act(body: Record<string, unknown>) {
 }
 
 async function scanToEnd(target?: string) {
-  const started = await act({ action: 'start_scan', toolType: 'webapp', continuous: false, ...(target ? { target } : {}) });
+  const started = await act({
+    action: 'start_scan',
+    toolType: 'webapp',
+    continuous: false,
+    ...(target ? { target } : {}),
+  });
   expect(started).toMatchObject({ status: 200, body: { success: true, message: 'Scan started' } });
   const id = started.body.scanId as string;
-  const scan = await waitFor('scan completed', async () => {
-    const { data } = await alice.supabase.from('scan_results').select('*').eq('id', id).single();
-    return data?.status === 'completed' || data?.status === 'failed' ? data : null;
-  }, 60_000, 200);
+  const scan = await waitFor(
+    'scan completed',
+    async () => {
+      const { data } = await alice.supabase.from('scan_results').select('*').eq('id', id).single();
+      return data?.status === 'completed' || data?.status === 'failed' ? data : null;
+    },
+    60_000,
+    200,
+  );
   // The job ends once insights, recommendations and notifications are written too.
   await waitFor('job finished', async () => {
-    const { data } = await alice.supabase.from('jobs').select('status').eq('id', started.body.jobId as string).single();
+    const { data } = await alice.supabase
+      .from('jobs')
+      .select('status')
+      .eq('id', started.body.jobId as string)
+      .single();
     return data?.status === 'succeeded';
   });
   return scan;
@@ -57,27 +88,50 @@ const findings = async () => (await alice.supabase.from('findings').select('*').
 
 describe('findings pipeline', () => {
   it('adds and verifies a target; the customer cannot mark it verified', async () => {
-    const { data: t, error } = await alice.supabase.from('scan_targets').insert({ kind: 'url', value: srv.url }).select().single();
+    const { data: t, error } = await alice.supabase
+      .from('scan_targets')
+      .insert({ kind: 'url', value: srv.url })
+      .select()
+      .single();
     expect(error).toBeNull();
     expect(t!.verified_at).toBeNull();
-    const { error: forged } = await alice.supabase.from('scan_targets').update({ verified_at: new Date().toISOString() } as never).eq('id', t!.id);
+    const { error: forged } = await alice.supabase
+      .from('scan_targets')
+      .update({ verified_at: new Date().toISOString() } as never)
+      .eq('id', t!.id);
     expect(forged?.code).toBe('42501');
-    expect(await act({ action: 'verify_target', toolType: 'webapp', target: srv.url })).toMatchObject({ status: 422 });
+    expect(await act({ action: 'verify_target', toolType: 'webapp', target: srv.url })).toMatchObject({
+      status: 422,
+    });
     srv.token = t!.verification_token;
-    expect(await act({ action: 'verify_target', toolType: 'webapp', target: srv.url })).toMatchObject({ status: 200, body: { success: true, verified: true } });
-    expect(await act({ action: 'initialize', toolType: 'webapp' })).toMatchObject({ status: 200, body: { success: true } });
+    expect(await act({ action: 'verify_target', toolType: 'webapp', target: srv.url })).toMatchObject({
+      status: 200,
+      body: { success: true, verified: true },
+    });
+    expect(await act({ action: 'initialize', toolType: 'webapp' })).toMatchObject({
+      status: 200,
+      body: { success: true },
+    });
   });
 
   it('scans, stores deduplicated findings, opens an event for the high finding and recommends the fix', async () => {
     const scan = await scanToEnd();
     expect(scan.status).toBe('completed');
     expect(scan.severity_level).toBe('critical');
-    const results = scan.analyzed_results as { counts: Record<string, number>; finding_ids: string[]; total: number; new: number };
+    const results = scan.analyzed_results as {
+      counts: Record<string, number>;
+      finding_ids: string[];
+      total: number;
+      new: number;
+    };
     expect(results.counts.critical).toBeGreaterThanOrEqual(1);
     expect(results.counts.high).toBeGreaterThanOrEqual(1);
     expect(results.finding_ids).toHaveLength(results.total);
     expect(results.new).toBe(results.total);
-    expect((scan.progress as { phase: string; percent: number })).toMatchObject({ phase: 'done', percent: 100 });
+    expect(scan.progress as { phase: string; percent: number }).toMatchObject({
+      phase: 'done',
+      percent: 100,
+    });
 
     const all = await findings();
     const git = all.find((f) => f.rule_id === 'web.exposed.git')!;
@@ -89,14 +143,21 @@ describe('findings pipeline', () => {
 
     const { data: events } = await alice.supabase.from('security_events').select('*').eq('status', 'open');
     const gitEvent = events!.find((e) => e.finding_id === git.id)!;
-    expect(gitEvent).toMatchObject({ severity: 'high', event_type: 'vulnerability_detected', scan_result_id: scan.id });
+    expect(gitEvent).toMatchObject({
+      severity: 'high',
+      event_type: 'vulnerability_detected',
+      scan_result_id: scan.id,
+    });
     expect(events!.some((e) => e.finding_id === env.id && e.severity === 'critical')).toBe(true);
     // Low findings (missing headers) do not raise alerts.
     expect(events!.every((e) => e.severity === 'high' || e.severity === 'critical')).toBe(true);
 
     // Recommendations follow the scan row (analysis runs after the scan is shown complete).
     const recs = await waitFor('recommendations', async () => {
-      const { data } = await alice.supabase.from('ai_security_recommendations').select('*').eq('status', 'pending');
+      const { data } = await alice.supabase
+        .from('ai_security_recommendations')
+        .select('*')
+        .eq('status', 'pending');
       return data?.some((r) => r.category === 'exposed-sensitive-files') ? data : null;
     });
     const files = recs.find((r) => r.category === 'exposed-sensitive-files')!;
@@ -104,7 +165,12 @@ describe('findings pipeline', () => {
     expect(JSON.stringify(files.steps)).toContain('nginx');
     expect(recs.some((r) => r.category === 'security-headers')).toBe(true);
 
-    const mail = await waitFor('alert e-mail', async () => (await listMail(stack.ctx.db, alice.email)).find((m) => m.subject.includes('security alert')), 10_000);
+    const mail = await waitFor(
+      'alert e-mail',
+      async () =>
+        (await listMail(stack.ctx.db, alice.email)).find((m) => m.subject.includes('security alert')),
+      10_000,
+    );
     expect(mail.text).toContain('Environment file');
   });
 
@@ -114,20 +180,37 @@ describe('findings pipeline', () => {
     expect((scan.analyzed_results as { new: number }).new).toBe(0);
     const after = await findings();
     expect(after.map((f) => f.id)).toEqual(before.map((f) => f.id));
-    const { data: events } = await alice.supabase.from('security_events').select('id').eq('event_type', 'vulnerability_detected');
-    expect(events!.length).toBe(before.filter((f) => f.severity === 'high' || f.severity === 'critical').length);
+    const { data: events } = await alice.supabase
+      .from('security_events')
+      .select('id')
+      .eq('event_type', 'vulnerability_detected');
+    expect(events!.length).toBe(
+      before.filter((f) => f.severity === 'high' || f.severity === 'critical').length,
+    );
   });
 
   it('lets the customer triage but never close a finding by hand', async () => {
     const git = (await findings()).find((f) => f.rule_id === 'web.exposed.git')!;
-    const { error: fixedByHand } = await alice.supabase.from('findings').update({ status: 'fixed' }).eq('id', git.id);
+    const { error: fixedByHand } = await alice.supabase
+      .from('findings')
+      .update({ status: 'fixed' })
+      .eq('id', git.id);
     expect(fixedByHand).not.toBeNull();
-    const { error: noExpiry } = await alice.supabase.from('findings').update({ status: 'accepted_risk' }).eq('id', git.id);
+    const { error: noExpiry } = await alice.supabase
+      .from('findings')
+      .update({ status: 'accepted_risk' })
+      .eq('id', git.id);
     expect(noExpiry).not.toBeNull();
-    const { error: otherColumn } = await alice.supabase.from('findings').update({ severity: 'low' } as never).eq('id', git.id);
+    const { error: otherColumn } = await alice.supabase
+      .from('findings')
+      .update({ severity: 'low' } as never)
+      .eq('id', git.id);
     expect(otherColumn?.code).toBe('42501');
     const until = new Date(Date.now() + 7 * 86_400_000).toISOString();
-    const { error: accepted } = await alice.supabase.from('findings').update({ status: 'accepted_risk', accepted_until: until }).eq('id', git.id);
+    const { error: accepted } = await alice.supabase
+      .from('findings')
+      .update({ status: 'accepted_risk', accepted_until: until })
+      .eq('id', git.id);
     expect(accepted).toBeNull();
   });
 
@@ -142,10 +225,19 @@ describe('findings pipeline', () => {
       expect(f.fixed_at).not.toBeNull();
     }
     expect(all.find((f) => f.rule_id === 'web.header.csp-missing')?.status).toBe('open');
-    const { data: events } = await alice.supabase.from('security_events').select('status, finding_id').in('finding_id', all.filter((f) => f.status === 'fixed').map((f) => f.id));
+    const { data: events } = await alice.supabase
+      .from('security_events')
+      .select('status, finding_id')
+      .in(
+        'finding_id',
+        all.filter((f) => f.status === 'fixed').map((f) => f.id),
+      );
     expect(events!.length).toBeGreaterThan(0);
     expect(events!.every((e) => e.status === 'resolved')).toBe(true);
-    const { data: recs } = await alice.supabase.from('ai_security_recommendations').select('category, status').eq('category', 'exposed-sensitive-files');
+    const { data: recs } = await alice.supabase
+      .from('ai_security_recommendations')
+      .select('category, status')
+      .eq('category', 'exposed-sensitive-files');
     expect(recs!.every((r) => r.status === 'completed')).toBe(true);
   });
 
@@ -155,22 +247,36 @@ describe('findings pipeline', () => {
     expect((scan.analyzed_results as { regressed: number }).regressed).toBeGreaterThanOrEqual(2);
     const git = (await findings()).find((f) => f.rule_id === 'web.exposed.git')!;
     expect(git).toMatchObject({ status: 'open', regression: true, reopened_count: 1, fixed_at: null });
-    const { data: events } = await alice.supabase.from('security_events').select('event_type, status').eq('finding_id', git.id).eq('status', 'open');
+    const { data: events } = await alice.supabase
+      .from('security_events')
+      .select('event_type, status')
+      .eq('finding_id', git.id)
+      .eq('status', 'open');
     expect(events).toEqual([{ event_type: 'vulnerability_regression', status: 'open' }]);
   });
 
-  it('learns from the customer\'s history: one misconfiguration on several targets is a pattern', async () => {
+  it("learns from the customer's history: one misconfiguration on several targets is a pattern", async () => {
     const second = await targetServer();
     try {
       const t = await target(stack, alice.id, second.url);
       const scan = await scanToEnd(t.id);
       expect(scan.status).toBe('completed');
-      const { data: insights } = await alice.supabase.from('ml_insights').select('*').order('created_at', { ascending: false }).limit(5);
-      const pattern = insights!.find((i) => i.insight_type === 'pattern' && (i.data as { rule_id?: string }).rule_id === 'web.exposed.git')!;
+      const { data: insights } = await alice.supabase
+        .from('ml_insights')
+        .select('*')
+        .order('created_at', { ascending: false })
+        .limit(5);
+      const pattern = insights!.find(
+        (i) => i.insight_type === 'pattern' && (i.data as { rule_id?: string }).rule_id === 'web.exposed.git',
+      )!;
       expect(pattern.title).toBe('Same misconfiguration on several targets');
       expect(pattern.confidence_score).toBe(1);
       expect(pattern.description).toContain('2 of your 2 targets');
-      const { data: recs } = await alice.supabase.from('ai_security_recommendations').select('category, description').eq('status', 'pending').eq('category', 'exposed-sensitive-files');
+      const { data: recs } = await alice.supabase
+        .from('ai_security_recommendations')
+        .select('category, description')
+        .eq('status', 'pending')
+        .eq('category', 'exposed-sensitive-files');
       expect(recs).toHaveLength(1);
       expect(recs![0]!.description).toContain('on 2 targets');
     } finally {

@@ -16,10 +16,17 @@ export interface Customer {
 }
 
 /** A confirmed user signed in through /auth/v1 (a real session), with a supabase-js client acting as them. */
-export async function customer(stack: RunningStack, email = `c-${crypto.randomUUID().slice(0, 8)}@example.com`): Promise<Customer> {
+export async function customer(
+  stack: RunningStack,
+  email = `c-${crypto.randomUUID().slice(0, 8)}@example.com`,
+): Promise<Customer> {
   const password = `pw-${crypto.randomUUID()}`;
   const admin = client(stack, 'service_role');
-  const { data: created, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true });
+  const { data: created, error } = await admin.auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+  });
   if (error) {
     throw error;
   }
@@ -35,7 +42,12 @@ export async function customer(stack: RunningStack, email = `c-${crypto.randomUU
 }
 
 /** A scan target row, verified unless told otherwise (written with the service role, as the verifier does). */
-export async function target(stack: RunningStack, userId: string, value: string, opts: { kind?: 'url' | 'host' | 'api'; verified?: boolean } = {}) {
+export async function target(
+  stack: RunningStack,
+  userId: string,
+  value: string,
+  opts: { kind?: 'url' | 'host' | 'api'; verified?: boolean } = {},
+) {
   const { rows } = await stack.ctx.db.query<{ id: string; verification_token: string }>(
     `insert into public.scan_targets (user_id, kind, value, verified_at, verification_method)
      values ($1, $2, $3, case when $4 then now() end, case when $4 then 'http' end) returning id, verification_token`,
@@ -44,7 +56,12 @@ export async function target(stack: RunningStack, userId: string, value: string,
   return rows[0]!;
 }
 
-export async function initialised(stack: RunningStack, userId: string, tool: string, settings: Record<string, unknown> = {}) {
+export async function initialised(
+  stack: RunningStack,
+  userId: string,
+  tool: string,
+  settings: Record<string, unknown> = {},
+) {
   await stack.ctx.db.query(
     `insert into public.security_tool_configurations (user_id, tool_type, enabled, connection_status, settings)
      values ($1, $2, true, 'connected', $3)`,
@@ -108,7 +125,12 @@ export async function targetServer(): Promise<TargetServer> {
   return running;
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

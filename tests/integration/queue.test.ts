@@ -24,7 +24,9 @@ async function addJobs(n: number, extra: Record<string, unknown> = {}): Promise<
   return data!.map((r) => r.id);
 }
 
-const job = async (id: string) => (await stack.ctx.db.query<Record<string, unknown>>('select * from public.jobs where id = $1', [id])).rows[0]!;
+const job = async (id: string) =>
+  (await stack.ctx.db.query<Record<string, unknown>>('select * from public.jobs where id = $1', [id]))
+    .rows[0]!;
 
 describe('job queue', () => {
   it('never gives one job to two claimers', async () => {
@@ -32,9 +34,12 @@ describe('job queue', () => {
     const a = new Queue(service());
     const b = new Queue(service());
     const claims = await Promise.all([
-      a.claim('A', ['analysis'], 7, 30), b.claim('B', ['analysis'], 7, 30),
-      a.claim('A', ['analysis'], 7, 30), b.claim('B', ['analysis'], 7, 30),
-      a.claim('A', ['analysis'], 7, 30), b.claim('B', ['analysis'], 7, 30),
+      a.claim('A', ['analysis'], 7, 30),
+      b.claim('B', ['analysis'], 7, 30),
+      a.claim('A', ['analysis'], 7, 30),
+      b.claim('B', ['analysis'], 7, 30),
+      a.claim('A', ['analysis'], 7, 30),
+      b.claim('B', ['analysis'], 7, 30),
     ]);
     const claimed = claims.flat().map((j) => j.id);
     expect(new Set(claimed).size).toBe(claimed.length);
@@ -52,10 +57,24 @@ describe('job queue', () => {
       await new Promise((r) => setTimeout(r, 20));
       return null;
     };
-    const workers = ['w1', 'w2'].map((id) => new Worker({ db: service(), mode: 'local', id, handlers: { analysis: handler }, pollMs: 50, concurrency: 3, log: () => {} }));
+    const workers = ['w1', 'w2'].map(
+      (id) =>
+        new Worker({
+          db: service(),
+          mode: 'local',
+          id,
+          handlers: { analysis: handler },
+          pollMs: 50,
+          concurrency: 3,
+          log: () => {},
+        }),
+    );
     workers.forEach((w) => w.start());
     await waitFor('all jobs done', async () => {
-      const { rows } = await stack.ctx.db.query<{ n: number }>(`select count(*)::int as n from public.jobs where id = any($1) and status = 'succeeded'`, [ids]);
+      const { rows } = await stack.ctx.db.query<{ n: number }>(
+        `select count(*)::int as n from public.jobs where id = any($1) and status = 'succeeded'`,
+        [ids],
+      );
       return rows[0]!.n === ids.length;
     });
     await Promise.all(workers.map((w) => w.stop()));
@@ -64,21 +83,43 @@ describe('job queue', () => {
     expect([...lockedBy].every((w) => w === 'w1' || w === 'w2')).toBe(true);
   });
 
-  it('gives a dead worker\'s job to another worker once its lease runs out', async () => {
+  it("gives a dead worker's job to another worker once its lease runs out", async () => {
     const [id] = await addJobs(1, { kind: 'report' });
-    const hang = ({ signal }: { signal: AbortSignal }) => new Promise<null>((resolve) => signal.addEventListener('abort', () => resolve(null)));
-    const crashing = new Worker({ db: service(), mode: 'local', id: 'crashing', handlers: { report: hang }, leaseSeconds: 1, heartbeatMs: 300, pollMs: 50, log: () => {} });
+    const hang = ({ signal }: { signal: AbortSignal }) =>
+      new Promise<null>((resolve) => signal.addEventListener('abort', () => resolve(null)));
+    const crashing = new Worker({
+      db: service(),
+      mode: 'local',
+      id: 'crashing',
+      handlers: { report: hang },
+      leaseSeconds: 1,
+      heartbeatMs: 300,
+      pollMs: 50,
+      log: () => {},
+    });
     crashing.start();
     await waitFor('first claim', async () => (await job(id!)).locked_by === 'crashing');
     crashing.kill();
-    const rescuer = new Worker({ db: service(), mode: 'local', id: 'rescuer', handlers: { report: () => Promise.resolve({ ok: true }) }, leaseSeconds: 5, pollMs: 100, log: () => {} });
+    const rescuer = new Worker({
+      db: service(),
+      mode: 'local',
+      id: 'rescuer',
+      handlers: { report: () => Promise.resolve({ ok: true }) },
+      leaseSeconds: 5,
+      pollMs: 100,
+      log: () => {},
+    });
     // Before the lease runs out nobody may take it.
     expect(await rescuer.queue.claim('rescuer', ['report'], 5, 5)).toEqual([]);
     rescuer.start();
-    const done = await waitFor('re-claimed and done', async () => {
-      const j = await job(id!);
-      return j.status === 'succeeded' ? j : null;
-    }, 10_000);
+    const done = await waitFor(
+      're-claimed and done',
+      async () => {
+        const j = await job(id!);
+        return j.status === 'succeeded' ? j : null;
+      },
+      10_000,
+    );
     await rescuer.stop();
     expect(done).toMatchObject({ locked_by: 'rescuer', attempts: 2 });
     expect(done.last_error).toBeNull();
@@ -89,7 +130,12 @@ describe('job queue', () => {
     const q = new Queue(db);
     const gaps: number[] = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const claimed = await waitFor(`attempt ${attempt}`, async () => (await q.claim('retrier', ['analysis'], 1, 30)).find((j) => j.id === id), 10_000, 100);
+      const claimed = await waitFor(
+        `attempt ${attempt}`,
+        async () => (await q.claim('retrier', ['analysis'], 1, 30)).find((j) => j.id === id),
+        10_000,
+        100,
+      );
       expect(claimed.attempts).toBe(attempt);
       const outcome = await q.fail(id!, 'retrier', `boom ${attempt}`);
       const after = await job(id!);
@@ -120,26 +166,48 @@ describe('job queue', () => {
   it('keeps the queue to the service role; customers read only their own jobs', async () => {
     const alice = await customer(stack);
     const bob = await customer(stack);
-    await db.from('jobs').insert([{ kind: 'analysis', user_id: alice.id, run_at: '2999-01-01T00:00:00Z' }, { kind: 'analysis', user_id: bob.id, run_at: '2999-01-01T00:00:00Z' }]);
+    await db.from('jobs').insert([
+      { kind: 'analysis', user_id: alice.id, run_at: '2999-01-01T00:00:00Z' },
+      { kind: 'analysis', user_id: bob.id, run_at: '2999-01-01T00:00:00Z' },
+    ]);
     const { data: mine } = await alice.supabase.from('jobs').select('user_id');
     expect(mine!.map((j) => j.user_id)).toEqual([alice.id]);
-    const { error: insertError } = await alice.supabase.from('jobs').insert({ kind: 'scan', user_id: alice.id });
+    const { error: insertError } = await alice.supabase
+      .from('jobs')
+      .insert({ kind: 'scan', user_id: alice.id });
     expect(insertError?.code).toBe('42501');
-    const { error: rpcError } = await alice.supabase.rpc('claim_jobs', { p_worker: 'x', p_kinds: ['analysis'], p_n: 10, p_lease_seconds: 30 });
+    const { error: rpcError } = await alice.supabase.rpc('claim_jobs', {
+      p_worker: 'x',
+      p_kinds: ['analysis'],
+      p_n: 10,
+      p_lease_seconds: 30,
+    });
     expect(rpcError).not.toBeNull();
     const { error: cancelError } = await alice.supabase.rpc('cancel_job', { p_job: crypto.randomUUID() });
     expect(cancelError).not.toBeNull();
-    const { data: updated } = await alice.supabase.from('jobs').update({ status: 'cancelled' }).eq('user_id', alice.id).select();
+    const { data: updated } = await alice.supabase
+      .from('jobs')
+      .update({ status: 'cancelled' })
+      .eq('user_id', alice.id)
+      .select();
     expect(updated ?? []).toEqual([]);
   });
 
   it('cancels a queued scan and marks its scan stopped', async () => {
     const alice = await customer(stack);
     const t = await target(stack, alice.id, 'https://cancel.example.com');
-    const { data: jobId, error } = await db.rpc('enqueue_scan', { p_user: alice.id, p_tool: 'webapp', p_target_id: t.id, p_scanner: 'webapp' });
+    const { data: jobId, error } = await db.rpc('enqueue_scan', {
+      p_user: alice.id,
+      p_tool: 'webapp',
+      p_target_id: t.id,
+      p_scanner: 'webapp',
+    });
     expect(error).toBeNull();
     expect(await new Queue(db).cancel(jobId!)).toBe('queued');
-    const { rows } = await stack.ctx.db.query<{ status: string }>('select status::text from public.scan_results where job_id = $1', [jobId]);
+    const { rows } = await stack.ctx.db.query<{ status: string }>(
+      'select status::text from public.scan_results where job_id = $1',
+      [jobId],
+    );
     expect(rows[0]!.status).toBe('stopped');
     expect((await job(jobId!)).status).toBe('cancelled');
   });
@@ -150,7 +218,12 @@ describe('job queue', () => {
     const unverified = await target(stack, alice.id, 'https://unverified.example.com', { verified: false });
     const bobs = await target(stack, bob.id, 'https://bob.example.com');
     for (const id of [unverified.id, bobs.id]) {
-      const { error } = await db.rpc('enqueue_scan', { p_user: alice.id, p_tool: 'webapp', p_target_id: id, p_scanner: 'webapp' });
+      const { error } = await db.rpc('enqueue_scan', {
+        p_user: alice.id,
+        p_tool: 'webapp',
+        p_target_id: id,
+        p_scanner: 'webapp',
+      });
       expect(error?.code).toBe('42501');
     }
   });
@@ -162,17 +235,29 @@ describe('job queue', () => {
     await initialised(stack, alice.id, 'cloud_security');
     const now = new Date();
     const [a, b] = await Promise.all([enqueueDueScans(service(), now), enqueueDueScans(service(), now)]);
-    const mine = async () => (await stack.ctx.db.query<{ idempotency_key: string }>(
-      `select idempotency_key from public.jobs where user_id = $1 and kind = 'scan'`, [alice.id])).rows;
+    const mine = async () =>
+      (
+        await stack.ctx.db.query<{ idempotency_key: string }>(
+          `select idempotency_key from public.jobs where user_id = $1 and kind = 'scan'`,
+          [alice.id],
+        )
+      ).rows;
     expect(await mine()).toHaveLength(1);
     expect(a.enqueued + b.enqueued).toBeGreaterThanOrEqual(1);
-    expect([...a.skipped, ...b.skipped].some((s) => s.userId === alice.id && s.tool === 'cloud_security')).toBe(true);
+    expect(
+      [...a.skipped, ...b.skipped].some((s) => s.userId === alice.id && s.tool === 'cloud_security'),
+    ).toBe(true);
     // Later in the same slot: nothing new. A scan of the slot still running also blocks nothing twice.
     await enqueueDueScans(service(), new Date(now.getTime() + 3_600_000));
     expect(await mine()).toHaveLength(1);
     // The next slot, once the first scan is over, is enqueued once more.
-    await stack.ctx.db.query(`update public.scan_results set status = 'completed' where user_id = $1`, [alice.id]);
-    await Promise.all([enqueueDueScans(service(), new Date(now.getTime() + 86_400_000)), enqueueDueScans(service(), new Date(now.getTime() + 86_400_000))]);
+    await stack.ctx.db.query(`update public.scan_results set status = 'completed' where user_id = $1`, [
+      alice.id,
+    ]);
+    await Promise.all([
+      enqueueDueScans(service(), new Date(now.getTime() + 86_400_000)),
+      enqueueDueScans(service(), new Date(now.getTime() + 86_400_000)),
+    ]);
     expect(await mine()).toHaveLength(2);
   });
 });

@@ -38,7 +38,11 @@ export async function mintUser(stack: RunningStack, expiresIn = 3600): Promise<T
 }
 
 /** supabase-js signed in as `user` for realtime (anon without one). */
-export function realtimeClient(stack: RunningStack, user?: TestUser, key: 'anon' | 'service_role' = 'anon'): SupabaseClient {
+export function realtimeClient(
+  stack: RunningStack,
+  user?: TestUser,
+  key: 'anon' | 'service_role' = 'anon',
+): SupabaseClient {
   const sb = client(stack, key);
   if (user) {
     void sb.realtime.setAuth(user.token);
@@ -51,7 +55,10 @@ export function subscribed(channel: RealtimeChannel): Promise<RealtimeChannel> {
     channel.subscribe((status, err) => {
       if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) {
         resolve(channel);
-      } else if (status === REALTIME_SUBSCRIBE_STATES.CHANNEL_ERROR || status === REALTIME_SUBSCRIBE_STATES.TIMED_OUT) {
+      } else if (
+        status === REALTIME_SUBSCRIBE_STATES.CHANNEL_ERROR ||
+        status === REALTIME_SUBSCRIBE_STATES.TIMED_OUT
+      ) {
         reject(new Error(`${status}: ${err?.message ?? ''}`));
       }
     });

@@ -34,7 +34,11 @@ describe('realtime broadcast and presence', () => {
         .on('broadcast', { event: '*' }, (m) => selfGot.push(m)),
     );
     const quietSender = await subscribed(open().channel('room-1'));
-    await subscribed(open().channel('room-1').on('broadcast', { event: '*' }, (m) => otherGot.push(m)));
+    await subscribed(
+      open()
+        .channel('room-1')
+        .on('broadcast', { event: '*' }, (m) => otherGot.push(m)),
+    );
 
     expect(await sender.send({ type: 'broadcast', event: 'hello', payload: { n: 1 } })).toBe('ok');
     const bytes = new Uint8Array([0, 1, 2, 250, 255]);
@@ -48,7 +52,11 @@ describe('realtime broadcast and presence', () => {
 
   it('keeps a topic private to its own channels', async () => {
     const got: Msg[] = [];
-    await subscribed(open().channel('room-a').on('broadcast', { event: '*' }, (m) => got.push(m)));
+    await subscribed(
+      open()
+        .channel('room-a')
+        .on('broadcast', { event: '*' }, (m) => got.push(m)),
+    );
     const other = await subscribed(open().channel('room-b'));
     await other.send({ type: 'broadcast', event: 'x', payload: {} });
     await sleep(150);
@@ -59,13 +67,19 @@ describe('realtime broadcast and presence', () => {
     const a = open().channel('lobby', { config: { presence: { key: 'alice' } } });
     const b = open().channel('lobby', { config: { presence: { key: 'bob' } } });
     const leaves: string[] = [];
-    a.on('presence', { event: 'sync' }, () => undefined).on('presence', { event: 'leave' }, ({ key }) => leaves.push(key));
+    a.on('presence', { event: 'sync' }, () => undefined).on('presence', { event: 'leave' }, ({ key }) =>
+      leaves.push(key),
+    );
     b.on('presence', { event: 'sync' }, () => undefined);
     await subscribed(a);
     await subscribed(b);
     expect(await a.track({ online_at: 1 })).toBe('ok');
     expect(await b.track({ online_at: 2 })).toBe('ok');
-    await waitFor(() => Object.keys(a.presenceState()).length === 2 && Object.keys(b.presenceState()).length === 2, 3000, 'presence sync');
+    await waitFor(
+      () => Object.keys(a.presenceState()).length === 2 && Object.keys(b.presenceState()).length === 2,
+      3000,
+      'presence sync',
+    );
     expect(a.presenceState().bob?.[0]).toMatchObject({ online_at: 2 });
     await b.untrack();
     await waitFor(() => leaves.includes('bob'), 3000, 'presence leave');
@@ -74,7 +88,11 @@ describe('realtime broadcast and presence', () => {
 
   it('delivers REST broadcasts (the unjoined send fallback and httpSend with 202)', async () => {
     const got: Msg[] = [];
-    await subscribed(open().channel('news').on('broadcast', { event: '*' }, (m) => got.push(m)));
+    await subscribed(
+      open()
+        .channel('news')
+        .on('broadcast', { event: '*' }, (m) => got.push(m)),
+    );
     const unjoined = open().channel('news');
     expect(await unjoined.send({ type: 'broadcast', event: 'via-rest', payload: { a: 1 } })).toBe('ok');
     const res = await unjoined.httpSend('via-http', { b: 2 });
@@ -84,11 +102,14 @@ describe('realtime broadcast and presence', () => {
       expect.objectContaining({ event: 'via-rest', payload: { a: 1 } }),
       expect.objectContaining({ event: 'via-http', payload: { b: 2 } }),
     ]);
-    const direct = await fetch(`${stack.url}/realtime/v1/api/broadcast/news/events/raw?apikey=${stack.status.anon_key}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ c: 3 }),
-    });
+    const direct = await fetch(
+      `${stack.url}/realtime/v1/api/broadcast/news/events/raw?apikey=${stack.status.anon_key}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ c: 3 }),
+      },
+    );
     expect(direct.status).toBe(202);
   });
 
@@ -96,18 +117,33 @@ describe('realtime broadcast and presence', () => {
     const url = `${stack.url}/realtime/v1/api/broadcast`;
     const body = JSON.stringify({ messages: [{ topic: 'news', event: 'e', payload: {} }] });
     expect((await fetch(url, { method: 'POST', body })).status).toBe(401);
-    expect((await fetch(`${url}?apikey=forged.${stack.status.anon_key.slice(7)}`, { method: 'POST', body })).status).toBe(401);
+    expect(
+      (await fetch(`${url}?apikey=forged.${stack.status.anon_key.slice(7)}`, { method: 'POST', body }))
+        .status,
+    ).toBe(401);
     const anon = { apikey: stack.status.anon_key, 'content-type': 'application/json' };
     expect((await fetch(url, { method: 'POST', headers: anon, body: '{"messages":' })).status).toBe(400);
     const user = await mintUser(stack);
     const priv = JSON.stringify({ messages: [{ topic: 'news', event: 'e', payload: {}, private: true }] });
-    expect((await fetch(url, { method: 'POST', headers: { ...anon, authorization: `Bearer ${user.token}` }, body: priv })).status).toBe(401);
-    const huge = JSON.stringify({ messages: [{ topic: 'news', event: 'e', payload: 'x'.repeat(2 * 1024 * 1024) }] });
+    expect(
+      (
+        await fetch(url, {
+          method: 'POST',
+          headers: { ...anon, authorization: `Bearer ${user.token}` },
+          body: priv,
+        })
+      ).status,
+    ).toBe(401);
+    const huge = JSON.stringify({
+      messages: [{ topic: 'news', event: 'e', payload: 'x'.repeat(2 * 1024 * 1024) }],
+    });
     expect((await fetch(url, { method: 'POST', headers: anon, body: huge })).status).toBe(413);
   });
 
   it('lets only the service role join a private channel', async () => {
-    await expect(subscribed(open().channel('secret', { config: { private: true } }))).rejects.toThrow(/Unauthorized/);
+    await expect(subscribed(open().channel('secret', { config: { private: true } }))).rejects.toThrow(
+      /Unauthorized/,
+    );
     const service = realtimeClient(stack, undefined, 'service_role');
     clients.push(service);
     await subscribed(service.channel('secret', { config: { private: true } }));

@@ -68,7 +68,13 @@ describe('realtime wire protocol and hostile input', () => {
   it('answers heartbeats in vsn 2.0.0 arrays and vsn 1.0.0 objects', async () => {
     const v2 = await rawSocket();
     v2.ws.send(JSON.stringify([null, '1', 'phoenix', 'heartbeat', {}]));
-    expect(await v2.next((f) => ref(f, '1'))).toEqual([null, '1', 'phoenix', 'phx_reply', { status: 'ok', response: {} }]);
+    expect(await v2.next((f) => ref(f, '1'))).toEqual([
+      null,
+      '1',
+      'phoenix',
+      'phx_reply',
+      { status: 'ok', response: {} },
+    ]);
     v2.ws.close();
     const v1 = await rawSocket('1.0.0');
     v1.ws.send(JSON.stringify({ topic: 'phoenix', event: 'heartbeat', payload: {}, ref: '7' }));
@@ -82,27 +88,93 @@ describe('realtime wire protocol and hostile input', () => {
 
   it('answers unknown topics, bad join payloads and unknown events with error replies', async () => {
     const s = await rawSocket();
-    s.ws.send(JSON.stringify([null, '2', 'realtime:nobody', 'broadcast', { type: 'broadcast', event: 'x', payload: {} }]));
-    expect(await s.next((f) => ref(f, '2'))).toMatchObject([null, '2', 'realtime:nobody', 'phx_reply', { status: 'error', response: { reason: 'unmatched topic' } }]);
-    s.ws.send(JSON.stringify(['3', '3', 'realtime:r', 'phx_join', { config: { postgres_changes: 'all of them' } }]));
-    expect(await s.next((f) => ref(f, '3'))).toMatchObject(['3', '3', 'realtime:r', 'phx_reply', { status: 'error' }]);
+    s.ws.send(
+      JSON.stringify([
+        null,
+        '2',
+        'realtime:nobody',
+        'broadcast',
+        { type: 'broadcast', event: 'x', payload: {} },
+      ]),
+    );
+    expect(await s.next((f) => ref(f, '2'))).toMatchObject([
+      null,
+      '2',
+      'realtime:nobody',
+      'phx_reply',
+      { status: 'error', response: { reason: 'unmatched topic' } },
+    ]);
+    s.ws.send(
+      JSON.stringify(['3', '3', 'realtime:r', 'phx_join', { config: { postgres_changes: 'all of them' } }]),
+    );
+    expect(await s.next((f) => ref(f, '3'))).toMatchObject([
+      '3',
+      '3',
+      'realtime:r',
+      'phx_reply',
+      { status: 'error' },
+    ]);
     s.ws.send(JSON.stringify(['4', '4', 'not-realtime', 'phx_join', {}]));
-    expect(await s.next((f) => ref(f, '4'))).toMatchObject(['4', '4', 'not-realtime', 'phx_reply', { status: 'error' }]);
-    s.ws.send(JSON.stringify(['5', '5', 'realtime:ok', 'phx_join', { config: {}, access_token: 'not-a-jwt' }]));
-    expect(await s.next((f) => ref(f, '5'))).toMatchObject(['5', '5', 'realtime:ok', 'phx_reply', { status: 'error', response: { reason: expect.stringMatching(/InvalidJWTToken/) as unknown } }]);
+    expect(await s.next((f) => ref(f, '4'))).toMatchObject([
+      '4',
+      '4',
+      'not-realtime',
+      'phx_reply',
+      { status: 'error' },
+    ]);
+    s.ws.send(
+      JSON.stringify(['5', '5', 'realtime:ok', 'phx_join', { config: {}, access_token: 'not-a-jwt' }]),
+    );
+    expect(await s.next((f) => ref(f, '5'))).toMatchObject([
+      '5',
+      '5',
+      'realtime:ok',
+      'phx_reply',
+      { status: 'error', response: { reason: expect.stringMatching(/InvalidJWTToken/) as unknown } },
+    ]);
     s.ws.send(JSON.stringify(['6', '6', 'realtime:ok', 'phx_join', { config: {} }]));
-    expect(await s.next((f) => ref(f, '6'))).toMatchObject(['6', '6', 'realtime:ok', 'phx_reply', { status: 'ok', response: { postgres_changes: [] } }]);
+    expect(await s.next((f) => ref(f, '6'))).toMatchObject([
+      '6',
+      '6',
+      'realtime:ok',
+      'phx_reply',
+      { status: 'ok', response: { postgres_changes: [] } },
+    ]);
     s.ws.send(JSON.stringify(['6', '7', 'realtime:ok', 'shout', {}]));
-    expect(await s.next((f) => ref(f, '7'))).toMatchObject(['6', '7', 'realtime:ok', 'phx_reply', { status: 'error' }]);
+    expect(await s.next((f) => ref(f, '7'))).toMatchObject([
+      '6',
+      '7',
+      'realtime:ok',
+      'phx_reply',
+      { status: 'error' },
+    ]);
     s.ws.send(JSON.stringify(['6', '8', 'realtime:ok', 'presence', { type: 'presence', event: 'dance' }]));
-    expect(await s.next((f) => ref(f, '8'))).toMatchObject(['6', '8', 'realtime:ok', 'phx_reply', { status: 'error' }]);
+    expect(await s.next((f) => ref(f, '8'))).toMatchObject([
+      '6',
+      '8',
+      'realtime:ok',
+      'phx_reply',
+      { status: 'error' },
+    ]);
     s.ws.send(JSON.stringify(['6', '9', 'realtime:ok', 'phx_leave', {}]));
-    expect(await s.next((f) => ref(f, '9'))).toMatchObject(['6', '9', 'realtime:ok', 'phx_reply', { status: 'ok' }]);
+    expect(await s.next((f) => ref(f, '9'))).toMatchObject([
+      '6',
+      '9',
+      'realtime:ok',
+      'phx_reply',
+      { status: 'ok' },
+    ]);
     s.ws.close();
   });
 
   it('closes a socket on undecodable, truncated binary or oversized frames, and keeps serving others', async () => {
-    for (const bad of ['{not json', '[1,2]', '"just a string"', Buffer.from([3, 200, 200, 200, 200, 200, 1, 65]), Buffer.from([9, 0, 0])]) {
+    for (const bad of [
+      '{not json',
+      '[1,2]',
+      '"just a string"',
+      Buffer.from([3, 200, 200, 200, 200, 200, 1, 65]),
+      Buffer.from([9, 0, 0]),
+    ]) {
       const s = await rawSocket();
       s.ws.send(bad);
       expect(await s.closed()).toBe(1007);
@@ -118,12 +190,26 @@ describe('realtime wire protocol and hostile input', () => {
 
   it('decodes a kind-3 binary broadcast push and answers its ack', async () => {
     const s = await rawSocket();
-    s.ws.send(JSON.stringify(['1', '1', 'realtime:bin', 'phx_join', { config: { broadcast: { self: true, ack: true } } }]));
+    s.ws.send(
+      JSON.stringify([
+        '1',
+        '1',
+        'realtime:bin',
+        'phx_join',
+        { config: { broadcast: { self: true, ack: true } } },
+      ]),
+    );
     await s.next((f) => ref(f, '1'));
     const parts = ['1', '2', 'realtime:bin', 'msg'].map((p) => Buffer.from(p));
     const payload = Buffer.from(JSON.stringify({ hello: 'world' }));
     s.ws.send(Buffer.concat([Buffer.from([3, ...parts.map((p) => p.length), 0, 1]), ...parts, payload]));
-    expect(await s.next((f) => ref(f, '2'))).toMatchObject(['1', '2', 'realtime:bin', 'phx_reply', { status: 'ok' }]);
+    expect(await s.next((f) => ref(f, '2'))).toMatchObject([
+      '1',
+      '2',
+      'realtime:bin',
+      'phx_reply',
+      { status: 'ok' },
+    ]);
     expect(await s.next((f) => Array.isArray(f) && f[3] === 'broadcast')).toMatchObject([
       '1',
       null,

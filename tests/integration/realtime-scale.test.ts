@@ -2,7 +2,15 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
 import { startTestStack } from '../helpers/stack.ts';
-import { createFixtureTable, mintUser, realtimeClient, sleep, subscribed, waitFor, type TestUser } from './realtime-fixture.ts';
+import {
+  createFixtureTable,
+  mintUser,
+  realtimeClient,
+  sleep,
+  subscribed,
+  waitFor,
+  type TestUser,
+} from './realtime-fixture.ts';
 
 const SUBSCRIBERS = 100;
 let stack: RunningStack;
@@ -30,15 +38,26 @@ describe('realtime with many subscribers', () => {
       const sb = realtimeClient(stack, user);
       clients.push(sb);
       await subscribed(
-        sb.channel(`many-${i}`).on<{ user_id: string }>('postgres_changes', { event: 'INSERT', schema: 'public', table: 'rt_many' }, (p) =>
-          got.get(user.id)!.push(p.new.user_id),
-        ),
+        sb
+          .channel(`many-${i}`)
+          .on<{ user_id: string }>(
+            'postgres_changes',
+            { event: 'INSERT', schema: 'public', table: 'rt_many' },
+            (p) => got.get(user.id)!.push(p.new.user_id),
+          ),
       );
     }
     for (const user of users) {
-      await stack.ctx.db.query('insert into public.rt_many (user_id, title) values ($1, $2)', [user.id, 'mine']);
+      await stack.ctx.db.query('insert into public.rt_many (user_id, title) values ($1, $2)', [
+        user.id,
+        'mine',
+      ]);
     }
-    await waitFor(() => [...got.values()].every((rows) => rows.length >= 1), 30_000, 'every subscriber\'s event');
+    await waitFor(
+      () => [...got.values()].every((rows) => rows.length >= 1),
+      30_000,
+      "every subscriber's event",
+    );
     await sleep(200);
     for (const [id, rows] of got) {
       expect(rows).toEqual([id]);

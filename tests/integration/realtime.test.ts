@@ -1,8 +1,20 @@
-import { REALTIME_SUBSCRIBE_STATES, type RealtimePostgresChangesPayload, type SupabaseClient } from '@supabase/supabase-js';
+import {
+  REALTIME_SUBSCRIBE_STATES,
+  type RealtimePostgresChangesPayload,
+  type SupabaseClient,
+} from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
 import { startTestStack } from '../helpers/stack.ts';
-import { createFixtureTable, mintUser, realtimeClient, sleep, subscribed, waitFor, type TestUser } from './realtime-fixture.ts';
+import {
+  createFixtureTable,
+  mintUser,
+  realtimeClient,
+  sleep,
+  subscribed,
+  waitFor,
+  type TestUser,
+} from './realtime-fixture.ts';
 
 type Row = { id: number; user_id: string; title: string | null; n: number | null; done: boolean };
 type Change = RealtimePostgresChangesPayload<Row>;
@@ -27,17 +39,32 @@ afterAll(async () => {
 });
 
 const insertAs = async (userId: string, title: string, n = 1) =>
-  (await stack.ctx.db.query<{ id: number }>('insert into public.rt_items (user_id, title, n) values ($1, $2, $3) returning id', [userId, title, n])).rows[0]!.id;
+  (
+    await stack.ctx.db.query<{ id: number }>(
+      'insert into public.rt_items (user_id, title, n) values ($1, $2, $3) returning id',
+      [userId, title, n],
+    )
+  ).rows[0]!.id;
 
 describe('realtime postgres_changes', () => {
-  it('delivers INSERT, UPDATE and DELETE of a user\'s own rows, filtered, and nothing to another user or anon', async () => {
+  it("delivers INSERT, UPDATE and DELETE of a user's own rows, filtered, and nothing to another user or anon", async () => {
     const [alice, bob] = [await mintUser(stack), await mintUser(stack)];
-    const got = { alice: [] as Change[], bob: [] as Change[], anon: [] as Change[], service: [] as Change[], aliceTitled: [] as Change[] };
+    const got = {
+      alice: [] as Change[],
+      bob: [] as Change[],
+      anon: [] as Change[],
+      service: [] as Change[],
+      aliceTitled: [] as Change[],
+    };
     const listen = (sb: SupabaseClient, name: string, sink: Change[], filter?: string) =>
       subscribed(
         sb
           .channel(name)
-          .on<Row>('postgres_changes', { event: '*', schema: 'public', table: 'rt_items', ...(filter ? { filter } : {}) }, (p) => sink.push(p)),
+          .on<Row>(
+            'postgres_changes',
+            { event: '*', schema: 'public', table: 'rt_items', ...(filter ? { filter } : {}) },
+            (p) => sink.push(p),
+          ),
       );
     await listen(open(alice), 'alice', got.alice, `user_id=eq.${alice.id}`);
     await listen(open(alice), 'alice-titled', got.aliceTitled, 'title=in.("wanted, really",other)');
@@ -52,7 +79,13 @@ describe('realtime postgres_changes', () => {
 
     expect(got.alice.map((c) => c.eventType)).toEqual(['INSERT', 'UPDATE', 'DELETE']);
     const [ins, upd, del] = got.alice as [Change, Change, Change];
-    expect(ins).toMatchObject({ schema: 'public', table: 'rt_items', new: { id, user_id: alice.id, title: 'wanted, really', n: 5, done: false }, old: {}, errors: null });
+    expect(ins).toMatchObject({
+      schema: 'public',
+      table: 'rt_items',
+      new: { id, user_id: alice.id, title: 'wanted, really', n: 5, done: false },
+      old: {},
+      errors: null,
+    });
     expect(ins.commit_timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(upd).toMatchObject({ new: { id, done: true, n: 6 }, old: { id } });
     // Without replica identity full, old_record carries only the primary key.
@@ -71,7 +104,11 @@ describe('realtime postgres_changes', () => {
     await subscribed(
       open(alice)
         .channel('filtered')
-        .on<Row>('postgres_changes', { event: 'INSERT', schema: 'public', table: 'rt_items', filter: 'n=gte.10' }, (p) => got.push(p)),
+        .on<Row>(
+          'postgres_changes',
+          { event: 'INSERT', schema: 'public', table: 'rt_items', filter: 'n=gte.10' },
+          (p) => got.push(p),
+        ),
     );
     await insertAs(alice.id, 'small', 3);
     await insertAs(alice.id, 'big', 12);
@@ -84,19 +121,35 @@ describe('realtime postgres_changes', () => {
     const system: { message: string; status: string; extension: string }[] = [];
     const channel = open()
       .channel('echo')
-      .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'rt_items', filter: 'id=in.(1,2,"a,b")' }, () => undefined)
+      .on(
+        'postgres_changes',
+        { event: 'INSERT', schema: 'public', table: 'rt_items', filter: 'id=in.(1,2,"a,b")' },
+        () => undefined,
+      )
       .on('postgres_changes', { event: '*', schema: 'public' }, () => undefined)
-      .on('postgres_changes', { event: 'DELETE', schema: 'public', table: 'rt_items', filter: 'title=not.eq.x' }, () => undefined)
+      .on(
+        'postgres_changes',
+        { event: 'DELETE', schema: 'public', table: 'rt_items', filter: 'title=not.eq.x' },
+        () => undefined,
+      )
       .on('system', {}, (p: { message: string; status: string; extension: string }) => system.push(p));
     await subscribed(channel);
     await waitFor(() => system.length > 0, 2000, 'system message');
-    expect(system[0]).toMatchObject({ message: 'Subscribed to PostgreSQL', status: 'ok', extension: 'postgres_changes' });
+    expect(system[0]).toMatchObject({
+      message: 'Subscribed to PostgreSQL',
+      status: 'ok',
+      extension: 'postgres_changes',
+    });
   });
 
-  it('refuses a malformed binding with a join error in Realtime\'s shape', async () => {
+  it("refuses a malformed binding with a join error in Realtime's shape", async () => {
     const channel = open()
       .channel('bad-binding')
-      .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'rt_items', filter: 'id=between.1' }, () => undefined);
+      .on(
+        'postgres_changes',
+        { event: 'INSERT', schema: 'public', table: 'rt_items', filter: 'id=between.1' },
+        () => undefined,
+      );
     await expect(subscribed(channel)).rejects.toThrow(/CHANNEL_ERROR: Invalid postgres_changes binding/);
   });
 
@@ -114,7 +167,10 @@ describe('realtime postgres_changes', () => {
   });
 
   it('closes the channel when an access_token push carries an expired or forged token', async () => {
-    for (const bad of [(await mintUser(stack, -30)).token, `${(await mintUser(stack)).token.slice(0, -6)}AAAAAA`]) {
+    for (const bad of [
+      (await mintUser(stack, -30)).token,
+      `${(await mintUser(stack)).token.slice(0, -6)}AAAAAA`,
+    ]) {
       const alice = await mintUser(stack);
       const sb = open(alice);
       const system: { status: string; message: string }[] = [];

@@ -67,7 +67,8 @@ export const BOB = '22222222-2222-4222-8222-222222222222';
  * An in-memory PGlite stack, or one on VIGIL_TEST_DATABASE_URL (scripts/test-postgres.sh) so the same
  * suites cover the PostgreSQL pool path.
  */
-export const startRestStack = () => startTestStack({ databaseUrl: process.env.VIGIL_TEST_DATABASE_URL || undefined });
+export const startRestStack = () =>
+  startTestStack({ databaseUrl: process.env.VIGIL_TEST_DATABASE_URL || undefined });
 
 /** Creates the fixture and refreshes the REST schema cache (as PostgREST's NOTIFY pgrst would). */
 export async function installRestFixture(stack: RunningStack): Promise<void> {
@@ -78,7 +79,10 @@ export async function installRestFixture(stack: RunningStack): Promise<void> {
 
 /** A user access token minted with the stack's key (auth is built elsewhere). */
 export function userToken(stack: RunningStack, sub: string, expiresIn = 3600): Promise<string> {
-  return stack.ctx.keys.sign({ sub, role: 'authenticated', aud: 'authenticated', email: `${sub.slice(0, 4)}@example.com` }, expiresIn);
+  return stack.ctx.keys.sign(
+    { sub, role: 'authenticated', aud: 'authenticated', email: `${sub.slice(0, 4)}@example.com` },
+    expiresIn,
+  );
 }
 
 /** The unmodified supabase-js signed in as a user through its access token. */

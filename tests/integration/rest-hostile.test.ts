@@ -12,7 +12,12 @@ let aliceToken: string;
 const req = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
   fetch(`${stack.url}/rest/v1/${path}`, {
     ...init,
-    headers: { apikey: stack.status.anon_key, authorization: `Bearer ${aliceToken}`, 'content-type': 'application/json', ...init.headers },
+    headers: {
+      apikey: stack.status.anon_key,
+      authorization: `Bearer ${aliceToken}`,
+      'content-type': 'application/json',
+      ...init.headers,
+    },
   });
 
 async function expectRestError(res: Response, status: number, code?: string) {
@@ -27,7 +32,9 @@ async function expectRestError(res: Response, status: number, code?: string) {
 
 /** Every project row, as the service role sees it: the oracle that nothing was lost or changed. */
 const snapshot = async () =>
-  JSON.stringify((await stack.ctx.db.query('select id, name, user_id, budget from public.rt_projects order by id')).rows);
+  JSON.stringify(
+    (await stack.ctx.db.query('select id, name, user_id, budget from public.rt_projects order by id')).rows,
+  );
 
 beforeAll(async () => {
   stack = await startRestStack();
@@ -35,7 +42,9 @@ beforeAll(async () => {
   aliceToken = await userToken(stack, ALICE);
   alice = userClient(stack, aliceToken);
   await alice.from('rt_projects').insert([{ name: 'keep-1' }, { name: 'keep-2' }]);
-  await userClient(stack, await userToken(stack, BOB)).from('rt_projects').insert({ name: 'bob-keep' });
+  await userClient(stack, await userToken(stack, BOB))
+    .from('rt_projects')
+    .insert({ name: 'bob-keep' });
 });
 afterAll(() => stack.close());
 
@@ -61,9 +70,17 @@ describe('/rest/v1 hostile input', () => {
     expect(await expectRestError(expiredRes, 401, 'PGRST303')).toMatchObject({ message: 'JWT expired' });
     const none = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
     const claims = Buffer.from(JSON.stringify({ role: 'service_role', sub: ALICE })).toString('base64url');
-    await expectRestError(await req('rt_projects', { headers: { authorization: `Bearer ${none}.${claims}.` } }), 401, 'PGRST301');
+    await expectRestError(
+      await req('rt_projects', { headers: { authorization: `Bearer ${none}.${claims}.` } }),
+      401,
+      'PGRST301',
+    );
     const superuser = await stack.ctx.keys.sign({ sub: ALICE, role: 'postgres' }, 3600);
-    await expectRestError(await req('rt_projects', { headers: { authorization: `Bearer ${superuser}` } }), 401, 'PGRST301');
+    await expectRestError(
+      await req('rt_projects', { headers: { authorization: `Bearer ${superuser}` } }),
+      401,
+      'PGRST301',
+    );
   });
 
   it('answers unknown columns, operators and malformed filters/select/order with 400, never 500', async () => {
@@ -129,15 +146,30 @@ describe('/rest/v1 hostile input', () => {
         await expectRestError(res, res.status);
       }
     }
-    const upsert = await req(`rt_projects?on_conflict=${encodeURIComponent('id) do update set user_id = null --')}`, {
-      method: 'POST', body: JSON.stringify({ name: 'x' }), headers: { prefer: 'resolution=merge-duplicates' },
-    });
+    const upsert = await req(
+      `rt_projects?on_conflict=${encodeURIComponent('id) do update set user_id = null --')}`,
+      {
+        method: 'POST',
+        body: JSON.stringify({ name: 'x' }),
+        headers: { prefer: 'resolution=merge-duplicates' },
+      },
+    );
     await expectRestError(upsert, 400, 'PGRST204');
-    const rpc = await req(`rpc/${encodeURIComponent('rt_add(1,1); drop table public.rt_projects; --')}`, { method: 'POST', body: '{}' });
+    const rpc = await req(`rpc/${encodeURIComponent('rt_add(1,1); drop table public.rt_projects; --')}`, {
+      method: 'POST',
+      body: '{}',
+    });
     await expectRestError(rpc, 404, 'PGRST202');
-    const column = await req('rt_projects', { method: 'POST', body: JSON.stringify({ 'name") values (\'x\'); --': 'y' }) });
+    const column = await req('rt_projects', {
+      method: 'POST',
+      body: JSON.stringify({ "name\") values ('x'); --": 'y' }),
+    });
     await expectRestError(column, 400, 'PGRST204');
-    const value = await alice.from('rt_projects').insert({ name: "'); delete from public.rt_projects; --" }).select('name').single();
+    const value = await alice
+      .from('rt_projects')
+      .insert({ name: "'); delete from public.rt_projects; --" })
+      .select('name')
+      .single();
     expect(value.data).toEqual({ name: "'); delete from public.rt_projects; --" });
     await stack.ctx.db.query('delete from public.rt_projects where name like $1', ["');%"]);
     expect(await snapshot()).toBe(before);
@@ -147,29 +179,68 @@ describe('/rest/v1 hostile input', () => {
     const before = await snapshot();
     await expectRestError(await req('rt_projects', { method: 'POST', body: '{"name":' }), 400, 'PGRST102');
     await expectRestError(await req('rt_projects', { method: 'POST', body: '[1,2]' }), 400, 'PGRST102');
-    await expectRestError(await req('rt_projects', { method: 'POST', body: '[{"name":"a"},{"budget":1}]' }), 400, 'PGRST102');
-    await expectRestError(await req('rt_projects', { method: 'PATCH', body: '[{"name":"a"}]' }), 400, 'PGRST102');
+    await expectRestError(
+      await req('rt_projects', { method: 'POST', body: '[{"name":"a"},{"budget":1}]' }),
+      400,
+      'PGRST102',
+    );
+    await expectRestError(
+      await req('rt_projects', { method: 'PATCH', body: '[{"name":"a"}]' }),
+      400,
+      'PGRST102',
+    );
     await expectRestError(await req('rt_projects', { method: 'POST', body: '{"nope":1}' }), 400, 'PGRST204');
-    await expectRestError(await req('rt_projects?columns=name,nope', { method: 'POST', body: '[{"name":"a"}]' }), 400, 'PGRST204');
-    await expectRestError(await req('rt_projects?id=eq.1', { method: 'PATCH', body: '{"nope":1}' }), 400, 'PGRST204');
+    await expectRestError(
+      await req('rt_projects?columns=name,nope', { method: 'POST', body: '[{"name":"a"}]' }),
+      400,
+      'PGRST204',
+    );
+    await expectRestError(
+      await req('rt_projects?id=eq.1', { method: 'PATCH', body: '{"nope":1}' }),
+      400,
+      'PGRST204',
+    );
     await expectRestError(await req('rpc/rt_add', { method: 'POST', body: '{"a":' }), 400, 'PGRST102');
     await expectRestError(await req('rpc/rt_add', { method: 'POST', body: '{"a":"x","b":1}' }), 400, '22P02');
-    await expectRestError(await req('rt_projects', { method: 'POST', body: '{"name":"a","budget":"lots"}' }), 400, '22P02');
-    const big = await req('rt_projects', { method: 'POST', body: JSON.stringify({ name: 'x'.repeat(1_100_000) }) });
+    await expectRestError(
+      await req('rt_projects', { method: 'POST', body: '{"name":"a","budget":"lots"}' }),
+      400,
+      '22P02',
+    );
+    const big = await req('rt_projects', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
+    });
     expect(big.status).toBe(413);
     expect(await snapshot()).toBe(before);
   });
 
   it('refuses unknown tables, schemas, media types and methods with PostgREST errors', async () => {
     await expectRestError(await req('pg_shadow'), 404, 'PGRST205');
-    await expectRestError(await req('rt_projects', { headers: { 'accept-profile': 'auth' } }), 406, 'PGRST106');
-    await expectRestError(await req('rt_projects', { method: 'POST', body: '{}', headers: { 'content-profile': 'pg_catalog' } }), 406, 'PGRST106');
-    await expectRestError(await req('rt_projects', { headers: { accept: 'application/xml' } }), 406, 'PGRST107');
+    await expectRestError(
+      await req('rt_projects', { headers: { 'accept-profile': 'auth' } }),
+      406,
+      'PGRST106',
+    );
+    await expectRestError(
+      await req('rt_projects', { method: 'POST', body: '{}', headers: { 'content-profile': 'pg_catalog' } }),
+      406,
+      'PGRST106',
+    );
+    await expectRestError(
+      await req('rt_projects', { headers: { accept: 'application/xml' } }),
+      406,
+      'PGRST107',
+    );
     expect((await req('rt_projects', { method: 'PUT', body: '{}' })).status).toBe(405);
-    await expectRestError(await req('rt_projects', { headers: { prefer: 'handling=strict, return=everything' } }), 400, 'PGRST122');
+    await expectRestError(
+      await req('rt_projects', { headers: { prefer: 'handling=strict, return=everything' } }),
+      400,
+      'PGRST122',
+    );
   });
 
-  it('keeps other tenants\' rows out of reach of filters, embeds and RPC', async () => {
+  it("keeps other tenants' rows out of reach of filters, embeds and RPC", async () => {
     const res = await req('rt_projects?select=name&or=(user_id.neq.00000000-0000-0000-0000-000000000000)');
     const names = ((await res.json()) as { name: string }[]).map((r) => r.name);
     expect(names).not.toContain('bob-keep');

@@ -19,32 +19,51 @@ beforeAll(async () => {
   const { data, error } = await alice
     .from('rt_projects')
     .insert([
-      { name: 'Alpha', budget: 12.5, big: 9007199254740993n.toString(), meta: { env: 'prod', n: 1 }, tags: ['a', 'b'], body: 'the fat cat sat' },
+      {
+        name: 'Alpha',
+        budget: 12.5,
+        big: 9007199254740993n.toString(),
+        meta: { env: 'prod', n: 1 },
+        tags: ['a', 'b'],
+        body: 'the fat cat sat',
+      },
       { name: 'beta', budget: null, meta: { env: 'dev', n: 2 }, tags: ['b'], body: 'a lazy dog' },
       { name: 'Gamma', budget: 3, meta: { env: 'prod', n: 3 }, tags: [], body: null },
     ])
     .select('id');
   expect(error).toBeNull();
   aliceProject = (data as { id: number }[])[0]!.id;
-  const tasks = await alice.from('rt_tasks').insert([
-    { project_id: aliceProject, title: 'one', priority: 1, author_id: ALICE, reviewer_id: BOB },
-    { project_id: aliceProject, title: 'two', priority: 2, done: true, author_id: BOB },
-    { project_id: aliceProject, title: 'three', priority: null, author_id: ALICE },
-  ], { defaultToNull: false });
+  const tasks = await alice.from('rt_tasks').insert(
+    [
+      { project_id: aliceProject, title: 'one', priority: 1, author_id: ALICE, reviewer_id: BOB },
+      { project_id: aliceProject, title: 'two', priority: 2, done: true, author_id: BOB },
+      { project_id: aliceProject, title: 'three', priority: null, author_id: ALICE },
+    ],
+    { defaultToNull: false },
+  );
   expect(tasks.error).toBeNull();
-  expect((await alice.from('rt_settings').insert({ project_id: aliceProject, theme: 'dark' })).error).toBeNull();
+  expect(
+    (await alice.from('rt_settings').insert({ project_id: aliceProject, theme: 'dark' })).error,
+  ).toBeNull();
   expect((await bob.from('rt_projects').insert({ name: 'Bob secret' })).error).toBeNull();
 });
 afterAll(() => stack.close());
 
 describe('/rest/v1 reads with supabase-js', () => {
-  it('returns only the caller\'s rows, formatted as PostgREST formats them', async () => {
+  it("returns only the caller's rows, formatted as PostgREST formats them", async () => {
     const { data, error, status } = await alice.from('rt_projects').select('*').order('id');
     expect(error).toBeNull();
     expect(status).toBe(200);
     expect(data).toHaveLength(3);
     const first = data![0] as Record<string, unknown>;
-    expect(first).toMatchObject({ name: 'Alpha', user_id: ALICE, created_at: '2024-01-01T00:00:00+00:00', budget: 12.5, meta: { env: 'prod', n: 1 }, tags: ['a', 'b'] });
+    expect(first).toMatchObject({
+      name: 'Alpha',
+      user_id: ALICE,
+      created_at: '2024-01-01T00:00:00+00:00',
+      budget: 12.5,
+      meta: { env: 'prod', n: 1 },
+      tags: ['a', 'b'],
+    });
     const bobs = await bob.from('rt_projects').select('name');
     expect(bobs.data).toEqual([{ name: 'Bob secret' }]);
     const anon = await client(stack).from('rt_projects').select('*');
@@ -55,7 +74,10 @@ describe('/rest/v1 reads with supabase-js', () => {
 
   it('renders bigint beyond 2^53 as a JSON number exactly', async () => {
     const res = await fetch(`${stack.url}/rest/v1/rt_projects?select=big&name=eq.Alpha`, {
-      headers: { apikey: stack.status.service_role_key, authorization: `Bearer ${stack.status.service_role_key}` },
+      headers: {
+        apikey: stack.status.service_role_key,
+        authorization: `Bearer ${stack.status.service_role_key}`,
+      },
     });
     expect(await res.text()).toBe('[{"big":9007199254740993}]');
   });
@@ -72,7 +94,9 @@ describe('/rest/v1 reads with supabase-js', () => {
   it('embeds to-many, to-one, aliased, nested, hinted and spread relations', async () => {
     const { data, error } = await alice
       .from('rt_projects')
-      .select('name, tasks:rt_tasks(title, author:rt_profiles!author_id(display_name)), rt_settings(theme), ...rt_settings(theme)')
+      .select(
+        'name, tasks:rt_tasks(title, author:rt_profiles!author_id(display_name)), rt_settings(theme), ...rt_settings(theme)',
+      )
       .eq('id', aliceProject)
       .order('id', { referencedTable: 'tasks' })
       .single();
@@ -87,7 +111,11 @@ describe('/rest/v1 reads with supabase-js', () => {
       rt_settings: { theme: 'dark' },
       theme: 'dark',
     });
-    const toOne = await alice.from('rt_tasks').select('title, project:rt_projects(name)').eq('title', 'one').single();
+    const toOne = await alice
+      .from('rt_tasks')
+      .select('title, project:rt_projects(name)')
+      .eq('title', 'one')
+      .single();
     expect(toOne.data).toEqual({ title: 'one', project: { name: 'Alpha' } });
   });
 
@@ -105,7 +133,10 @@ describe('/rest/v1 reads with supabase-js', () => {
       { name: 'beta', rt_tasks: [] },
       { name: 'Gamma', rt_tasks: [] },
     ]);
-    const inner = await alice.from('rt_projects').select('name, rt_tasks!inner(title)').eq('rt_tasks.title', 'two');
+    const inner = await alice
+      .from('rt_projects')
+      .select('name, rt_tasks!inner(title)')
+      .eq('rt_tasks.title', 'two');
     expect(inner.data).toEqual([{ name: 'Alpha', rt_tasks: [{ title: 'two' }] }]);
     const hasTasks = await alice.from('rt_projects').select('name, rt_tasks()').not('rt_tasks', 'is', null);
     expect(hasTasks.data).toEqual([{ name: 'Alpha' }]);
@@ -114,12 +145,19 @@ describe('/rest/v1 reads with supabase-js', () => {
   it('answers PGRST200 for no relationship and PGRST201 (300) for an ambiguous one', async () => {
     const none = await alice.from('rt_projects').select('rt_profiles(*)');
     expect(none.status).toBe(400);
-    expect(none.error).toMatchObject({ code: 'PGRST200', message: "Could not find a relationship between 'rt_projects' and 'rt_profiles' in the schema cache" });
+    expect(none.error).toMatchObject({
+      code: 'PGRST200',
+      message: "Could not find a relationship between 'rt_projects' and 'rt_profiles' in the schema cache",
+    });
     const ambiguous = await alice.from('rt_tasks').select('rt_profiles(*)');
     expect(ambiguous.status).toBe(300);
     expect(ambiguous.error?.code).toBe('PGRST201');
     expect(ambiguous.error?.hint).toContain("'rt_profiles!rt_tasks_author_id_fkey'");
-    const hinted = await alice.from('rt_tasks').select('title, reviewer:rt_profiles!rt_tasks_reviewer_id_fkey(display_name)').eq('title', 'one').single();
+    const hinted = await alice
+      .from('rt_tasks')
+      .select('title, reviewer:rt_profiles!rt_tasks_reviewer_id_fkey(display_name)')
+      .eq('title', 'one')
+      .single();
     expect(hinted.data).toEqual({ title: 'one', reviewer: { display_name: 'Bob' } });
   });
 
@@ -155,17 +193,27 @@ describe('/rest/v1 reads with supabase-js', () => {
     expect(await names(p().contains('meta', { env: 'prod' }))).toEqual(['Alpha', 'Gamma']);
     expect(await names(p().eq('meta->>env', 'dev'))).toEqual(['beta']);
     expect(await names(p().textSearch('body', 'fat & cat'))).toEqual(['Alpha']);
-    expect(await names(p().textSearch('body', 'lazy dog', { type: 'plain', config: 'english' }))).toEqual(['beta']);
+    expect(await names(p().textSearch('body', 'lazy dog', { type: 'plain', config: 'english' }))).toEqual([
+      'beta',
+    ]);
     expect(await names(p().textSearch('body', 'lazy dog', { type: 'phrase' }))).toEqual(['beta']);
-    expect(await names(p().textSearch('body', '"fat cat" or dog', { type: 'websearch', config: 'english' }))).toEqual(['Alpha', 'beta']);
+    expect(
+      await names(p().textSearch('body', '"fat cat" or dog', { type: 'websearch', config: 'english' })),
+    ).toEqual(['Alpha', 'beta']);
     expect(await names(p().or('name.eq.Alpha,budget.eq.3'))).toEqual(['Alpha', 'Gamma']);
     expect(await names(p().or('name.eq.beta,and(budget.gt.1,budget.lt.5)'))).toEqual(['Gamma', 'beta']);
-    expect(await names(p().or('name.in.("Alpha","x,y"),not.and(budget.is.null,name.neq.zzz)'))).toEqual(['Alpha', 'Gamma']);
+    expect(await names(p().or('name.in.("Alpha","x,y"),not.and(budget.is.null,name.neq.zzz)'))).toEqual([
+      'Alpha',
+      'Gamma',
+    ]);
     expect(await names(p().filter('name', 'not.ilike', 'a*'))).toEqual(['Gamma', 'beta']);
   });
 
   it('orders with nulls first/last, pages with range and counts with 206 Partial Content', async () => {
-    const ordered = await alice.from('rt_projects').select('name').order('budget', { ascending: false, nullsFirst: true });
+    const ordered = await alice
+      .from('rt_projects')
+      .select('name')
+      .order('budget', { ascending: false, nullsFirst: true });
     expect(ordered.data).toEqual([{ name: 'beta' }, { name: 'Alpha' }, { name: 'Gamma' }]);
     const page = await alice.from('rt_projects').select('name', { count: 'exact' }).order('name').range(1, 1);
     expect(page.status).toBe(206);
@@ -186,7 +234,11 @@ describe('/rest/v1 reads with supabase-js', () => {
     expect(one.data).toEqual({ name: 'beta' });
     const none = await alice.from('rt_projects').select('name').eq('name', 'nope').single();
     expect(none.status).toBe(406);
-    expect(none.error).toMatchObject({ code: 'PGRST116', details: 'The result contains 0 rows', message: 'Cannot coerce the result to a single JSON object' });
+    expect(none.error).toMatchObject({
+      code: 'PGRST116',
+      details: 'The result contains 0 rows',
+      message: 'Cannot coerce the result to a single JSON object',
+    });
     const many = await alice.from('rt_projects').select('name').single();
     expect(many.error?.details).toBe('The result contains 3 rows');
     const maybe = await alice.from('rt_projects').select('name').eq('name', 'nope').maybeSingle();
@@ -197,7 +249,7 @@ describe('/rest/v1 reads with supabase-js', () => {
     expect(csv.data).toBe('name,budget\nAlpha,12.5\nGamma,3\nbeta,');
   });
 
-  it('reads a view through the caller\'s row-level security', async () => {
+  it("reads a view through the caller's row-level security", async () => {
     const { data } = await alice.from('rt_open_tasks').select('title').order('title');
     expect(data).toEqual([{ title: 'one' }, { title: 'three' }]);
     expect((await bob.from('rt_open_tasks').select('title')).data).toEqual([]);
@@ -212,11 +264,16 @@ describe('/rest/v1 reads with supabase-js', () => {
   it('answers 404 PGRST205 for an unknown table', async () => {
     const { error, status } = await alice.from('rt_nope').select('*');
     expect(status).toBe(404);
-    expect(error).toMatchObject({ code: 'PGRST205', message: "Could not find the table 'public.rt_nope' in the schema cache" });
+    expect(error).toMatchObject({
+      code: 'PGRST205',
+      message: "Could not find the table 'public.rt_nope' in the schema cache",
+    });
   });
 
-  it('reloads its schema cache on NOTIFY pgrst, \'reload schema\'', async () => {
-    await stack.ctx.db.exec(`create table public.rt_late (id int primary key, label text); insert into public.rt_late values (1, 'late')`);
+  it("reloads its schema cache on NOTIFY pgrst, 'reload schema'", async () => {
+    await stack.ctx.db.exec(
+      `create table public.rt_late (id int primary key, label text); insert into public.rt_late values (1, 'late')`,
+    );
     expect((await service.from('rt_late').select('*')).error?.code).toBe('PGRST205');
     await stack.ctx.db.exec(`notify pgrst, 'reload schema'`);
     let result = await service.from('rt_late').select('label');

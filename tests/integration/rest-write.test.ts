@@ -28,7 +28,11 @@ describe('/rest/v1 mutations with supabase-js', () => {
   it('inserts with return=minimal (201, no body) and return=representation (201 + rows)', async () => {
     const minimal = await alice.from('rt_projects').insert({ name: 'm1' });
     expect(minimal).toMatchObject({ status: 201, data: null, error: null });
-    const rep = await alice.from('rt_projects').insert({ name: 'r1', budget: '10.50' }).select('name, budget, user_id').single();
+    const rep = await alice
+      .from('rt_projects')
+      .insert({ name: 'r1', budget: '10.50' })
+      .select('name, budget, user_id')
+      .single();
     expect(rep.status).toBe(201);
     expect(rep.data).toEqual({ name: 'r1', budget: 10.5, user_id: ALICE });
   });
@@ -41,7 +45,10 @@ describe('/rest/v1 mutations with supabase-js', () => {
     expect(error).toBeNull();
     expect(status).toBe(201);
     expect(count).toBe(2);
-    expect(data).toEqual([{ title: 'b1', done: true, user_id: ALICE }, { title: 'b2', done: false, user_id: ALICE }]);
+    expect(data).toEqual([
+      { title: 'b1', done: true, user_id: ALICE },
+      { title: 'b2', done: false, user_id: ALICE },
+    ]);
     // Without missing=default an absent key is NULL, as in PostgREST (23502 on a NOT NULL column).
     const nulls = await alice.from('rt_tasks').insert([{ title: 'c1', done: true }, { title: 'c2' }]);
     expect(nulls.status).toBe(400);
@@ -49,23 +56,39 @@ describe('/rest/v1 mutations with supabase-js', () => {
   });
 
   it('upserts: merge-duplicates (201 when inserting, 200 when only updating) and ignore-duplicates', async () => {
-    const created = await alice.from('rt_projects').upsert({ id: 9001, name: 'u1' }).select('id, name').single();
+    const created = await alice
+      .from('rt_projects')
+      .upsert({ id: 9001, name: 'u1' })
+      .select('id, name')
+      .single();
     expect(created.status).toBe(201);
     expect(created.data).toEqual({ id: 9001, name: 'u1' });
-    const updated = await alice.from('rt_projects').upsert({ id: 9001, name: 'u2' }, { onConflict: 'id' }).select('name');
+    const updated = await alice
+      .from('rt_projects')
+      .upsert({ id: 9001, name: 'u2' }, { onConflict: 'id' })
+      .select('name');
     expect(updated.status).toBe(200);
     expect(updated.data).toEqual([{ name: 'u2' }]);
-    const ignored = await alice.from('rt_projects').upsert([{ id: 9001, name: 'u3' }], { ignoreDuplicates: true }).select('name');
+    const ignored = await alice
+      .from('rt_projects')
+      .upsert([{ id: 9001, name: 'u3' }], { ignoreDuplicates: true })
+      .select('name');
     expect(ignored.data).toEqual([]);
-    expect((await alice.from('rt_projects').select('name').eq('id', 9001).single()).data).toEqual({ name: 'u2' });
+    expect((await alice.from('rt_projects').select('name').eq('id', 9001).single()).data).toEqual({
+      name: 'u2',
+    });
   });
 
-  it('updates (204 minimal, 200 representation) and deletes only the caller\'s rows', async () => {
+  it("updates (204 minimal, 200 representation) and deletes only the caller's rows", async () => {
     await alice.from('rt_projects').insert({ name: 'shared-name' });
     await bob.from('rt_projects').insert({ name: 'shared-name' });
     const minimal = await alice.from('rt_projects').update({ budget: 1 }).eq('name', 'shared-name');
     expect(minimal.status).toBe(204);
-    const rep = await alice.from('rt_projects').update({ budget: 2 }).eq('name', 'shared-name').select('budget, user_id');
+    const rep = await alice
+      .from('rt_projects')
+      .update({ budget: 2 })
+      .eq('name', 'shared-name')
+      .select('budget, user_id');
     expect(rep.status).toBe(200);
     expect(rep.data).toEqual([{ budget: 2, user_id: ALICE }]);
     // Bob's row with the same name is invisible to Alice's update and delete.
@@ -86,7 +109,10 @@ describe('/rest/v1 mutations with supabase-js', () => {
     expect(anonWrite.status).toBe(401);
     expect(anonWrite.error?.code).toBe('42501');
     const moved = await alice.from('rt_projects').insert({ name: 'mine' }).select('id').single();
-    const steal = await alice.from('rt_projects').update({ user_id: BOB }).eq('id', (moved.data as { id: number }).id);
+    const steal = await alice
+      .from('rt_projects')
+      .update({ user_id: BOB })
+      .eq('id', (moved.data as { id: number }).id);
     expect(steal.status).toBe(403);
     const bobSees = await bob.from('rt_projects').select('name').eq('name', 'evil');
     expect(bobSees.data).toEqual([]);
@@ -98,8 +124,14 @@ describe('/rest/v1 mutations with supabase-js', () => {
     expect(dup.status).toBe(409);
     expect(dup.error?.code).toBe('23505');
     // Postgres hides the key from callers under row-level security; the service role sees it.
-    const asService = await client(stack, 'service_role').from('rt_projects').insert({ id: 9100, name: 'dup', user_id: ALICE });
-    expect(asService.error).toMatchObject({ code: '23505', details: 'Key (id)=(9100) already exists.', message: 'duplicate key value violates unique constraint "rt_projects_pkey"' });
+    const asService = await client(stack, 'service_role')
+      .from('rt_projects')
+      .insert({ id: 9100, name: 'dup', user_id: ALICE });
+    expect(asService.error).toMatchObject({
+      code: '23505',
+      details: 'Key (id)=(9100) already exists.',
+      message: 'duplicate key value violates unique constraint "rt_projects_pkey"',
+    });
     const fk = await alice.from('rt_tasks').insert({ title: 'orphan', project_id: 424242 });
     expect(fk.status).toBe(409);
     expect(fk.error?.code).toBe('23503');
@@ -115,7 +147,12 @@ describe('/rest/v1 mutations with supabase-js', () => {
     await alice.from('rt_projects').insert([{ name: 'ma' }, { name: 'ma' }]);
     // What maxAffected(1) sends (its typing needs a PostgREST 13 client type).
     const tooMany = await raw('rt_projects?name=eq.ma', {
-      method: 'DELETE', headers: { authorization: `Bearer ${await userToken(stack, ALICE)}`, apikey: stack.status.anon_key, prefer: 'handling=strict, max-affected=1' },
+      method: 'DELETE',
+      headers: {
+        authorization: `Bearer ${await userToken(stack, ALICE)}`,
+        apikey: stack.status.anon_key,
+        prefer: 'handling=strict, max-affected=1',
+      },
     });
     expect(tooMany.status).toBe(400);
     expect(((await tooMany.json()) as { code: string }).code).toBe('PGRST124');
@@ -123,12 +160,30 @@ describe('/rest/v1 mutations with supabase-js', () => {
   });
 
   it('limits PATCH and DELETE to the ordered first rows when asked', async () => {
-    await alice.from('rt_projects').insert([{ name: 'lim', budget: 1 }, { name: 'lim', budget: 2 }, { name: 'lim', budget: 3 }]);
-    const patched = await alice.from('rt_projects').update({ body: 'top' }).eq('name', 'lim').order('budget', { ascending: false }).limit(1).select('budget');
+    await alice.from('rt_projects').insert([
+      { name: 'lim', budget: 1 },
+      { name: 'lim', budget: 2 },
+      { name: 'lim', budget: 3 },
+    ]);
+    const patched = await alice
+      .from('rt_projects')
+      .update({ body: 'top' })
+      .eq('name', 'lim')
+      .order('budget', { ascending: false })
+      .limit(1)
+      .select('budget');
     expect(patched.data).toEqual([{ budget: 3 }]);
-    const deleted = await alice.from('rt_projects').delete().eq('name', 'lim').order('budget').limit(2).select('budget');
+    const deleted = await alice
+      .from('rt_projects')
+      .delete()
+      .eq('name', 'lim')
+      .order('budget')
+      .limit(2)
+      .select('budget');
     expect(deleted.data).toEqual([{ budget: 1 }, { budget: 2 }]);
-    expect((await alice.from('rt_projects').select('budget, body').eq('name', 'lim')).data).toEqual([{ budget: 3, body: 'top' }]);
+    expect((await alice.from('rt_projects').select('budget, body').eq('name', 'lim')).data).toEqual([
+      { budget: 3, body: 'top' },
+    ]);
   });
 
   it('single() on a mutation of several rows is 406 and changes nothing', async () => {
@@ -143,9 +198,17 @@ describe('/rest/v1 mutations with supabase-js', () => {
   it('returns embedded resources from a mutation and the Location of headers-only inserts', async () => {
     const p = await alice.from('rt_projects').insert({ name: 'with-tasks' }).select('id').single();
     const id = (p.data as { id: number }).id;
-    const t = await alice.from('rt_tasks').insert({ title: 'embedded', project_id: id }).select('title, rt_projects(name)').single();
+    const t = await alice
+      .from('rt_tasks')
+      .insert({ title: 'embedded', project_id: id })
+      .select('title, rt_projects(name)')
+      .single();
     expect(t.data).toEqual({ title: 'embedded', rt_projects: { name: 'with-tasks' } });
-    const res = await raw('rt_projects', { method: 'POST', body: JSON.stringify({ id: 9200, name: 'loc', user_id: ALICE }), headers: { prefer: 'return=headers-only' } });
+    const res = await raw('rt_projects', {
+      method: 'POST',
+      body: JSON.stringify({ id: 9200, name: 'loc', user_id: ALICE }),
+      headers: { prefer: 'return=headers-only' },
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe('/rt_projects?id=eq.9200');
   });
@@ -164,8 +227,16 @@ describe('/rest/v1 RPC with supabase-js', () => {
   });
 
   it('filters, orders, limits and counts set results; embeds from a setof-table function', async () => {
-    await alice.from('rt_projects').insert([{ name: 'rpc-a', budget: 1 }, { name: 'rpc-b', budget: 2 }]);
-    const { data, error } = await alice.rpc('rt_my_projects').select('name, budget').like('name', 'rpc-%').order('budget', { ascending: false }).limit(1);
+    await alice.from('rt_projects').insert([
+      { name: 'rpc-a', budget: 1 },
+      { name: 'rpc-b', budget: 2 },
+    ]);
+    const { data, error } = await alice
+      .rpc('rt_my_projects')
+      .select('name, budget')
+      .like('name', 'rpc-%')
+      .order('budget', { ascending: false })
+      .limit(1);
     expect(error).toBeNull();
     expect(data).toEqual([{ name: 'rpc-b', budget: 2 }]);
     const counted = await alice.rpc('rt_my_projects', {}, { count: 'exact', head: true });

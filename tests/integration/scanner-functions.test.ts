@@ -20,7 +20,10 @@ afterAll(() => stack.close());
 
 type Caller = { functions: Customer['supabase']['functions'] };
 async function call(who: Caller, name: string, body: Record<string, unknown>) {
-  const { data, error } = (await who.functions.invoke<Record<string, unknown>>(name, { body })) as { data: Record<string, unknown> | null; error: unknown };
+  const { data, error } = (await who.functions.invoke<Record<string, unknown>>(name, { body })) as {
+    data: Record<string, unknown> | null;
+    error: unknown;
+  };
   if (error) {
     expect(error).toBeInstanceOf(FunctionsHttpError);
     const res = (error as FunctionsHttpError).context as Response;
@@ -28,26 +31,46 @@ async function call(who: Caller, name: string, body: Record<string, unknown>) {
   }
   return { status: 200, body: data as Record<string, unknown> };
 }
-const scanner = (who: Caller, body: Record<string, unknown>) => call(who, 'security-scanner-integration', body);
-const orchestrate = (who: Caller, body: Record<string, unknown>) => call(who, 'security-tool-orchestration', body);
+const scanner = (who: Caller, body: Record<string, unknown>) =>
+  call(who, 'security-scanner-integration', body);
+const orchestrate = (who: Caller, body: Record<string, unknown>) =>
+  call(who, 'security-tool-orchestration', body);
 
 describe('scanner edge functions', () => {
   it('require a signed-in caller', async () => {
     for (const name of ['security-scanner-integration', 'security-tool-orchestration']) {
-      const res = await call(client(stack), name, { action: 'initialize', toolType: 'webapp', userId: alice.id });
+      const res = await call(client(stack), name, {
+        action: 'initialize',
+        toolType: 'webapp',
+        userId: alice.id,
+      });
       expect(res).toEqual({ status: 401, body: { error: 'You must be logged in to use security tools' } });
     }
   });
 
   it('refuse to start a scan before the scanner is initialised', async () => {
     await target(stack, alice.id, 'https://alice.example.com');
-    const res = await scanner(alice.supabase, { action: 'start_scan', toolType: 'webapp', continuous: false });
-    expect(res).toEqual({ status: 409, body: { error: 'Scanner is not initialized. Please initialize it first.' } });
+    const res = await scanner(alice.supabase, {
+      action: 'start_scan',
+      toolType: 'webapp',
+      continuous: false,
+    });
+    expect(res).toEqual({
+      status: 409,
+      body: { error: 'Scanner is not initialized. Please initialize it first.' },
+    });
   });
 
-  it('initialise the caller\'s own scanner as connected', async () => {
-    expect(await scanner(alice.supabase, { action: 'initialize', toolType: 'webapp' })).toEqual({ status: 200, body: { success: true, message: 'Scanner initialized' } });
-    const { data } = await alice.supabase.from('security_tool_configurations').select('tool_type, enabled, connection_status').eq('tool_type', 'webapp').single();
+  it("initialise the caller's own scanner as connected", async () => {
+    expect(await scanner(alice.supabase, { action: 'initialize', toolType: 'webapp' })).toEqual({
+      status: 200,
+      body: { success: true, message: 'Scanner initialized' },
+    });
+    const { data } = await alice.supabase
+      .from('security_tool_configurations')
+      .select('tool_type, enabled, connection_status')
+      .eq('tool_type', 'webapp')
+      .single();
     expect(data).toEqual({ tool_type: 'webapp', enabled: true, connection_status: 'connected' });
     expect((await bob.supabase.from('security_tool_configurations').select('id')).data).toEqual([]);
   });
@@ -55,31 +78,67 @@ describe('scanner edge functions', () => {
   it('refuse unverified and foreign targets', async () => {
     await target(stack, alice.id, 'https://unproven.example.com', { verified: false });
     const bobs = await target(stack, bob.id, 'https://bob.example.com');
-    const unverified = await scanner(alice.supabase, { action: 'start_scan', toolType: 'webapp', target: 'https://unproven.example.com' });
+    const unverified = await scanner(alice.supabase, {
+      action: 'start_scan',
+      toolType: 'webapp',
+      target: 'https://unproven.example.com',
+    });
     expect(unverified.status).toBe(403);
     expect(unverified.body.error).toMatch(/not verified/);
-    expect((await scanner(alice.supabase, { action: 'start_scan', toolType: 'webapp', target: bobs.id })).status).toBe(404);
-    expect((await scanner(alice.supabase, { action: 'start_scan', toolType: 'webapp', continuous: true })).status).toBe(400);
+    expect(
+      (await scanner(alice.supabase, { action: 'start_scan', toolType: 'webapp', target: bobs.id })).status,
+    ).toBe(404);
+    expect(
+      (await scanner(alice.supabase, { action: 'start_scan', toolType: 'webapp', continuous: true })).status,
+    ).toBe(400);
     const { data } = await alice.supabase.from('scan_results').select('id');
     expect(data).toEqual([]);
   });
 
   it('start a scan (scan_results in progress plus a queued job), refuse a second, and stop it', async () => {
-    const started = await scanner(alice.supabase, { action: 'start_scan', toolType: 'webapp', target: 'https://alice.example.com', continuous: false });
+    const started = await scanner(alice.supabase, {
+      action: 'start_scan',
+      toolType: 'webapp',
+      target: 'https://alice.example.com',
+      continuous: false,
+    });
     expect(started).toMatchObject({ status: 200, body: { success: true, message: 'Scan started' } });
-    const { data: scan } = await alice.supabase.from('scan_results').select('status, scan_type, target, job_id').eq('id', started.body.scanId as string).single();
-    expect(scan).toMatchObject({ status: 'in_progress', scan_type: 'webapp', target: 'https://alice.example.com' });
-    const { data: job } = await alice.supabase.from('jobs').select('kind, status, payload').eq('id', scan!.job_id!).single();
+    const { data: scan } = await alice.supabase
+      .from('scan_results')
+      .select('status, scan_type, target, job_id')
+      .eq('id', started.body.scanId as string)
+      .single();
+    expect(scan).toMatchObject({
+      status: 'in_progress',
+      scan_type: 'webapp',
+      target: 'https://alice.example.com',
+    });
+    const { data: job } = await alice.supabase
+      .from('jobs')
+      .select('kind, status, payload')
+      .eq('id', scan!.job_id!)
+      .single();
     expect(job).toMatchObject({ kind: 'scan', status: 'queued', payload: { scanner: 'webapp' } });
     expect((await scanner(alice.supabase, { action: 'start_scan', toolType: 'webapp' })).status).toBe(409);
-    expect(await scanner(alice.supabase, { action: 'stop_scan', toolType: 'webapp' })).toEqual({ status: 200, body: { success: true, message: 'Scan stopped' } });
-    const { data: after } = await alice.supabase.from('scan_results').select('status').eq('id', started.body.scanId as string).single();
+    expect(await scanner(alice.supabase, { action: 'stop_scan', toolType: 'webapp' })).toEqual({
+      status: 200,
+      body: { success: true, message: 'Scan stopped' },
+    });
+    const { data: after } = await alice.supabase
+      .from('scan_results')
+      .select('status')
+      .eq('id', started.body.scanId as string)
+      .single();
     expect(after!.status).toBe('stopped');
     expect((await scanner(alice.supabase, { action: 'stop_scan', toolType: 'webapp' })).status).toBe(409);
   });
 
   it('orchestration acts only for the caller', async () => {
-    const res = await orchestrate(bob.supabase, { userId: alice.id, toolType: 'webapp', action: 'initialize' });
+    const res = await orchestrate(bob.supabase, {
+      userId: alice.id,
+      toolType: 'webapp',
+      action: 'initialize',
+    });
     expect(res.status).toBe(403);
     const { data } = await bob.supabase.from('security_tool_configurations').select('id');
     expect(data).toEqual([]);
@@ -87,20 +146,49 @@ describe('scanner edge functions', () => {
 
   it('orchestration maps siem to the network mapper', async () => {
     const host = await target(stack, bob.id, 'bob-host.example.com', { kind: 'host' });
-    expect(await orchestrate(bob.supabase, { userId: bob.id, toolType: 'siem', action: 'initialize' })).toMatchObject({ status: 200, body: { engine: 'network-mapper' } });
-    const started = await orchestrate(bob.supabase, { userId: bob.id, toolType: 'siem', action: 'scan', target: host.id, options: { ports: '22,443' } });
+    expect(
+      await orchestrate(bob.supabase, { userId: bob.id, toolType: 'siem', action: 'initialize' }),
+    ).toMatchObject({ status: 200, body: { engine: 'network-mapper' } });
+    const started = await orchestrate(bob.supabase, {
+      userId: bob.id,
+      toolType: 'siem',
+      action: 'scan',
+      target: host.id,
+      options: { ports: '22,443' },
+    });
     expect(started).toMatchObject({ status: 200, body: { success: true, toolType: 'siem' } });
-    const { data: job } = await bob.supabase.from('jobs').select('payload').eq('id', started.body.jobId as string).single();
-    expect(job!.payload).toMatchObject({ scanner: 'infrastructure', tool_type: 'siem', options: { ports: '22,443' } });
+    const { data: job } = await bob.supabase
+      .from('jobs')
+      .select('payload')
+      .eq('id', started.body.jobId as string)
+      .single();
+    expect(job!.payload).toMatchObject({
+      scanner: 'infrastructure',
+      tool_type: 'siem',
+      options: { ports: '22,443' },
+    });
     const status = await orchestrate(bob.supabase, { userId: bob.id, toolType: 'siem', action: 'status' });
     expect(status.body).toMatchObject({ success: true, scan: { status: 'in_progress' } });
-    expect((await orchestrate(bob.supabase, { userId: bob.id, toolType: 'siem', action: 'stop' })).status).toBe(200);
+    expect(
+      (await orchestrate(bob.supabase, { userId: bob.id, toolType: 'siem', action: 'stop' })).status,
+    ).toBe(200);
     // A web scan cannot run on a bare host target.
-    expect((await orchestrate(bob.supabase, { userId: bob.id, toolType: 'webapp', action: 'initialize' })).status).toBe(200);
-    expect((await orchestrate(bob.supabase, { userId: bob.id, toolType: 'webapp', action: 'scan', target: host.id })).status).toBe(400);
+    expect(
+      (await orchestrate(bob.supabase, { userId: bob.id, toolType: 'webapp', action: 'initialize' })).status,
+    ).toBe(200);
+    expect(
+      (
+        await orchestrate(bob.supabase, {
+          userId: bob.id,
+          toolType: 'webapp',
+          action: 'scan',
+          target: host.id,
+        })
+      ).status,
+    ).toBe(400);
   });
 
-  it('says plainly that cloud and threat-intel connectors need the customer\'s credentials, and runs nothing', async () => {
+  it("says plainly that cloud and threat-intel connectors need the customer's credentials, and runs nothing", async () => {
     for (const toolType of ['cloud_security', 'threat_intel']) {
       const res = await orchestrate(bob.supabase, { userId: bob.id, toolType, action: 'scan', target: 'x' });
       expect(res.status).toBe(422);
@@ -108,13 +196,19 @@ describe('scanner edge functions', () => {
       expect(res.body.error).toMatch(/no results were produced/);
       expect((await scanner(bob.supabase, { action: 'initialize', toolType })).status).toBe(422);
     }
-    const { data } = await bob.supabase.from('scan_results').select('scan_type').in('scan_type', ['cloud_security', 'threat_intel']);
+    const { data } = await bob.supabase
+      .from('scan_results')
+      .select('scan_type')
+      .in('scan_type', ['cloud_security', 'threat_intel']);
     expect(data).toEqual([]);
   });
 
   it('answer 400 for malformed bodies', async () => {
     expect((await scanner(alice.supabase, { action: 'launch', toolType: 'webapp' })).status).toBe(400);
     expect((await scanner(alice.supabase, { action: 'initialize', toolType: 'mainframe' })).status).toBe(400);
-    expect((await orchestrate(alice.supabase, { userId: 'not-a-uuid', toolType: 'webapp', action: 'status' })).status).toBe(400);
+    expect(
+      (await orchestrate(alice.supabase, { userId: 'not-a-uuid', toolType: 'webapp', action: 'status' }))
+        .status,
+    ).toBe(400);
   });
 });

@@ -13,7 +13,14 @@ const bob = crypto.randomUUID();
 /** supabase-js acting as a signed-in user (tokens minted as auth would mint them). */
 async function userClient(sub: string) {
   const token = await stack.ctx.keys.sign(
-    { sub, role: 'authenticated', aud: 'authenticated', session_id: crypto.randomUUID(), aal: 'aal1', amr: [] },
+    {
+      sub,
+      role: 'authenticated',
+      aud: 'authenticated',
+      session_id: crypto.randomUUID(),
+      aal: 'aal1',
+      amr: [],
+    },
     3600,
   );
   return createClient(stack.url, stack.status.anon_key, {
@@ -27,10 +34,12 @@ async function userClient(sub: string) {
 function rawGet(path: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(stack.url);
-    http.get({ hostname, port, path, headers }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    }).on('error', reject);
+    http
+      .get({ hostname, port, path, headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .on('error', reject);
   });
 }
 
@@ -49,9 +58,14 @@ const pdf = new TextEncoder().encode('%PDF-1.7 report bytes');
 describe('storage', () => {
   it('lets the service upload and a customer download their own object through a signed URL', async () => {
     const service = client(stack, 'service_role');
-    const up = await service.storage.from(BUCKET).upload(`${alice}/weekly report.pdf`, pdf, { contentType: 'application/pdf' });
+    const up = await service.storage
+      .from(BUCKET)
+      .upload(`${alice}/weekly report.pdf`, pdf, { contentType: 'application/pdf' });
     expect(up.error).toBeNull();
-    expect(up.data).toMatchObject({ path: `${alice}/weekly report.pdf`, fullPath: `${BUCKET}/${alice}/weekly report.pdf` });
+    expect(up.data).toMatchObject({
+      path: `${alice}/weekly report.pdf`,
+      fullPath: `${BUCKET}/${alice}/weekly report.pdf`,
+    });
 
     const a = await userClient(alice);
     const signed = await a.storage.from(BUCKET).createSignedUrl(`${alice}/weekly report.pdf`, 60);
@@ -68,7 +82,9 @@ describe('storage', () => {
   });
 
   it('refuses the object to another customer and to anon, and refuses user uploads without a policy', async () => {
-    await client(stack, 'service_role').storage.from(BUCKET).upload(`${alice}/secret.pdf`, pdf, { contentType: 'application/pdf' });
+    await client(stack, 'service_role')
+      .storage.from(BUCKET)
+      .upload(`${alice}/secret.pdf`, pdf, { contentType: 'application/pdf' });
     for (const other of [await userClient(bob), client(stack)]) {
       const signed = await other.storage.from(BUCKET).createSignedUrl(`${alice}/secret.pdf`, 60);
       expect(signed.data).toBeNull();
@@ -93,19 +109,29 @@ describe('storage', () => {
     const tampered = new URL(url);
     tampered.searchParams.set('token', `${token.slice(0, -4)}AAAA`);
     const forOther = new URL(url.href.replace(`${alice}/a.pdf`, `${bob}/b.pdf`));
-    const expiredToken = await stack.ctx.keys.sign({ role: 'storage_signed_url', url: `${BUCKET}/${alice}/a.pdf` }, -5);
+    const expiredToken = await stack.ctx.keys.sign(
+      { role: 'storage_signed_url', url: `${BUCKET}/${alice}/a.pdf` },
+      -5,
+    );
     const expired = new URL(url);
     expired.searchParams.set('token', expiredToken);
     const apiKeyAsToken = new URL(url);
     apiKeyAsToken.searchParams.set('token', stack.status.service_role_key);
 
-    for (const [u, message] of [[tampered, 'invalid signature'], [forOther, 'The url do not match the signature'], [expired, 'jwt expired'], [apiKeyAsToken, 'The url do not match the signature']] as const) {
+    for (const [u, message] of [
+      [tampered, 'invalid signature'],
+      [forOther, 'The url do not match the signature'],
+      [expired, 'jwt expired'],
+      [apiKeyAsToken, 'The url do not match the signature'],
+    ] as const) {
       const res = await fetch(u);
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ statusCode: '400', message });
     }
     // A signed-URL token is no API credential.
-    const asBearer = await fetch(`${stack.url}/storage/v1/bucket`, { headers: { apikey: stack.status.anon_key, authorization: `Bearer ${token}` } });
+    const asBearer = await fetch(`${stack.url}/storage/v1/bucket`, {
+      headers: { apikey: stack.status.anon_key, authorization: `Bearer ${token}` },
+    });
     expect(asBearer.status).toBe(401);
   });
 
@@ -117,14 +143,29 @@ describe('storage', () => {
       const { error } = await service.storage.from(BUCKET).upload(name, pdf);
       expect(error, name).not.toBeNull();
     }
-    const headers = { apikey: stack.status.service_role_key, authorization: `Bearer ${stack.status.service_role_key}` };
-    const bobsToken = await stack.ctx.keys.sign({ sub: bob, role: 'authenticated', aud: 'authenticated' }, 60);
+    const headers = {
+      apikey: stack.status.service_role_key,
+      authorization: `Bearer ${stack.status.service_role_key}`,
+    };
+    const bobsToken = await stack.ctx.keys.sign(
+      { sub: bob, role: 'authenticated', aud: 'authenticated' },
+      60,
+    );
     const asBob = { apikey: stack.status.anon_key, authorization: `Bearer ${bobsToken}` };
     expect(await rawGet(`/storage/v1/object/${BUCKET}/${bob}/b.pdf`, asBob)).toBe(200);
-    for (const path of [`/object/${BUCKET}/${bob}/../${alice}/a.pdf`, `/object/${BUCKET}/${bob}/%2e%2e/${alice}/a.pdf`, `/object/${BUCKET}/${bob}/%2E./${alice}/a.pdf`]) {
+    for (const path of [
+      `/object/${BUCKET}/${bob}/../${alice}/a.pdf`,
+      `/object/${BUCKET}/${bob}/%2e%2e/${alice}/a.pdf`,
+      `/object/${BUCKET}/${bob}/%2E./${alice}/a.pdf`,
+    ]) {
       expect(await rawGet(`/storage/v1${path}`, asBob), path).toBe(400);
     }
-    for (const path of [`/object/${BUCKET}/${alice}/..%2f${bob}/b.pdf`, `/object/${BUCKET}/${alice}%5c..%5cb.pdf`, `/object/${BUCKET}/${alice}/a.pdf%00`, `/object/${BUCKET}/%2e%2e/${alice}/a.pdf`]) {
+    for (const path of [
+      `/object/${BUCKET}/${alice}/..%2f${bob}/b.pdf`,
+      `/object/${BUCKET}/${alice}%5c..%5cb.pdf`,
+      `/object/${BUCKET}/${alice}/a.pdf%00`,
+      `/object/${BUCKET}/%2e%2e/${alice}/a.pdf`,
+    ]) {
       expect(await rawGet(`/storage/v1${path}`, headers), path).toBeGreaterThanOrEqual(400);
     }
   });
@@ -135,10 +176,16 @@ describe('storage', () => {
     await files.upload(`${bob}/2026/jan.pdf`, pdf);
     await files.upload(`${bob}/top.pdf`, pdf);
     const { data } = await files.list(bob);
-    expect(data!.map((e) => [e.name, e.id === null])).toEqual([['2026', true], ['b.pdf', false], ['top.pdf', false]]);
+    expect(data!.map((e) => [e.name, e.id === null])).toEqual([
+      ['2026', true],
+      ['b.pdf', false],
+      ['top.pdf', false],
+    ]);
     const dup = await files.upload(`${bob}/top.pdf`, pdf);
     expect(dup.error?.message).toBe('The resource already exists');
-    expect((await files.upload(`${bob}/top.pdf`, new TextEncoder().encode('v2'), { upsert: true })).error).toBeNull();
+    expect(
+      (await files.upload(`${bob}/top.pdf`, new TextEncoder().encode('v2'), { upsert: true })).error,
+    ).toBeNull();
     expect(await (await files.download(`${bob}/top.pdf`)).data!.text()).toBe('v2');
     const removed = await files.remove([`${bob}/top.pdf`, `${bob}/2026/jan.pdf`]);
     expect(removed.data!.map((r) => r.name).sort()).toEqual([`${bob}/2026/jan.pdf`, `${bob}/top.pdf`]);

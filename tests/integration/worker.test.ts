@@ -13,7 +13,10 @@ let stack: RunningStack;
 let srv: TargetServer;
 const agents: Agent[] = [];
 const service = () => createServiceClient(stack.url, stack.status.service_role_key);
-const agent = (mode: 'local' | 'hosted', extra: Parameters<typeof startAgent>[0] extends infer O ? Partial<O> : never = {}) => {
+const agent = (
+  mode: 'local' | 'hosted',
+  extra: Parameters<typeof startAgent>[0] extends infer O ? Partial<O> : never = {},
+) => {
   const a = startAgent({ db: service(), mode, pollMs: 100, dutyMs: 3_600_000, log: () => {}, ...extra });
   agents.push(a);
   return a;
@@ -33,13 +36,30 @@ afterAll(async () => {
 });
 
 const scanRow = async (id: string) =>
-  (await stack.ctx.db.query<{ status: string; progress: Record<string, unknown>; analyzed_results: Record<string, unknown> | null; error_message: string | null }>(
-    'select status::text, progress, analyzed_results, error_message from public.scan_results where id = $1', [id])).rows[0]!;
+  (
+    await stack.ctx.db.query<{
+      status: string;
+      progress: Record<string, unknown>;
+      analyzed_results: Record<string, unknown> | null;
+      error_message: string | null;
+    }>(
+      'select status::text, progress, analyzed_results, error_message from public.scan_results where id = $1',
+      [id],
+    )
+  ).rows[0]!;
 
 async function startScan(userId: string, targetId: string, tool = 'webapp', scanner = 'webapp') {
-  const { data: jobId, error } = await service().rpc('enqueue_scan', { p_user: userId, p_tool: tool as never, p_target_id: targetId, p_scanner: scanner });
+  const { data: jobId, error } = await service().rpc('enqueue_scan', {
+    p_user: userId,
+    p_tool: tool as never,
+    p_target_id: targetId,
+    p_scanner: scanner,
+  });
   expect(error).toBeNull();
-  const { rows } = await stack.ctx.db.query<{ id: string }>('select id from public.scan_results where job_id = $1', [jobId]);
+  const { rows } = await stack.ctx.db.query<{ id: string }>(
+    'select id from public.scan_results where job_id = $1',
+    [jobId],
+  );
   return { jobId: jobId!, scanId: rows[0]!.id };
 }
 
@@ -51,28 +71,48 @@ describe('agent worker', () => {
     await initialised(stack, alice.id, 'webapp');
     srv.delayMs = 150;
     agent('local', { heartbeatMs: 500 });
-    const { data: started, error: startError } = (await alice.supabase.functions.invoke<Record<string, unknown>>('security-scanner-integration', { body: { action: 'start_scan', toolType: 'webapp', continuous: false } })) as { data: Record<string, unknown> | null; error: unknown };
+    const { data: started, error: startError } = (await alice.supabase.functions.invoke<
+      Record<string, unknown>
+    >('security-scanner-integration', {
+      body: { action: 'start_scan', toolType: 'webapp', continuous: false },
+    })) as { data: Record<string, unknown> | null; error: unknown };
     expect(startError ? await (startError as { context: Response }).context.text() : null).toBeNull();
     const scanId = (started as { scanId: string }).scanId;
     // Honest progress while it runs: a phase past the first, a percentage, a request rate.
-    const running = await waitFor('scan under way', async () => {
-      const row = await scanRow(scanId);
-      return row.progress.phase && !['queued', 'starting', 'transport'].includes(row.progress.phase as string) ? row : null;
-    }, 20_000, 50);
+    const running = await waitFor(
+      'scan under way',
+      async () => {
+        const row = await scanRow(scanId);
+        return row.progress.phase &&
+          !['queued', 'starting', 'transport'].includes(row.progress.phase as string)
+          ? row
+          : null;
+      },
+      20_000,
+      50,
+    );
     expect(running.status).toBe('in_progress');
     expect(typeof running.progress.percent).toBe('number');
     expect(typeof running.progress.requestsPerSecond).toBe('number');
     const stoppedAt = Date.now();
-    const { data: stop, error } = (await alice.supabase.functions.invoke<Record<string, unknown>>('security-scanner-integration', { body: { action: 'stop_scan', toolType: 'webapp' } })) as { data: Record<string, unknown> | null; error: unknown };
+    const { data: stop, error } = (await alice.supabase.functions.invoke<Record<string, unknown>>(
+      'security-scanner-integration',
+      { body: { action: 'stop_scan', toolType: 'webapp' } },
+    )) as { data: Record<string, unknown> | null; error: unknown };
     expect(error).toBeNull();
     expect(stop).toEqual({ success: true, message: 'Scan stopped' });
     // The scan shows stopped as soon as the call returns.
     expect((await scanRow(scanId)).status).toBe('stopped');
     // The worker notices at its next heartbeat, stops the scanner and records what it found so far.
-    const stopped = await waitFor('findings so far recorded', async () => {
-      const row = await scanRow(scanId);
-      return row.analyzed_results ? row : null;
-    }, 20_000, 50);
+    const stopped = await waitFor(
+      'findings so far recorded',
+      async () => {
+        const row = await scanRow(scanId);
+        return row.analyzed_results ? row : null;
+      },
+      20_000,
+      50,
+    );
     expect(stopped.status).toBe('stopped');
     expect(stopped.analyzed_results).toMatchObject({ partial: true });
     // No request reached the target later than 2 s after the stop.
@@ -85,20 +125,37 @@ describe('agent worker', () => {
     const bob = await customer(stack);
     const t = await target(stack, bob.id, srv.url);
     srv.delayMs = 100;
-    const silent = new Worker({ db: service(), mode: 'local', id: 'silent', handlers: { scan: runScanJob }, leaseSeconds: 1, heartbeatMs: 300, pollMs: 50, log: () => {} });
+    const silent = new Worker({
+      db: service(),
+      mode: 'local',
+      id: 'silent',
+      handlers: { scan: runScanJob },
+      leaseSeconds: 1,
+      heartbeatMs: 300,
+      pollMs: 50,
+      log: () => {},
+    });
     silent.start();
     const { jobId, scanId } = await startScan(bob.id, t.id);
     await waitFor('first worker scanning', async () => (await scanRow(scanId)).progress.phase !== 'queued');
     silent.kill();
     srv.delayMs = 0;
     agent('local');
-    const done = await waitFor('scan completed by the second worker', async () => {
-      const row = await scanRow(scanId);
-      return row.status === 'completed' ? row : null;
-    }, 30_000, 100);
+    const done = await waitFor(
+      'scan completed by the second worker',
+      async () => {
+        const row = await scanRow(scanId);
+        return row.status === 'completed' ? row : null;
+      },
+      30_000,
+      100,
+    );
     expect(done.analyzed_results).toMatchObject({ partial: false });
     const job = await waitFor('job succeeded', async () => {
-      const { rows } = await stack.ctx.db.query<{ attempts: number; locked_by: string; status: string }>('select attempts, locked_by, status from public.jobs where id = $1', [jobId]);
+      const { rows } = await stack.ctx.db.query<{ attempts: number; locked_by: string; status: string }>(
+        'select attempts, locked_by, status from public.jobs where id = $1',
+        [jobId],
+      );
       return rows[0]!.status === 'succeeded' ? rows[0]! : null;
     });
     expect(job.attempts).toBe(2);
@@ -118,7 +175,10 @@ describe('agent worker', () => {
     expect(failed.error_message).toMatch(/cannot be scanned.*loopback/);
     expect(srv.requests).toBe(before);
     const job = await waitFor('job dead-lettered', async () => {
-      const { rows } = await stack.ctx.db.query<{ status: string; attempts: number }>('select status, attempts from public.jobs where id = $1', [jobId]);
+      const { rows } = await stack.ctx.db.query<{ status: string; attempts: number }>(
+        'select status, attempts from public.jobs where id = $1',
+        [jobId],
+      );
       return rows[0]!.status === 'dead' ? rows[0]! : null;
     });
     expect(job.attempts).toBe(1);
@@ -128,7 +188,10 @@ describe('agent worker', () => {
     const dave = await customer(stack);
     const t = await target(stack, dave.id, srv.url);
     const { scanId } = await startScan(dave.id, t.id);
-    await stack.ctx.db.query('update public.scan_targets set verified_at = null, verification_method = null where id = $1', [t.id]);
+    await stack.ctx.db.query(
+      'update public.scan_targets set verified_at = null, verification_method = null where id = $1',
+      [t.id],
+    );
     const before = srv.requests;
     agent('local');
     const failed = await waitFor('scan refused', async () => {
@@ -142,16 +205,31 @@ describe('agent worker', () => {
   it('scans only the ports a test opened (infrastructure, explicit port list) and records the service', async () => {
     const erin = await customer(stack);
     const t = await target(stack, erin.id, '127.0.0.1', { kind: 'host' });
-    const { data: jobId } = await service().rpc('enqueue_scan', { p_user: erin.id, p_tool: 'siem', p_target_id: t.id, p_scanner: 'infrastructure', p_options: { ports: String(srv.port) } });
+    const { data: jobId } = await service().rpc('enqueue_scan', {
+      p_user: erin.id,
+      p_tool: 'siem',
+      p_target_id: t.id,
+      p_scanner: 'infrastructure',
+      p_options: { ports: String(srv.port) },
+    });
     agent('local');
-    const { rows } = await stack.ctx.db.query<{ id: string }>('select id from public.scan_results where job_id = $1', [jobId]);
-    const done = await waitFor('infrastructure scan', async () => {
-      const row = await scanRow(rows[0]!.id);
-      return row.status === 'completed' || row.status === 'failed' ? row : null;
-    }, 30_000);
+    const { rows } = await stack.ctx.db.query<{ id: string }>(
+      'select id from public.scan_results where job_id = $1',
+      [jobId],
+    );
+    const done = await waitFor(
+      'infrastructure scan',
+      async () => {
+        const row = await scanRow(rows[0]!.id);
+        return row.status === 'completed' || row.status === 'failed' ? row : null;
+      },
+      30_000,
+    );
     expect(done.status).toBe('completed');
     const { data: found } = await erin.supabase.from('findings').select('rule_id, location, scanner');
     expect(found!.length).toBeGreaterThan(0);
-    expect(found!.every((f) => f.scanner === 'infrastructure' && f.location.includes(String(srv.port)))).toBe(true);
+    expect(found!.every((f) => f.scanner === 'infrastructure' && f.location.includes(String(srv.port)))).toBe(
+      true,
+    );
   });
 });

@@ -25,11 +25,17 @@ describe('API scanner', () => {
   });
 
   it('reads the document from --openapi', async () => {
-    const result = await runScan('api', { target: `${api.target}/`, mode: 'local', openapi: `${api.target}/openapi.json` });
+    const result = await runScan('api', {
+      target: `${api.target}/`,
+      mode: 'local',
+      openapi: `${api.target}/openapi.json`,
+    });
     expect(result.findings.map((f) => f.rule_id)).toContain('api.auth.missing');
   });
 
   it('fails clearly when --openapi is not an OpenAPI document', async () => {
-    await expect(runScan('api', { target: api.target, mode: 'local', openapi: `${api.target}/api/users` })).rejects.toThrow(/not valid OpenAPI 3/);
+    await expect(
+      runScan('api', { target: api.target, mode: 'local', openapi: `${api.target}/api/users` }),
+    ).rejects.toThrow(/not valid OpenAPI 3/);
   });
 });

@@ -9,7 +9,9 @@ import { startVulnerableWebapp } from '../fixtures/vulnerable-webapp.ts';
 
 function scan(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['tsx', 'agents/cli/scan.ts', ...args], { env: { ...process.env, NO_COLOR: '1', VIGIL_SCAN_NMAP: 'off' } });
+    const child = spawn('npx', ['tsx', 'agents/cli/scan.ts', ...args], {
+      env: { ...process.env, NO_COLOR: '1', VIGIL_SCAN_NMAP: 'off' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -50,7 +52,9 @@ describe('npm run scan', () => {
     const report = contract.parse(JSON.parse(stdout));
     expect(report.target).toBe(app.target);
     expect(report.type).toBe('webapp');
-    expect(report.findings.map((f) => f.rule_id)).toEqual(expect.arrayContaining(['web.xss.reflected', 'web.exposed.git']));
+    expect(report.findings.map((f) => f.rule_id)).toEqual(
+      expect.arrayContaining(['web.xss.reflected', 'web.exposed.git']),
+    );
     expect(report.stats.requests).toBeGreaterThan(0);
   });
 
@@ -69,7 +73,10 @@ describe('npm run scan', () => {
     [['--type', 'webapp'], /--target is required/],
     [['--type', 'webapp', '--target', 'ftp://127.0.0.1/'], /must be an http:\/\/ or https:\/\/ URL/],
     [['--type', 'infrastructure', '--target', '127.0.0.1', '--ports', '70000'], /--ports: bad port range/],
-    [['--type', 'webapp', '--target', 'http://127.0.0.1', '--ports', '80'], /--ports applies to --type infrastructure only/],
+    [
+      ['--type', 'webapp', '--target', 'http://127.0.0.1', '--ports', '80'],
+      /--ports applies to --type infrastructure only/,
+    ],
     [['--type', 'webapp', '--target', 'http://127.0.0.1', '--bogus'], /Unknown option '--bogus'/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
     const { code, stderr, stdout } = await scan(args);

@@ -24,7 +24,9 @@ describe('infrastructure scanner', () => {
     expect(m.missed).toEqual([]);
     expect(m.unexpected).toEqual([]);
     result.findings.forEach((finding) => findingSchema.parse(finding));
-    const evidence = (port: number) => result.findings.find((f) => f.rule_id === 'infra.open-port' && f.location.endsWith(`:${port}`))?.evidence;
+    const evidence = (port: number) =>
+      result.findings.find((f) => f.rule_id === 'infra.open-port' && f.location.endsWith(`:${port}`))
+        ?.evidence;
     expect(evidence(22)).toMatch(/^ssh: SSH-2.0-OpenSSH_7.4/);
     expect(evidence(6379)).toMatch(/^redis/);
     expect(evidence(27017)).toMatch(/^mongodb/);
@@ -34,12 +36,19 @@ describe('infrastructure scanner', () => {
   });
 
   it('sweeps all 65535 ports and finds exactly the listening ones', async () => {
-    const result = await connectScan({ address: '127.0.0.1', ports: Array.from({ length: 65535 }, (_, i) => i + 1) });
+    const result = await connectScan({
+      address: '127.0.0.1',
+      ports: Array.from({ length: 65535 }, (_, i) => i + 1),
+    });
     expect(result.open).toEqual([...bannerPorts].sort((a, b) => a - b));
   }, 120_000);
 
   it('scans only the requested ports', async () => {
-    const result = await runScan('infrastructure', { target: services.target, mode: 'local', ports: '20-23,6379' });
+    const result = await runScan('infrastructure', {
+      target: services.target,
+      mode: 'local',
+      ports: '20-23,6379',
+    });
     const ports = result.findings.filter((f) => f.rule_id === 'infra.open-port').map((f) => f.location);
     expect(ports.sort()).toEqual(['127.0.0.1:21', '127.0.0.1:22', '127.0.0.1:23', '127.0.0.1:6379']);
     expect(result.stats.requests).toBeGreaterThanOrEqual(5);
@@ -49,12 +58,19 @@ describe('infrastructure scanner', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const started = Date.now();
-    const result = await runScan('infrastructure', { target: services.target, mode: 'local', ports: '-', signal: controller.signal });
+    const result = await runScan('infrastructure', {
+      target: services.target,
+      mode: 'local',
+      ports: '-',
+      signal: controller.signal,
+    });
     expect(Date.now() - started).toBeLessThan(2300);
     expect(result.partial).toBe(true);
   });
 
   it('refuses loopback in hosted mode before connecting', async () => {
-    await expect(runScan('infrastructure', { target: '127.0.0.1', mode: 'hosted', ports: '22' })).rejects.toThrow(/target refused/);
+    await expect(
+      runScan('infrastructure', { target: '127.0.0.1', mode: 'hosted', ports: '22' }),
+    ).rejects.toThrow(/target refused/);
   });
 });

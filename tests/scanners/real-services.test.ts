@@ -27,10 +27,16 @@ describe.skipIf(!installed)('infrastructure scanner against real services', () =
   });
 
   it('finds unauthenticated Redis and Memcached by protocol on non-standard ports', async () => {
-    const result = await runScan('infrastructure', { target: '127.0.0.1', mode: 'local', ports: `${realServicePorts.redis},${realServicePorts.memcached}` });
+    const result = await runScan('infrastructure', {
+      target: '127.0.0.1',
+      mode: 'local',
+      ports: `${realServicePorts.redis},${realServicePorts.memcached}`,
+    });
     const m = measure(result.findings, services.planted, '127.0.0.1');
     expect(m.missed).toEqual([]);
     expect(m.unexpected).toEqual([]);
-    expect(result.findings.find((f) => f.rule_id === 'infra.redis.unauthenticated')?.evidence).toMatch(/redis_version \d/);
+    expect(result.findings.find((f) => f.rule_id === 'infra.redis.unauthenticated')?.evidence).toMatch(
+      /redis_version \d/,
+    );
   });
 });

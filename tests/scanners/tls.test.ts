@@ -23,7 +23,11 @@ describe('TLS checks', () => {
   });
 
   it('infrastructure scan identifies the TLS port and checks its certificate', async () => {
-    const result = await runScan('infrastructure', { target: '127.0.0.1', mode: 'local', ports: String(site.port) });
+    const result = await runScan('infrastructure', {
+      target: '127.0.0.1',
+      mode: 'local',
+      ports: String(site.port),
+    });
     const m = measure(result.findings, weakTlsPortPlanted(site.port), '127.0.0.1');
     expect(m.missed).toEqual([]);
     expect(m.unexpected).toEqual([]);

@@ -21,7 +21,11 @@ describe('web-application scanner', () => {
 
   it('finds every planted issue of the vulnerable app, sub-paths included, with no false positives', async () => {
     const progress: ScanProgress[] = [];
-    const result = await runScan('webapp', { target: app.target, mode: 'local', onProgress: (p) => progress.push(p) });
+    const result = await runScan('webapp', {
+      target: app.target,
+      mode: 'local',
+      onProgress: (p) => progress.push(p),
+    });
     const m = measure(result.findings, app.planted, app.target);
     expect(m.missed).toEqual([]);
     expect(m.unexpected).toEqual([]);
@@ -33,12 +37,18 @@ describe('web-application scanner', () => {
     expect(result.partial).toBe(false);
     expect(result.stats.requests).toBeGreaterThan(20);
     expect(progress.at(-1)?.percent).toBe(100);
-    expect(progress.map((p) => p.phase)).toEqual(expect.arrayContaining(['crawl', 'exposed files', 'active probes']));
+    expect(progress.map((p) => p.phase)).toEqual(
+      expect.arrayContaining(['crawl', 'exposed files', 'active probes']),
+    );
   });
 
   it('reports no exposed files on an SPA that answers 200 for every path', async () => {
     const result = await runScan('webapp', { target: spa.target, mode: 'local' });
-    expect(result.findings.filter((f) => f.rule_id.startsWith('web.exposed') || f.rule_id === 'web.directory-listing')).toEqual([]);
+    expect(
+      result.findings.filter(
+        (f) => f.rule_id.startsWith('web.exposed') || f.rule_id === 'web.directory-listing',
+      ),
+    ).toEqual([]);
     const m = measure(result.findings, spa.planted, spa.target);
     expect(m.unexpected).toEqual([]);
     expect(m.missed).toEqual([]);

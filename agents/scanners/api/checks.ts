@@ -38,14 +38,33 @@ export async function authAndHeaderFindings(client: HttpClient, operations: Oper
       continue;
     }
     const json = /json/i.test(header(response, 'content-type') ?? '');
-    if (json && !nosniffReported && (header(response, 'x-content-type-options') ?? '').toLowerCase() !== 'nosniff') {
+    if (
+      json &&
+      !nosniffReported &&
+      (header(response, 'x-content-type-options') ?? '').toLowerCase() !== 'nosniff'
+    ) {
       nosniffReported = true;
-      findings.push(apiFinding('api.header.nosniff-missing', { location: where(op), evidence: `HTTP ${response.status} application/json without X-Content-Type-Options: nosniff` }));
+      findings.push(
+        apiFinding('api.header.nosniff-missing', {
+          location: where(op),
+          evidence: `HTTP ${response.status} application/json without X-Content-Type-Options: nosniff`,
+        }),
+      );
     }
     if (op.secured && response.status >= 200 && response.status < 300) {
-      findings.push(apiFinding('api.auth.missing', { location: where(op), evidence: `no credentials sent; HTTP ${response.status}, ${response.body.length} bytes: ${JSON.stringify(response.body.slice(0, 80))}` }));
+      findings.push(
+        apiFinding('api.auth.missing', {
+          location: where(op),
+          evidence: `no credentials sent; HTTP ${response.status}, ${response.body.length} bytes: ${JSON.stringify(response.body.slice(0, 80))}`,
+        }),
+      );
       if (!/no-store|private/i.test(header(response, 'cache-control') ?? '')) {
-        findings.push(apiFinding('api.header.cache-control-missing', { location: where(op), evidence: `Cache-Control: ${header(response, 'cache-control') ?? '(none)'}` }));
+        findings.push(
+          apiFinding('api.header.cache-control-missing', {
+            location: where(op),
+            evidence: `Cache-Control: ${header(response, 'cache-control') ?? '(none)'}`,
+          }),
+        );
       }
     }
   }
@@ -55,7 +74,11 @@ export async function authAndHeaderFindings(client: HttpClient, operations: Oper
 async function malformed(client: HttpClient, op: Operation): Promise<HttpResponse[]> {
   const responses: HttpResponse[] = [];
   if (op.jsonBody) {
-    const response = await client.tryRequest(op.url, { method: op.method, headers: { 'content-type': 'application/json' }, body: '{"vigil":' });
+    const response = await client.tryRequest(op.url, {
+      method: op.method,
+      headers: { 'content-type': 'application/json' },
+      body: '{"vigil":',
+    });
     if (response) {
       responses.push(response);
     }
@@ -80,7 +103,12 @@ export async function errorFindings(client: HttpClient, operations: Operation[])
     for (const response of await malformed(client, op)) {
       const trace = findStackTrace(response.body);
       if (trace) {
-        findings.push(apiFinding('api.error.verbose', { location: where(op), evidence: `HTTP ${response.status} on malformed input: ${trace}` }));
+        findings.push(
+          apiFinding('api.error.verbose', {
+            location: where(op),
+            evidence: `HTTP ${response.status} on malformed input: ${trace}`,
+          }),
+        );
         break;
       }
     }
@@ -98,7 +126,12 @@ export async function injectionFindings(client: HttpClient, operations: Operatio
       const quoted = await client.tryRequest(url);
       const error = quoted ? findSqlError(quoted.body) : null;
       if (quoted && error && !(plain && findSqlError(plain.body))) {
-        findings.push(apiFinding('api.sqli.error', { location: where(op, `?${name}=`), evidence: `${error.database} error after a quote in ${name}: "${error.match}" (HTTP ${quoted.status})` }));
+        findings.push(
+          apiFinding('api.sqli.error', {
+            location: where(op, `?${name}=`),
+            evidence: `${error.database} error after a quote in ${name}: "${error.match}" (HTTP ${quoted.status})`,
+          }),
+        );
       }
     }
   }
@@ -111,11 +144,20 @@ function withParam(url: URL, name: string, value: string): URL {
   return copy;
 }
 
-export async function methodFindings(client: HttpClient, operations: Operation[], base: URL): Promise<Finding[]> {
+export async function methodFindings(
+  client: HttpClient,
+  operations: Operation[],
+  base: URL,
+): Promise<Finding[]> {
   const findings: Finding[] = [];
   const trace = await client.tryRequest(base, { method: 'TRACE', headers: { 'x-vigil-trace': 'probe' } });
   if (trace && trace.status === 200 && /TRACE \/|x-vigil-trace/i.test(trace.body)) {
-    findings.push(apiFinding('api.method.trace', { location: `TRACE ${base.href}`, evidence: 'TRACE answered 200 and echoed the request' }));
+    findings.push(
+      apiFinding('api.method.trace', {
+        location: `TRACE ${base.href}`,
+        evidence: 'TRACE answered 200 and echoed the request',
+      }),
+    );
   }
   const byPath = new Map<string, Operation[]>();
   operations.forEach((op) => byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]));
@@ -125,11 +167,20 @@ export async function methodFindings(client: HttpClient, operations: Operation[]
       continue;
     }
     const options = await client.tryRequest(ops[0]!.url, { method: 'OPTIONS' });
-    const allow = (options ? (header(options, 'allow') ?? header(options, 'access-control-allow-methods') ?? '') : '').toUpperCase();
-    const unsafe = ['PUT', 'PATCH', 'DELETE'].filter((method) => allow.split(/\s*,\s*/).includes(method) || ops.some((op) => op.method === method));
+    const allow = (
+      options ? (header(options, 'allow') ?? header(options, 'access-control-allow-methods') ?? '') : ''
+    ).toUpperCase();
+    const unsafe = ['PUT', 'PATCH', 'DELETE'].filter(
+      (method) => allow.split(/\s*,\s*/).includes(method) || ops.some((op) => op.method === method),
+    );
     if (unsafe.length > 0) {
       const url = ops[0]!.url;
-      findings.push(apiFinding('api.method.unsafe-unauthenticated', { location: `${url.origin}${url.pathname}`, evidence: `${path} has no security requirement; ${unsafe.join(', ')} ${allow ? `allowed (Allow: ${allow})` : 'declared'}` }));
+      findings.push(
+        apiFinding('api.method.unsafe-unauthenticated', {
+          location: `${url.origin}${url.pathname}`,
+          evidence: `${path} has no security requirement; ${unsafe.join(', ')} ${allow ? `allowed (Allow: ${allow})` : 'declared'}`,
+        }),
+      );
     }
   }
   return findings;
@@ -140,9 +191,16 @@ const rateLimitHeaders = /^(ratelimit(-\w+)?|x-ratelimit-\w+|x-rate-limit-\w+|re
 export async function rateLimitFindings(client: HttpClient, url: URL, burst = 30): Promise<Finding[]> {
   const responses = await Promise.all(Array.from({ length: burst }, () => client.tryRequest(url)));
   const answered = responses.filter((r): r is HttpResponse => r !== null);
-  const limited = answered.some((r) => r.status === 429 || Object.keys(r.headers).some((name) => rateLimitHeaders.test(name)));
+  const limited = answered.some(
+    (r) => r.status === 429 || Object.keys(r.headers).some((name) => rateLimitHeaders.test(name)),
+  );
   if (answered.length < burst / 2 || limited) {
     return [];
   }
-  return [apiFinding('api.rate-limit.missing', { location: `GET ${url.origin}${url.pathname}`, evidence: `${answered.length} requests in a burst: no 429 and no RateLimit/Retry-After headers (statuses ${[...new Set(answered.map((r) => r.status))].join(', ')})` })];
+  return [
+    apiFinding('api.rate-limit.missing', {
+      location: `GET ${url.origin}${url.pathname}`,
+      evidence: `${answered.length} requests in a burst: no 429 and no RateLimit/Retry-After headers (statuses ${[...new Set(answered.map((r) => r.status))].join(', ')})`,
+    }),
+  ];
 }

@@ -9,7 +9,13 @@ import { PhaseRunner } from '../core/phases.ts';
 import { ProgressTracker } from '../core/progress.ts';
 import { TargetPolicy } from '../target-policy.ts';
 import { parseWebTarget } from '../webapp/index.ts';
-import { authAndHeaderFindings, errorFindings, injectionFindings, methodFindings, rateLimitFindings } from './checks.ts';
+import {
+  authAndHeaderFindings,
+  errorFindings,
+  injectionFindings,
+  methodFindings,
+  rateLimitFindings,
+} from './checks.ts';
 import { loadOperations } from './openapi.ts';
 import type { Operation } from './openapi.ts';
 import { apiFinding } from './rules.ts';
@@ -20,7 +26,12 @@ export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
   const started = Date.now();
   const target = parseWebTarget(options.target);
   const policy = new TargetPolicy(options.mode, options.resolver);
-  const client = new HttpClient({ policy, signal: options.signal, maxRequests: apiLimits.maxRequests, timeoutMs: apiLimits.timeoutMs });
+  const client = new HttpClient({
+    policy,
+    signal: options.signal,
+    maxRequests: apiLimits.maxRequests,
+    timeoutMs: apiLimits.timeoutMs,
+  });
   const progress = new ProgressTracker(options.onProgress, () => client.requests);
   const phases = new PhaseRunner(progress, options.signal);
   const findings = new FindingSet();
@@ -29,10 +40,15 @@ export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
   try {
     await policy.assertUrl(target);
     await phases.run('openapi', 5, async () => {
-      operations = (await loadOperations(client, target, options.openapi)).operations.slice(0, apiLimits.maxOperations);
+      operations = (await loadOperations(client, target, options.openapi)).operations.slice(
+        0,
+        apiLimits.maxOperations,
+      );
     });
     const gets = operations.filter((op) => op.method === 'GET');
-    await phases.run('authentication', 20, async () => addAll(await authAndHeaderFindings(client, operations)));
+    await phases.run('authentication', 20, async () =>
+      addAll(await authAndHeaderFindings(client, operations)),
+    );
     await phases.run('error handling', 15, async () => addAll(await errorFindings(client, operations)));
     await phases.run('injection', 20, async () => addAll(await injectionFindings(client, operations)));
     await phases.run('methods', 10, async () => addAll(await methodFindings(client, operations, target)));

@@ -7,14 +7,20 @@ const parameterSchema = z.object({
   name: z.string(),
   in: z.enum(['query', 'path', 'header', 'cookie']),
   required: z.boolean().optional(),
-  schema: z.object({ type: z.string().optional(), format: z.string().optional(), example: z.unknown().optional() }).passthrough().optional(),
+  schema: z
+    .object({ type: z.string().optional(), format: z.string().optional(), example: z.unknown().optional() })
+    .passthrough()
+    .optional(),
   example: z.unknown().optional(),
 });
 const operationSchema = z
   .object({
     parameters: z.array(parameterSchema).optional(),
     security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
-    requestBody: z.object({ content: z.record(z.string(), z.unknown()).optional() }).passthrough().optional(),
+    requestBody: z
+      .object({ content: z.record(z.string(), z.unknown()).optional() })
+      .passthrough()
+      .optional(),
   })
   .passthrough();
 const documentSchema = z
@@ -40,7 +46,14 @@ export interface Operation {
   jsonBody: boolean;
 }
 
-export const discoveryPaths = ['/openapi.json', '/swagger.json', '/v3/api-docs', '/api-docs', '/api/openapi.json', '/api/swagger.json'];
+export const discoveryPaths = [
+  '/openapi.json',
+  '/swagger.json',
+  '/v3/api-docs',
+  '/api-docs',
+  '/api/openapi.json',
+  '/api/swagger.json',
+];
 
 function exampleValue(param: z.infer<typeof parameterSchema>): string {
   const example = param.example ?? param.schema?.example;
@@ -60,7 +73,8 @@ export function readOperations(raw: unknown, target: URL, specUrl: URL): Operati
   const basePath = server.pathname.replace(/\/$/, '');
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
-    const shared = z.array(parameterSchema).safeParse((item as { parameters?: unknown }).parameters).data ?? [];
+    const shared =
+      z.array(parameterSchema).safeParse((item as { parameters?: unknown }).parameters).data ?? [];
     for (const method of httpMethods) {
       const parsed = operationSchema.safeParse(item[method]);
       if (!parsed.success) {
@@ -94,8 +108,14 @@ export function readOperations(raw: unknown, target: URL, specUrl: URL): Operati
 }
 
 /** Fetches the document from --openapi, or from the first well-known path that has one. */
-export async function loadOperations(client: HttpClient, target: URL, openapi?: string): Promise<{ specUrl: URL | null; operations: Operation[] }> {
-  const candidates = openapi ? [new URL(openapi, target)] : discoveryPaths.map((path) => new URL(path, target.origin));
+export async function loadOperations(
+  client: HttpClient,
+  target: URL,
+  openapi?: string,
+): Promise<{ specUrl: URL | null; operations: Operation[] }> {
+  const candidates = openapi
+    ? [new URL(openapi, target)]
+    : discoveryPaths.map((path) => new URL(path, target.origin));
   for (const specUrl of candidates) {
     const response = await client.tryRequest(specUrl, { followRedirects: 'same-origin' });
     if (response?.status !== 200) {
@@ -106,7 +126,10 @@ export async function loadOperations(client: HttpClient, target: URL, openapi?: 
     } catch (error) {
       // Guard: with an explicit --openapi a broken document is the user's error; while discovering it just is not one.
       if (openapi) {
-        throw new Error(`the OpenAPI document at ${specUrl.href} is not valid OpenAPI 3 JSON: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`, { cause: error });
+        throw new Error(
+          `the OpenAPI document at ${specUrl.href} is not valid OpenAPI 3 JSON: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`,
+          { cause: error },
+        );
       }
     }
   }

@@ -37,7 +37,9 @@ export class FindingSet {
   }
 
   has(ruleId: string, location?: string): boolean {
-    return [...this.byKey.values()].some((f) => f.rule_id === ruleId && (location === undefined || f.location === location));
+    return [...this.byKey.values()].some(
+      (f) => f.rule_id === ruleId && (location === undefined || f.location === location),
+    );
   }
 
   list(): Finding[] {

@@ -13,12 +13,18 @@ export interface CorsResult {
 export async function probeCors(client: HttpClient, url: URL): Promise<CorsResult> {
   const result: CorsResult = { reflected: null, nullOrigin: null };
   const evil = await client.tryRequest(url, { headers: { origin: corsProbeOrigin } });
-  if (evil && header(evil, 'access-control-allow-origin') === corsProbeOrigin && /true/i.test(header(evil, 'access-control-allow-credentials') ?? '')) {
+  if (
+    evil &&
+    header(evil, 'access-control-allow-origin') === corsProbeOrigin &&
+    /true/i.test(header(evil, 'access-control-allow-credentials') ?? '')
+  ) {
     result.reflected = `Origin: ${corsProbeOrigin} answered Access-Control-Allow-Origin: ${corsProbeOrigin} with Access-Control-Allow-Credentials: true`;
   }
   const nul = await client.tryRequest(url, { headers: { origin: 'null' } });
   if (nul && header(nul, 'access-control-allow-origin') === 'null') {
-    const credentials = /true/i.test(header(nul, 'access-control-allow-credentials') ?? '') ? ' with credentials' : '';
+    const credentials = /true/i.test(header(nul, 'access-control-allow-credentials') ?? '')
+      ? ' with credentials'
+      : '';
     result.nullOrigin = `Origin: null answered Access-Control-Allow-Origin: null${credentials}`;
   }
   return result;

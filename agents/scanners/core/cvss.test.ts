@@ -23,6 +23,12 @@ describe('cvssBaseScore', () => {
   });
 
   it('maps scores to ratings', () => {
-    expect([0, 3.1, 4, 7.5, 9.8].map(severityFromScore)).toEqual(['info', 'low', 'medium', 'high', 'critical']);
+    expect([0, 3.1, 4, 7.5, 9.8].map(severityFromScore)).toEqual([
+      'info',
+      'low',
+      'medium',
+      'high',
+      'critical',
+    ]);
   });
 });

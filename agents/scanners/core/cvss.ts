@@ -45,10 +45,16 @@ export function cvssBaseScore(vector: string): number {
   const pr = changed ? { N: 0.85, L: 0.68, H: 0.5 } : { N: 0.85, L: 0.62, H: 0.27 };
   const iss =
     1 -
-    (1 - pick(weights.CIA, m.C, vector)) * (1 - pick(weights.CIA, m.I, vector)) * (1 - pick(weights.CIA, m.A, vector));
+    (1 - pick(weights.CIA, m.C, vector)) *
+      (1 - pick(weights.CIA, m.I, vector)) *
+      (1 - pick(weights.CIA, m.A, vector));
   const impact = changed ? 7.52 * (iss - 0.029) - 3.25 * Math.pow(iss - 0.02, 15) : 6.42 * iss;
   const exploitability =
-    8.22 * pick(weights.AV, m.AV, vector) * pick(weights.AC, m.AC, vector) * pick(pr, m.PR, vector) * pick(weights.UI, m.UI, vector);
+    8.22 *
+    pick(weights.AV, m.AV, vector) *
+    pick(weights.AC, m.AC, vector) *
+    pick(pr, m.PR, vector) *
+    pick(weights.UI, m.UI, vector);
   if (impact <= 0) {
     return 0;
   }

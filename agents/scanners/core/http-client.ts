@@ -68,7 +68,13 @@ export class HttpClient {
       const response = { ...(await this.once(url, init)), redirects };
       const location = header(response, 'location');
       const follow = init.followRedirects ?? 'none';
-      if (follow === 'none' || !location || response.status < 300 || response.status > 399 || redirects.length >= 5) {
+      if (
+        follow === 'none' ||
+        !location ||
+        response.status < 300 ||
+        response.status > 399 ||
+        redirects.length >= 5
+      ) {
         return response;
       }
       const next = new URL(location, url);
@@ -85,7 +91,10 @@ export class HttpClient {
     try {
       return await this.request(input, init);
     } catch (error) {
-      if (error instanceof ScanStoppedError || (error instanceof Error && error.name === 'TargetRefusedError')) {
+      if (
+        error instanceof ScanStoppedError ||
+        (error instanceof Error && error.name === 'TargetRefusedError')
+      ) {
         throw error;
       }
       return null;

@@ -11,7 +11,11 @@ export class PhaseRunner {
     private readonly signal?: AbortSignal,
   ) {}
 
-  async run(name: string, share: number, work: (tick: (done: number, total: number) => void) => Promise<void>): Promise<void> {
+  async run(
+    name: string,
+    share: number,
+    work: (tick: (done: number, total: number) => void) => Promise<void>,
+  ): Promise<void> {
     if (this.partial || this.signal?.aborted) {
       this.partial = true;
       return;

@@ -59,9 +59,16 @@ function loadTcpBinding(): TcpBinding | null {
     return null;
   }
   try {
-    const binding = (process as unknown as { binding?: (name: string) => unknown }).binding?.('tcp_wrap') as Partial<TcpBinding> | undefined;
+    const binding = (process as unknown as { binding?: (name: string) => unknown }).binding?.('tcp_wrap') as
+      Partial<TcpBinding> | undefined;
     const proto = binding?.TCP?.prototype as Partial<TcpHandle> | undefined;
-    const ok = typeof binding?.TCPConnectWrap === 'function' && typeof binding.constants?.SOCKET === 'number' && typeof proto?.connect === 'function' && typeof proto.connect6 === 'function' && typeof proto.getsockname === 'function' && typeof proto.close === 'function';
+    const ok =
+      typeof binding?.TCPConnectWrap === 'function' &&
+      typeof binding.constants?.SOCKET === 'number' &&
+      typeof proto?.connect === 'function' &&
+      typeof proto.connect6 === 'function' &&
+      typeof proto.getsockname === 'function' &&
+      typeof proto.close === 'function';
     return ok ? (binding as TcpBinding) : null;
   } catch {
     return null;
@@ -171,10 +178,19 @@ class SocketAttempt implements Attempt {
 }
 
 function socketProber(address: string, report: OnOutcome): Prober {
-  return { kind: 'net.Socket', start: (port, now, deadline) => new SocketAttempt(now, port, deadline, address, report) };
+  return {
+    kind: 'net.Socket',
+    start: (port, now, deadline) => new SocketAttempt(now, port, deadline, address, report),
+  };
 }
 
 /** The fast path when available; `engine: 'net.Socket'` forces the public API (benchmarks compare them). */
-export function createProber(address: string, report: OnOutcome, engine: 'auto' | 'net.Socket' = 'auto'): Prober {
-  return tcpBinding && engine === 'auto' ? rawProber(tcpBinding, address, report) : socketProber(address, report);
+export function createProber(
+  address: string,
+  report: OnOutcome,
+  engine: 'auto' | 'net.Socket' = 'auto',
+): Prober {
+  return tcpBinding && engine === 'auto'
+    ? rawProber(tcpBinding, address, report)
+    : socketProber(address, report);
 }

@@ -33,7 +33,12 @@ describe('connectScan', () => {
     it(`finds exactly the listening ports (engine ${engine})`, async () => {
       const ports = [...open.map(portOf), closedPort];
       const progress: number[] = [];
-      const result = await connectScan({ address: '127.0.0.1', ports, engine, onProgress: (done) => progress.push(done) });
+      const result = await connectScan({
+        address: '127.0.0.1',
+        ports,
+        engine,
+        onProgress: (done) => progress.push(done),
+      });
       expect(result.open).toEqual(open.map(portOf).sort((a, b) => a - b));
       expect(result.attempts).toBe(3);
       expect(progress.at(-1)).toBe(3);
@@ -55,7 +60,11 @@ describe('connectScan', () => {
   it('returns at once, with nothing attempted, when already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    const result = await connectScan({ address: '127.0.0.1', ports: open.map(portOf), signal: controller.signal });
+    const result = await connectScan({
+      address: '127.0.0.1',
+      ports: open.map(portOf),
+      signal: controller.signal,
+    });
     expect(result.attempts).toBe(0);
     expect(result.open).toEqual([]);
   });
@@ -81,25 +90,37 @@ describe('connectScan', () => {
   // (retried once), not hang and not count as open. Python holds the queue: Node always accepts.
   const hasPython = spawnSync('python3', ['-c', 'pass']).status === 0;
   for (const engine of ['auto', 'net.Socket'] as const) {
-    it.skipIf(!hasPython)(`times out on a port that never answers, retrying once (engine ${engine})`, async () => {
-      const script = "import socket,time\ns=socket.socket(); s.bind(('127.0.0.1',0)); s.listen(0)\nprint(s.getsockname()[1], flush=True)\ntime.sleep(30)";
-      const holder = spawn('python3', ['-c', script]);
-      const fillers: net.Socket[] = [];
-      try {
-        const port = await new Promise<number>((resolve) => holder.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
-        for (let i = 0; i < 3; i++) {
-          fillers.push(net.connect(port, '127.0.0.1').on('error', () => undefined));
+    it.skipIf(!hasPython)(
+      `times out on a port that never answers, retrying once (engine ${engine})`,
+      async () => {
+        const script =
+          "import socket,time\ns=socket.socket(); s.bind(('127.0.0.1',0)); s.listen(0)\nprint(s.getsockname()[1], flush=True)\ntime.sleep(30)";
+        const holder = spawn('python3', ['-c', script]);
+        const fillers: net.Socket[] = [];
+        try {
+          const port = await new Promise<number>((resolve) =>
+            holder.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))),
+          );
+          for (let i = 0; i < 3; i++) {
+            fillers.push(net.connect(port, '127.0.0.1').on('error', () => undefined));
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          const started = performance.now();
+          const result = await connectScan({
+            address: '127.0.0.1',
+            ports: [port],
+            minTimeoutMs: 100,
+            maxTimeoutMs: 300,
+            engine,
+          });
+          expect(result.open).toEqual([]);
+          expect(result.attempts).toBe(2);
+          expect(performance.now() - started).toBeGreaterThanOrEqual(500);
+        } finally {
+          fillers.forEach((socket) => socket.destroy());
+          holder.kill();
         }
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        const started = performance.now();
-        const result = await connectScan({ address: '127.0.0.1', ports: [port], minTimeoutMs: 100, maxTimeoutMs: 300, engine });
-        expect(result.open).toEqual([]);
-        expect(result.attempts).toBe(2);
-        expect(performance.now() - started).toBeGreaterThanOrEqual(500);
-      } finally {
-        fillers.forEach((socket) => socket.destroy());
-        holder.kill();
-      }
-    });
+      },
+    );
   }
 });

@@ -54,7 +54,9 @@ class RttEstimator {
   }
 
   get timeout(): number {
-    return this.srtt === null ? this.max : Math.min(this.max, Math.max(this.min, this.srtt + 4 * this.rttvar));
+    return this.srtt === null
+      ? this.max
+      : Math.min(this.max, Math.max(this.min, this.srtt + 4 * this.rttvar));
   }
 }
 
@@ -80,7 +82,10 @@ export async function connectScan(options: ConnectScanOptions): Promise<ConnectS
   const open: number[] = [];
   let attempts = 0;
   let done = 0;
-  let concurrency = Math.max(32, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, openFileLimit() - RESERVED_FDS));
+  let concurrency = Math.max(
+    32,
+    Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, openFileLimit() - RESERVED_FDS),
+  );
   const signal = options.signal;
 
   // Per-sweep state, read by the one shared outcome handler below.
@@ -134,14 +139,18 @@ export async function connectScan(options: ConnectScanOptions): Promise<ConnectS
     }
   };
 
-  const prober = createProber(options.address, (attempt, outcome, elapsedMs) => {
-    inFlight.delete(attempt);
-    if (outcome === 'open' || outcome === 'refused') {
-      rtt.sample(elapsedMs);
-    }
-    record(attempt.port, outcome);
-    pump();
-  }, options.engine);
+  const prober = createProber(
+    options.address,
+    (attempt, outcome, elapsedMs) => {
+      inFlight.delete(attempt);
+      if (outcome === 'open' || outcome === 'refused') {
+        rtt.sample(elapsedMs);
+      }
+      record(attempt.port, outcome);
+      pump();
+    },
+    options.engine,
+  );
 
   const sweep = async (ports: readonly number[], retry: boolean): Promise<number[]> => {
     pending = [...ports];
@@ -193,5 +202,11 @@ export async function connectScan(options: ConnectScanOptions): Promise<ConnectS
     signal?.removeEventListener('abort', onAbort);
   }
   options.onProgress?.(total, total);
-  return { open: [...new Set(open)].sort((a, b) => a - b), attempts, rttMs: rtt.rtt, timeoutMs: rtt.timeout, engine: prober.kind };
+  return {
+    open: [...new Set(open)].sort((a, b) => a - b),
+    attempts,
+    rttMs: rtt.rtt,
+    timeoutMs: rtt.timeout,
+    engine: prober.kind,
+  };
 }

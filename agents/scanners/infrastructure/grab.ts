@@ -14,7 +14,12 @@ export interface GrabOptions {
   then?: ((received: Buffer) => Buffer | null)[];
 }
 
-export function grab(address: string, port: number, send: Buffer | string | null, options: GrabOptions): Promise<Buffer> {
+export function grab(
+  address: string,
+  port: number,
+  send: Buffer | string | null,
+  options: GrabOptions,
+): Promise<Buffer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

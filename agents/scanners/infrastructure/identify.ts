@@ -1,7 +1,15 @@
 // Service identification on an open port: first listen (SSH, FTP, SMTP, MySQL, VNC and Telnet speak
 // first), then try the probes, the port's usual service first. Each probe is a fresh connection.
 import { grab } from './grab.ts';
-import { httpGet, mongoCommand, mysqlGreeting, parseMongoReply, postgresSslRequest, rdpConnectionRequest, smbNegotiate } from './wire.ts';
+import {
+  httpGet,
+  mongoCommand,
+  mysqlGreeting,
+  parseMongoReply,
+  postgresSslRequest,
+  rdpConnectionRequest,
+  smbNegotiate,
+} from './wire.ts';
 
 export interface ServiceInfo {
   name: string;
@@ -15,7 +23,11 @@ export interface Timing {
 }
 
 export function printable(data: Buffer, max = 160): string {
-  return data.toString('latin1').replace(/[^\x20-\x7e]+/g, ' ').trim().slice(0, max);
+  return data
+    .toString('latin1')
+    .replace(/[^\x20-\x7e]+/g, ' ')
+    .trim()
+    .slice(0, max);
 }
 
 function fromBanner(data: Buffer, port: number): ServiceInfo | null {
@@ -25,7 +37,10 @@ function fromBanner(data: Buffer, port: number): ServiceInfo | null {
     return { name: 'ssh', banner: text.split(/\r?\n/)[0]!.trim() };
   }
   if (/^220[ -]/.test(text)) {
-    return { name: /E?SMTP|Postfix|Exim|Sendmail/i.test(text) || [25, 465, 587].includes(port) ? 'smtp' : 'ftp', banner };
+    return {
+      name: /E?SMTP|Postfix|Exim|Sendmail/i.test(text) || [25, 465, 587].includes(port) ? 'smtp' : 'ftp',
+      banner,
+    };
   }
   if (/^RFB \d{3}\.\d{3}/.test(text)) {
     return { name: 'vnc', banner };
@@ -55,7 +70,8 @@ interface Probe {
 
 const probes: Probe[] = [
   {
-    name: 'http', ports: [80, 81, 3000, 5000, 5601, 8000, 8008, 8080, 8081, 8888, 9000, 9200],
+    name: 'http',
+    ports: [80, 81, 3000, 5000, 5601, 8000, 8008, 8080, 8081, 8888, 9000, 9200],
     send: (host) => httpGet(host),
     match: (data) => {
       const text = data.toString('utf8');
@@ -63,48 +79,80 @@ const probes: Probe[] = [
         return null;
       }
       const elastic = /You Know, for Search|"cluster_name"\s*:/.test(text);
-      return { name: elastic ? 'elasticsearch' : 'http', banner: printable(Buffer.from(text.split(/\r?\n\r?\n/)[0]!)) };
+      return {
+        name: elastic ? 'elasticsearch' : 'http',
+        banner: printable(Buffer.from(text.split(/\r?\n\r?\n/)[0]!)),
+      };
     },
   },
   {
-    name: 'redis', ports: [6379, 6380, 16379],
+    name: 'redis',
+    ports: [6379, 6380, 16379],
     send: () => 'PING\r\n',
-    match: (data) => (/^(\+PONG|-NOAUTH|-ERR .*auth|-DENIED)/i.test(data.toString('latin1')) ? { name: 'redis', banner: printable(data) } : null),
+    match: (data) =>
+      /^(\+PONG|-NOAUTH|-ERR .*auth|-DENIED)/i.test(data.toString('latin1'))
+        ? { name: 'redis', banner: printable(data) }
+        : null,
   },
   {
-    name: 'memcached', ports: [11211],
+    name: 'memcached',
+    ports: [11211],
     send: () => 'version\r\n',
-    match: (data) => (/^VERSION \S+/.test(data.toString('latin1')) ? { name: 'memcached', banner: printable(data) } : null),
+    match: (data) =>
+      /^VERSION \S+/.test(data.toString('latin1')) ? { name: 'memcached', banner: printable(data) } : null,
   },
   {
-    name: 'postgresql', ports: [5432, 5433],
+    name: 'postgresql',
+    ports: [5432, 5433],
     send: () => postgresSslRequest,
-    match: (data) => (data.length === 1 && (data[0] === 0x53 || data[0] === 0x4e) ? { name: 'postgresql', banner: `SSLRequest answered ${String.fromCharCode(data[0])}` } : null),
+    match: (data) =>
+      data.length === 1 && (data[0] === 0x53 || data[0] === 0x4e)
+        ? { name: 'postgresql', banner: `SSLRequest answered ${String.fromCharCode(data[0])}` }
+        : null,
   },
   {
-    name: 'mongodb', ports: [27017, 27018],
+    name: 'mongodb',
+    ports: [27017, 27018],
     send: () => mongoCommand({ hello: 1, $db: 'admin' }),
     match: (data) => {
       const reply = parseMongoReply(data);
-      return reply ? { name: 'mongodb', banner: `hello: maxWireVersion ${typeof reply.maxWireVersion === 'number' ? reply.maxWireVersion : '?'}` } : null;
+      return reply
+        ? {
+            name: 'mongodb',
+            banner: `hello: maxWireVersion ${typeof reply.maxWireVersion === 'number' ? reply.maxWireVersion : '?'}`,
+          }
+        : null;
     },
   },
   {
-    name: 'rdp', ports: [3389],
+    name: 'rdp',
+    ports: [3389],
     send: () => rdpConnectionRequest,
-    match: (data) => (data.length >= 11 && data[0] === 3 && data[1] === 0 && data[5] === 0xd0 ? { name: 'rdp', banner: 'X.224 connection confirm' } : null),
+    match: (data) =>
+      data.length >= 11 && data[0] === 3 && data[1] === 0 && data[5] === 0xd0
+        ? { name: 'rdp', banner: 'X.224 connection confirm' }
+        : null,
   },
   {
-    name: 'smb', ports: [139, 445],
+    name: 'smb',
+    ports: [139, 445],
     send: () => smbNegotiate,
     match: (data) => {
       const magic = data.subarray(4, 8).toString('latin1');
-      return magic === '\xffSMB' || magic === '\xfeSMB' ? { name: 'smb', banner: magic === '\xfeSMB' ? 'SMB2 negotiate response' : 'SMB1 negotiate response' } : null;
+      return magic === '\xffSMB' || magic === '\xfeSMB'
+        ? { name: 'smb', banner: magic === '\xfeSMB' ? 'SMB2 negotiate response' : 'SMB1 negotiate response' }
+        : null;
     },
   },
 ];
 
-export async function identifyService(address: string, host: string, port: number, timing: Timing, signal?: AbortSignal): Promise<ServiceInfo | null> {
+export async function identifyService(
+  address: string,
+  host: string,
+  port: number,
+  timing: Timing,
+  signal?: AbortSignal,
+): Promise<ServiceInfo | null> {
   const greeting = await grab(address, port, null, { firstByteMs: timing.firstByteMs, signal });
   const passive = fromBanner(greeting, port);
   if (passive) {
@@ -118,7 +166,10 @@ export async function identifyService(address: string, host: string, port: numbe
     if (signal?.aborted) {
       return null;
     }
-    const reply = await grab(address, port, probe.send(host), { firstByteMs: timing.firstByteMs * 2, signal });
+    const reply = await grab(address, port, probe.send(host), {
+      firstByteMs: timing.firstByteMs * 2,
+      signal,
+    });
     const match = reply.length > 0 ? probe.match(reply) : null;
     if (match) {
       return match;

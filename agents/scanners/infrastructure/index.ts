@@ -43,7 +43,12 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
   let open: number[] = [];
   let firstByteMs = 500;
   await phases.run('port scan', 60, async (tick) => {
-    const result = await connectScan({ address: target.address, ports, signal: options.signal, onProgress: tick });
+    const result = await connectScan({
+      address: target.address,
+      ports,
+      signal: options.signal,
+      onProgress: tick,
+    });
     requests += result.attempts;
     open = result.open;
     // Services that speak first do so within a few RTTs; never wait less than 400 ms nor more than 3 s.
@@ -52,23 +57,38 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
   const services = new Map<number, ServiceInfo | null>();
   await phases.run('service detection', 30, async (tick) => {
     let done = 0;
-    await forEachLimit(open, 16, async (port) => {
-      const service = await identifyService(target.address, host, port, { firstByteMs }, options.signal);
-      requests += 8;
-      services.set(port, service);
-      const location = `${display}:${port}`;
-      const checkFindings: Finding[] = service ? await serviceFindings({ address: target.address, host, port, location, timing: { firstByteMs } }, service) : [];
-      // A port that answered none of the clear-text probes may be TLS (HTTPS, IMAPS, ...): check its certificate.
-      const tls = !service ? await speaksTls(target, port, firstByteMs * 4) : false;
-      if (tls) {
-        services.set(port, { name: 'tls', banner: 'TLS handshake' });
-        checkFindings.push(...(await tlsFindings(target, port, location, new Date(), firstByteMs * 4)));
-      }
-      const described = services.get(port);
-      findings.add(infrastructureFinding('infra.open-port', { location, evidence: described ? `${described.name}: ${described.banner}` : 'open; service not identified' }));
-      checkFindings.forEach((finding) => findings.add(finding));
-      tick(++done, open.length);
-    }, options.signal);
+    await forEachLimit(
+      open,
+      16,
+      async (port) => {
+        const service = await identifyService(target.address, host, port, { firstByteMs }, options.signal);
+        requests += 8;
+        services.set(port, service);
+        const location = `${display}:${port}`;
+        const checkFindings: Finding[] = service
+          ? await serviceFindings(
+              { address: target.address, host, port, location, timing: { firstByteMs } },
+              service,
+            )
+          : [];
+        // A port that answered none of the clear-text probes may be TLS (HTTPS, IMAPS, ...): check its certificate.
+        const tls = !service ? await speaksTls(target, port, firstByteMs * 4) : false;
+        if (tls) {
+          services.set(port, { name: 'tls', banner: 'TLS handshake' });
+          checkFindings.push(...(await tlsFindings(target, port, location, new Date(), firstByteMs * 4)));
+        }
+        const described = services.get(port);
+        findings.add(
+          infrastructureFinding('infra.open-port', {
+            location,
+            evidence: described ? `${described.name}: ${described.banner}` : 'open; service not identified',
+          }),
+        );
+        checkFindings.forEach((finding) => findings.add(finding));
+        tick(++done, open.length);
+      },
+      options.signal,
+    );
     if (options.signal?.aborted) {
       throw new ScanStoppedError('aborted');
     }

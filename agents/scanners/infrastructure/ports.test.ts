@@ -7,7 +7,11 @@ describe('parsePorts', () => {
     const ports = parsePorts(undefined);
     expect(ports.length).toBeGreaterThanOrEqual(1000);
     expect(ports.length).toBeLessThan(1020);
-    expect(ports).toEqual(expect.arrayContaining([21, 22, 23, 25, 80, 443, 445, 3306, 3389, 5432, 5900, 6379, 8080, 9200, 11211, 27017]));
+    expect(ports).toEqual(
+      expect.arrayContaining([
+        21, 22, 23, 25, 80, 443, 445, 3306, 3389, 5432, 5900, 6379, 8080, 9200, 11211, 27017,
+      ]),
+    );
   });
 
   it('parses lists and ranges, sorted and deduplicated', () => {

@@ -6,7 +6,9 @@ export class PortListError extends Error {
 }
 
 /** Database and cache ports missing from Nmap's top 1000 that are a classic source of breaches. */
-export const riskyServicePorts: readonly number[] = [2375, 2376, 5601, 5984, 6379, 8086, 9200, 9300, 11211, 15672, 27017, 27018];
+export const riskyServicePorts: readonly number[] = [
+  2375, 2376, 5601, 5984, 6379, 8086, 9200, 9300, 11211, 15672, 27017, 27018,
+];
 
 export function defaultPorts(): number[] {
   return [...new Set([...topPorts, ...riskyServicePorts])].sort((a, b) => a - b);

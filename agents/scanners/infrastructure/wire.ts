@@ -35,8 +35,15 @@ export const rdpConnectionRequest = Buffer.from('030000130ee00000000000010008000
 
 /** SMB1 NEGOTIATE offering NT LM 0.12 and SMB 2.x; SMB1 and SMB2 servers both answer it. */
 export const smbNegotiate = (() => {
-  const dialects = Buffer.concat(['NT LM 0.12', 'SMB 2.002', 'SMB 2.???'].map((d) => Buffer.concat([Buffer.from([2]), Buffer.from(`${d}\0`, 'latin1')])));
-  const header = Buffer.from('ff534d4272000000001853c8000000000000000000000000ffff fffe00000000'.replace(/ /g, ''), 'hex');
+  const dialects = Buffer.concat(
+    ['NT LM 0.12', 'SMB 2.002', 'SMB 2.???'].map((d) =>
+      Buffer.concat([Buffer.from([2]), Buffer.from(`${d}\0`, 'latin1')]),
+    ),
+  );
+  const header = Buffer.from(
+    'ff534d4272000000001853c8000000000000000000000000ffff fffe00000000'.replace(/ /g, ''),
+    'hex',
+  );
   const words = Buffer.from([0, dialects.length & 0xff, dialects.length >> 8]);
   const smb = Buffer.concat([header, words, dialects]);
   const netbios = Buffer.from([0, 0, smb.length >> 8, smb.length & 0xff]);
@@ -54,5 +61,9 @@ export function mysqlGreeting(data: Buffer): string | null {
     return end > 5 ? data.subarray(5, end).toString('latin1') : null;
   }
   // An error packet (0xff) such as "Host is not allowed to connect" is MySQL too.
-  return data.length > 7 && data.readUInt8(4) === 0xff && /MySQL|MariaDB|not allowed to connect/i.test(data.toString('latin1')) ? 'unknown' : null;
+  return data.length > 7 &&
+    data.readUInt8(4) === 0xff &&
+    /MySQL|MariaDB|not allowed to connect/i.test(data.toString('latin1'))
+    ? 'unknown'
+    : null;
 }

@@ -52,7 +52,9 @@ export async function crawl(
       continue;
     }
     const finalUrl = new URL(response.url);
-    const facts = isHtml(header(response, 'content-type'), response.body) ? parseHtml(response.body, finalUrl) : null;
+    const facts = isHtml(header(response, 'content-type'), response.body)
+      ? parseHtml(response.body, finalUrl)
+      : null;
     pages.push({ url: finalUrl, response, facts, depth });
     onPage(pages.length, Math.min(limits.maxPages, pages.length + queue.length));
     if (!facts || depth >= limits.maxDepth) {

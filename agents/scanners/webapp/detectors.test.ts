@@ -9,9 +9,17 @@ import { detectLibraries, libraryFindings } from './vulnerable-libs.ts';
 
 describe('vulnerable library detection', () => {
   it('reads versions from URLs and banners', () => {
-    expect(detectLibraries('https://code.jquery.com/jquery-3.4.1.min.js', '').map((d) => `${d.library.name} ${d.version}`)).toEqual(['jQuery 3.4.1']);
-    expect(detectLibraries('/js/vendor.js', '/**\n * @license AngularJS v1.5.8\n */').map((d) => d.version)).toEqual(['1.5.8']);
-    expect(detectLibraries('https://cdn.jsdelivr.net/npm/lodash@4.17.15/lodash.min.js', '')[0]?.library.name).toBe('Lodash');
+    expect(
+      detectLibraries('https://code.jquery.com/jquery-3.4.1.min.js', '').map(
+        (d) => `${d.library.name} ${d.version}`,
+      ),
+    ).toEqual(['jQuery 3.4.1']);
+    expect(
+      detectLibraries('/js/vendor.js', '/**\n * @license AngularJS v1.5.8\n */').map((d) => d.version),
+    ).toEqual(['1.5.8']);
+    expect(
+      detectLibraries('https://cdn.jsdelivr.net/npm/lodash@4.17.15/lodash.min.js', '')[0]?.library.name,
+    ).toBe('Lodash');
     expect(detectLibraries('/m.js', '//! moment.js\n//! version : 2.19.1\n')[0]?.version).toBe('2.19.1');
   });
 
@@ -21,13 +29,18 @@ describe('vulnerable library detection', () => {
     expect(finding?.severity).toBe('critical');
     expect(libraryFindings('/x', '/jquery-3.7.1.min.js', '')).toEqual([]);
     expect(libraryFindings('/x', '/bootstrap-4.6.2.min.js', '')).toEqual([]);
-    expect(libraryFindings('/x', '/bootstrap-3.3.7.min.js', '')[0]?.evidence).toMatch(/CVE-2018-14040.*CVE-2019-8331/);
+    expect(libraryFindings('/x', '/bootstrap-3.3.7.min.js', '')[0]?.evidence).toMatch(
+      /CVE-2018-14040.*CVE-2019-8331/,
+    );
   });
 });
 
 describe('secret detection', () => {
   it('masks what it reports and ignores documentation example keys', () => {
-    const findings = secretFindings('/a.js', 'key="AKIAQ3EGRZ7LPKXW4M2B" example="AKIAIOSFODNN7EXAMPLE" gh="ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"');
+    const findings = secretFindings(
+      '/a.js',
+      'key="AKIAQ3EGRZ7LPKXW4M2B" example="AKIAIOSFODNN7EXAMPLE" gh="ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"',
+    );
     expect(findings.map((f) => f.rule_id)).toEqual(['web.secret.aws-key', 'web.secret.token']);
     expect(findings[0]!.evidence).not.toContain('AKIAQ3EGRZ7LPKXW4M2B');
     expect(mask('AKIAQ3EGRZ7LPKXW4M2B')).toBe('AKIAQ3…2B');
@@ -66,8 +79,13 @@ describe('parseHtml', () => {
       new URL('https://site.example/dir/page'),
     );
     expect(facts.links.map((u) => u.href)).toEqual(['https://site.example/a']);
-    expect(facts.forms).toEqual([{ action: new URL('https://site.example/dir/s'), method: 'POST', fields: ['q', 't'] }]);
-    expect(facts.scripts.map((s) => s.src?.href ?? s.inline)).toEqual(['https://cdn.example/x.js', 'var a=1']);
+    expect(facts.forms).toEqual([
+      { action: new URL('https://site.example/dir/s'), method: 'POST', fields: ['q', 't'] },
+    ]);
+    expect(facts.scripts.map((s) => s.src?.href ?? s.inline)).toEqual([
+      'https://cdn.example/x.js',
+      'var a=1',
+    ]);
     expect(facts.resources.map((u) => u.protocol)).toEqual(['https:', 'http:']);
     expect(facts.generator).toBe('Hugo 0.1');
   });

@@ -18,15 +18,25 @@ interface Probe {
 }
 
 const looksHtml = (body: string) => /<html[\s>]|<!doctype html/i.test(body.slice(0, 2000));
-const envLines = (body: string) => (body.match(/^[A-Z][A-Z0-9_]*=.*$/gm) ?? []).length >= 2 && !looksHtml(body);
-const sourceCode = (body: string) => /<\?php|<%[@=]?|^\s*(import|require|def|package|module\.exports)\b/m.test(body);
+const envLines = (body: string) =>
+  (body.match(/^[A-Z][A-Z0-9_]*=.*$/gm) ?? []).length >= 2 && !looksHtml(body);
+const sourceCode = (body: string) =>
+  /<\?php|<%[@=]?|^\s*(import|require|def|package|module\.exports)\b/m.test(body);
 const debugSignature =
   /Werkzeug Debugger|The debugger caught an exception|You're seeing this error because you have <code>DEBUG = True|"propertySources"\s*:|Types of profiles available|Symfony Profiler|Whoops! There was an error|Laravel.{0,40}debug/i;
 
 /** Files checked in the root and in every directory the crawl saw. */
 const fileProbes: Probe[] = [
-  { path: '.git/HEAD', rule: 'web.exposed.git', signature: (b) => /^(ref: refs\/[\w./-]+|[0-9a-f]{40})\s*$/.test(b) },
-  { path: '.git/config', rule: 'web.exposed.git', signature: (b) => /^\s*\[core\]/m.test(b) && !looksHtml(b) },
+  {
+    path: '.git/HEAD',
+    rule: 'web.exposed.git',
+    signature: (b) => /^(ref: refs\/[\w./-]+|[0-9a-f]{40})\s*$/.test(b),
+  },
+  {
+    path: '.git/config',
+    rule: 'web.exposed.git',
+    signature: (b) => /^\s*\[core\]/m.test(b) && !looksHtml(b),
+  },
   { path: '.env', rule: 'web.exposed.env', signature: envLines },
   { path: '.env.local', rule: 'web.exposed.env', signature: envLines },
   { path: '.env.production', rule: 'web.exposed.env', signature: envLines },
@@ -36,18 +46,46 @@ const fileProbes: Probe[] = [
   { path: '.index.php.swp', rule: 'web.exposed.backup', signature: (b) => b.startsWith('b0VIM') },
   { path: 'config.php.bak', rule: 'web.exposed.backup', signature: sourceCode },
   { path: 'wp-config.php.bak', rule: 'web.exposed.backup', signature: sourceCode },
-  { path: 'backup.sql', rule: 'web.exposed.backup', signature: (b) => /CREATE TABLE|INSERT INTO|-- (MySQL|PostgreSQL) (dump|database dump)/i.test(b) },
-  { path: 'dump.sql', rule: 'web.exposed.backup', signature: (b) => /CREATE TABLE|INSERT INTO|-- (MySQL|PostgreSQL) (dump|database dump)/i.test(b) },
+  {
+    path: 'backup.sql',
+    rule: 'web.exposed.backup',
+    signature: (b) => /CREATE TABLE|INSERT INTO|-- (MySQL|PostgreSQL) (dump|database dump)/i.test(b),
+  },
+  {
+    path: 'dump.sql',
+    rule: 'web.exposed.backup',
+    signature: (b) => /CREATE TABLE|INSERT INTO|-- (MySQL|PostgreSQL) (dump|database dump)/i.test(b),
+  },
   { path: 'backup.zip', rule: 'web.exposed.backup', signature: (b) => b.startsWith('PK\u0003\u0004') },
-  { path: 'phpinfo.php', rule: 'web.exposed.phpinfo', signature: (b) => /<title>phpinfo\(\)|PHP Version \d/i.test(b) },
-  { path: 'info.php', rule: 'web.exposed.phpinfo', signature: (b) => /<title>phpinfo\(\)|PHP Version \d/i.test(b) },
+  {
+    path: 'phpinfo.php',
+    rule: 'web.exposed.phpinfo',
+    signature: (b) => /<title>phpinfo\(\)|PHP Version \d/i.test(b),
+  },
+  {
+    path: 'info.php',
+    rule: 'web.exposed.phpinfo',
+    signature: (b) => /<title>phpinfo\(\)|PHP Version \d/i.test(b),
+  },
 ];
 
 /** Paths that only make sense at the root. */
 const rootProbes: Probe[] = [
-  { path: 'server-status', rule: 'web.exposed.server-status', signature: (b) => /Apache Server Status|Server uptime:|Total Accesses:/i.test(b) },
-  { path: 'server-info', rule: 'web.exposed.server-status', signature: (b) => /Apache Server Information/i.test(b) },
-  { path: 'nginx_status', rule: 'web.exposed.server-status', signature: (b) => /^Active connections:\s*\d+/m.test(b) },
+  {
+    path: 'server-status',
+    rule: 'web.exposed.server-status',
+    signature: (b) => /Apache Server Status|Server uptime:|Total Accesses:/i.test(b),
+  },
+  {
+    path: 'server-info',
+    rule: 'web.exposed.server-status',
+    signature: (b) => /Apache Server Information/i.test(b),
+  },
+  {
+    path: 'nginx_status',
+    rule: 'web.exposed.server-status',
+    signature: (b) => /^Active connections:\s*\d+/m.test(b),
+  },
   { path: 'debug', rule: 'web.exposed.debug', signature: (b) => debugSignature.test(b) },
   { path: 'console', rule: 'web.exposed.debug', signature: (b) => debugSignature.test(b) },
   { path: 'actuator/env', rule: 'web.exposed.debug', signature: (b) => debugSignature.test(b) },
@@ -55,7 +93,8 @@ const rootProbes: Probe[] = [
   { path: '_profiler/', rule: 'web.exposed.debug', signature: (b) => debugSignature.test(b) },
 ];
 
-const listingSignature = /<title>\s*Index of \/|<h1>\s*Index of \/|Directory listing for \/|\[To Parent Directory\]/i;
+const listingSignature =
+  /<title>\s*Index of \/|<h1>\s*Index of \/|Directory listing for \/|\[To Parent Directory\]/i;
 const commonDirectories = ['uploads/', 'files/', 'backup/', 'backups/', 'static/', 'images/', 'assets/'];
 
 /** Says what the file holds without repeating secrets: variable names of env files, else the first line. */
@@ -63,7 +102,10 @@ function describe(body: string): string {
   if (envLines(body)) {
     return `variables: ${(body.match(/^[A-Z][A-Z0-9_]*(?==)/gm) ?? []).slice(0, 10).join(', ')}`;
   }
-  const first = body.split('\n')[0]!.replace(/[^\x20-\x7e]+/g, ' ').trim();
+  const first = body
+    .split('\n')[0]!
+    .replace(/[^\x20-\x7e]+/g, ' ')
+    .trim();
   return `starts with ${JSON.stringify(first.slice(0, 60))}`;
 }
 
@@ -72,13 +114,21 @@ function normalise(body: string, token: string): string {
 }
 
 /** True when `candidate` is the directory's catch-all answer rather than a real file. */
-function isSoft404(candidate: HttpResponse, baseline: HttpResponse | null, baselineToken: string, path: string): boolean {
+function isSoft404(
+  candidate: HttpResponse,
+  baseline: HttpResponse | null,
+  baselineToken: string,
+  path: string,
+): boolean {
   if (!baseline || baseline.status !== candidate.status) {
     return false;
   }
   const a = normalise(candidate.body, path);
   const b = normalise(baseline.body, baselineToken);
-  return a === b || (Math.abs(a.length - b.length) <= Math.max(32, b.length * 0.02) && a.slice(0, 200) === b.slice(0, 200));
+  return (
+    a === b ||
+    (Math.abs(a.length - b.length) <= Math.max(32, b.length * 0.02) && a.slice(0, 200) === b.slice(0, 200))
+  );
 }
 
 /** Directories to probe: the root plus every directory of a crawled page, nearest first, at most `max`. */
@@ -93,10 +143,18 @@ function directoriesOf(pages: Page[], origin: string, max: number): URL[] {
   return [...dirs].slice(0, max).map((dir) => new URL(dir, origin));
 }
 
-export async function exposedFileFindings(client: HttpClient, origin: URL, pages: Page[], onProgress: (done: number, total: number) => void): Promise<Finding[]> {
+export async function exposedFileFindings(
+  client: HttpClient,
+  origin: URL,
+  pages: Page[],
+  onProgress: (done: number, total: number) => void,
+): Promise<Finding[]> {
   const findings: Finding[] = [];
   const directories = directoriesOf(pages, origin.origin, 12);
-  const listingCandidates = new Set([...directories.map((d) => d.href), ...commonDirectories.map((d) => new URL(d, origin).href)]);
+  const listingCandidates = new Set([
+    ...directories.map((d) => d.href),
+    ...commonDirectories.map((d) => new URL(d, origin).href),
+  ]);
   let done = 0;
   const total = directories.length * (fileProbes.length + 1) + rootProbes.length + listingCandidates.size;
   const tick = () => onProgress(++done, total);
@@ -105,8 +163,17 @@ export async function exposedFileFindings(client: HttpClient, origin: URL, pages
     await forEachLimit(probes, 6, async (probe) => {
       const response = await client.tryRequest(new URL(probe.path, dir));
       tick();
-      if (response?.status === 200 && !isSoft404(response, baseline, token, probe.path) && probe.signature(response.body)) {
-        findings.push(webappFinding(probe.rule, { location: response.url, evidence: `HTTP 200, ${response.body.length} bytes; ${describe(response.body)}` }));
+      if (
+        response?.status === 200 &&
+        !isSoft404(response, baseline, token, probe.path) &&
+        probe.signature(response.body)
+      ) {
+        findings.push(
+          webappFinding(probe.rule, {
+            location: response.url,
+            evidence: `HTTP 200, ${response.body.length} bytes; ${describe(response.body)}`,
+          }),
+        );
       }
     });
   };
@@ -121,7 +188,12 @@ export async function exposedFileFindings(client: HttpClient, origin: URL, pages
     const response = await client.tryRequest(href);
     tick();
     if (response?.status === 200 && listingSignature.test(response.body)) {
-      findings.push(webappFinding('web.directory-listing', { location: response.url, evidence: 'directory index page ("Index of ...") served' }));
+      findings.push(
+        webappFinding('web.directory-listing', {
+          location: response.url,
+          evidence: 'directory index page ("Index of ...") served',
+        }),
+      );
     }
   });
   return findings;

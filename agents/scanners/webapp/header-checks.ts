@@ -12,19 +12,27 @@ type PageCheck = (page: Page) => string | null;
 const versionPattern = /\d+\.\d+/;
 
 const pageChecks: Partial<Record<WebappRuleId, PageCheck>> = {
-  'web.header.csp-missing': (page) => (header(page.response, 'content-security-policy') ? null : 'no Content-Security-Policy header'),
+  'web.header.csp-missing': (page) =>
+    header(page.response, 'content-security-policy') ? null : 'no Content-Security-Policy header',
   'web.header.hsts-missing': (page) =>
-    page.url.protocol === 'https:' && !/max-age=\d+/i.test(header(page.response, 'strict-transport-security') ?? '')
+    page.url.protocol === 'https:' &&
+    !/max-age=\d+/i.test(header(page.response, 'strict-transport-security') ?? '')
       ? 'no Strict-Transport-Security header with max-age'
       : null,
   'web.header.nosniff-missing': (page) =>
-    (header(page.response, 'x-content-type-options') ?? '').toLowerCase().trim() === 'nosniff' ? null : 'X-Content-Type-Options is not nosniff',
-  'web.header.referrer-policy-missing': (page) => (header(page.response, 'referrer-policy') ? null : 'no Referrer-Policy header'),
-  'web.header.permissions-policy-missing': (page) => (header(page.response, 'permissions-policy') ? null : 'no Permissions-Policy header'),
+    (header(page.response, 'x-content-type-options') ?? '').toLowerCase().trim() === 'nosniff'
+      ? null
+      : 'X-Content-Type-Options is not nosniff',
+  'web.header.referrer-policy-missing': (page) =>
+    header(page.response, 'referrer-policy') ? null : 'no Referrer-Policy header',
+  'web.header.permissions-policy-missing': (page) =>
+    header(page.response, 'permissions-policy') ? null : 'no Permissions-Policy header',
   'web.clickjacking': (page) => {
     const xfo = (header(page.response, 'x-frame-options') ?? '').toUpperCase();
     const csp = header(page.response, 'content-security-policy') ?? '';
-    return /DENY|SAMEORIGIN/.test(xfo) || /frame-ancestors/i.test(csp) ? null : 'neither X-Frame-Options nor CSP frame-ancestors';
+    return /DENY|SAMEORIGIN/.test(xfo) || /frame-ancestors/i.test(csp)
+      ? null
+      : 'neither X-Frame-Options nor CSP frame-ancestors';
   },
   'web.disclosure.server-version': (page) => {
     const server = header(page.response, 'server');
@@ -35,10 +43,20 @@ const pageChecks: Partial<Record<WebappRuleId, PageCheck>> = {
     return powered ? `X-Powered-By: ${powered}` : null;
   },
   'web.disclosure.generator': (page) =>
-    page.facts?.generator && versionPattern.test(page.facts.generator) ? `<meta name="generator" content="${page.facts.generator}">` : null,
+    page.facts?.generator && versionPattern.test(page.facts.generator)
+      ? `<meta name="generator" content="${page.facts.generator}">`
+      : null,
   'web.mixed-content': (page) => {
-    const insecure = page.url.protocol === 'https:' ? (page.facts?.resources ?? []).filter((url) => url.protocol === 'http:') : [];
-    return insecure.length > 0 ? `loads over HTTP: ${insecure.slice(0, 3).map((url) => url.href).join(', ')}` : null;
+    const insecure =
+      page.url.protocol === 'https:'
+        ? (page.facts?.resources ?? []).filter((url) => url.protocol === 'http:')
+        : [];
+    return insecure.length > 0
+      ? `loads over HTTP: ${insecure
+          .slice(0, 3)
+          .map((url) => url.href)
+          .join(', ')}`
+      : null;
   },
 };
 
@@ -52,7 +70,11 @@ function parseSetCookie(line: string): Cookie {
   const [pair = '', ...attrs] = line.split(';');
   const attributes = new Set(attrs.map((attr) => attr.split('=')[0]!.trim().toLowerCase()));
   const sameSite = attrs.map((attr) => attr.trim()).find((attr) => /^samesite=/i.test(attr));
-  return { name: pair.split('=')[0]!.trim(), attributes, sameSite: sameSite ? sameSite.split('=')[1]!.trim() : null };
+  return {
+    name: pair.split('=')[0]!.trim(),
+    attributes,
+    sameSite: sameSite ? sameSite.split('=')[1]!.trim() : null,
+  };
 }
 
 function cookieFindings(pages: Page[]): Finding[] {
@@ -80,7 +102,9 @@ function cookieFindings(pages: Page[]): Finding[] {
       }
     }
     for (const [rule, names] of problems) {
-      findings.push(webappFinding(rule, { location: page.url.href, evidence: `Set-Cookie for ${names.join(', ')}` }));
+      findings.push(
+        webappFinding(rule, { location: page.url.href, evidence: `Set-Cookie for ${names.join(', ')}` }),
+      );
     }
   }
   return findings;
@@ -97,7 +121,9 @@ export function headerFindings(pages: Page[]): Finding[] {
     const first = hits[0];
     if (first) {
       const scope = hits.length > 1 ? ` (on ${hits.length} of ${htmlPages.length} pages)` : '';
-      findings.push(webappFinding(rule, { location: first.page.url.href, evidence: `${first.evidence}${scope}` }));
+      findings.push(
+        webappFinding(rule, { location: first.page.url.href, evidence: `${first.evidence}${scope}` }),
+      );
     }
   }
   return [...findings, ...cookieFindings(pages)];

@@ -23,8 +23,15 @@ export interface HtmlFacts {
 }
 
 const resourceAttributes: Record<string, string> = {
-  script: 'src', img: 'src', iframe: 'src', frame: 'src', audio: 'src', video: 'src', source: 'src',
-  embed: 'src', object: 'data',
+  script: 'src',
+  img: 'src',
+  iframe: 'src',
+  frame: 'src',
+  audio: 'src',
+  video: 'src',
+  source: 'src',
+  embed: 'src',
+  object: 'data',
 };
 
 function resolve(value: string | undefined, base: URL): URL | null {
@@ -108,5 +115,7 @@ export function parseHtml(html: string, pageUrl: URL): HtmlFacts {
 }
 
 export function isHtml(contentType: string | undefined, body: string): boolean {
-  return /text\/html|application\/xhtml/i.test(contentType ?? '') || (!contentType && /<html[\s>]/i.test(body));
+  return (
+    /text\/html|application\/xhtml/i.test(contentType ?? '') || (!contentType && /<html[\s>]/i.test(body))
+  );
 }

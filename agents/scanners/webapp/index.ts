@@ -33,7 +33,12 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
   const started = Date.now();
   let start = parseWebTarget(options.target);
   const policy = new TargetPolicy(options.mode, options.resolver);
-  const client = new HttpClient({ policy, signal: options.signal, maxRequests: webappLimits.maxRequests, timeoutMs: webappLimits.timeoutMs });
+  const client = new HttpClient({
+    policy,
+    signal: options.signal,
+    maxRequests: webappLimits.maxRequests,
+    timeoutMs: webappLimits.timeoutMs,
+  });
   const progress = new ProgressTracker(options.onProgress, () => client.requests);
   const phases = new PhaseRunner(progress, options.signal);
   const findings = new FindingSet();
@@ -52,9 +57,17 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         const resolved = await policy.resolve(start.hostname);
         // HTTPS on the standard port next to plain HTTP means users could be on TLS but are not sent there.
         const httpsNextDoor = (start.port === '' || start.port === '80') && (await speaksTls(resolved, 443));
-        findings.add(httpsNextDoor
-          ? webappFinding('web.transport.no-https-redirect', { location: start.href, evidence: `HTTP ${first.status} without redirect; HTTPS answers on port 443` })
-          : webappFinding('web.transport.cleartext', { location: start.href, evidence: `served over plain HTTP (HTTP ${first.status}); no HTTPS redirect` }));
+        findings.add(
+          httpsNextDoor
+            ? webappFinding('web.transport.no-https-redirect', {
+                location: start.href,
+                evidence: `HTTP ${first.status} without redirect; HTTPS answers on port 443`,
+              })
+            : webappFinding('web.transport.cleartext', {
+                location: start.href,
+                evidence: `served over plain HTTP (HTTP ${first.status}); no HTTPS redirect`,
+              }),
+        );
       }
       if (start.protocol === 'https:') {
         const resolved = await policy.resolve(start.hostname);
@@ -96,10 +109,14 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       for (const href of candidates) {
         const result = await probeCors(client, new URL(href));
         if (result.reflected) {
-          findings.add(webappFinding('web.cors.reflected-origin', { location: href, evidence: result.reflected }));
+          findings.add(
+            webappFinding('web.cors.reflected-origin', { location: href, evidence: result.reflected }),
+          );
         }
         if (result.nullOrigin) {
-          findings.add(webappFinding('web.cors.null-origin', { location: href, evidence: result.nullOrigin }));
+          findings.add(
+            webappFinding('web.cors.null-origin', { location: href, evidence: result.nullOrigin }),
+          );
         }
         tick(++done, candidates.length);
       }

@@ -14,9 +14,15 @@ import { webappFinding } from './rules.ts';
 
 /** A host under the reserved .invalid TLD: it can never resolve, so a followed redirect goes nowhere. */
 export const redirectMarkerHost = 'vigil-redirect-check.invalid';
-const redirectParam = /^(next|url|redirect|redirect_?ur[il]|return|return_?to|return_?url|returnto|goto|dest|destination|continue|target|to|out|forward|r|u)$/i;
+const redirectParam =
+  /^(next|url|redirect|redirect_?ur[il]|return|return_?to|return_?url|returnto|goto|dest|destination|continue|target|to|out|forward|r|u)$/i;
 
-function send(client: HttpClient, endpoint: Endpoint, param: string, value: string): Promise<HttpResponse | null> {
+function send(
+  client: HttpClient,
+  endpoint: Endpoint,
+  param: string,
+  value: string,
+): Promise<HttpResponse | null> {
   const values = new URLSearchParams();
   for (const name of endpoint.params) {
     values.set(name, name === param ? value : (endpoint.url.searchParams.get(name) ?? 'test'));
@@ -45,35 +51,67 @@ export async function probeFindings(
   onProgress: (done: number, total: number) => void,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  const targets = endpoints.slice(0, 40).flatMap((endpoint) => endpoint.params.slice(0, 8).map((param) => ({ endpoint, param })));
+  const targets = endpoints
+    .slice(0, 40)
+    .flatMap((endpoint) => endpoint.params.slice(0, 8).map((param) => ({ endpoint, param })));
   let done = 0;
-  await forEachLimit(targets, 4, async ({ endpoint, param }) => {
-    const location = where(endpoint, param);
-    const token = randomBytes(5).toString('hex');
-    const marker = `<vigil${token}>`;
-    const xss = await send(client, endpoint, param, `v"'${marker}`);
-    if (xss && /html/i.test(header(xss, 'content-type') ?? '') && xss.body.includes(marker)) {
-      findings.push(webappFinding('web.xss.reflected', { location, evidence: `the marker ${marker} came back unencoded in an HTML response (HTTP ${xss.status})` }));
-    }
-    const plain = await send(client, endpoint, param, '1');
-    const quoted = await send(client, endpoint, param, `1'"`);
-    const error = quoted ? findSqlError(quoted.body) : null;
-    // Guard: an error that the page shows anyway is not caused by our quote.
-    if (quoted && error && !(plain && findSqlError(plain.body))) {
-      findings.push(webappFinding('web.sqli.error', { location, evidence: `${error.database} error after a quote in ${param}: "${error.match}" (HTTP ${quoted.status})` }));
-    }
-    const originalValue = endpoint.url.searchParams.get(param) ?? '';
-    if (redirectParam.test(param) || /^(https?:)?\/\//.test(originalValue) || originalValue.startsWith('/')) {
-      for (const value of [`https://${redirectMarkerHost}/`, `//${redirectMarkerHost}/`]) {
-        const response = await send(client, endpoint, param, value);
-        const target = response ? header(response, 'location') : undefined;
-        if (response && response.status >= 300 && response.status < 400 && target && new URL(target, endpoint.url).hostname === redirectMarkerHost) {
-          findings.push(webappFinding('web.open-redirect', { location, evidence: `${param}=${value} answered ${response.status} Location: ${target}` }));
-          break;
+  await forEachLimit(
+    targets,
+    4,
+    async ({ endpoint, param }) => {
+      const location = where(endpoint, param);
+      const token = randomBytes(5).toString('hex');
+      const marker = `<vigil${token}>`;
+      const xss = await send(client, endpoint, param, `v"'${marker}`);
+      if (xss && /html/i.test(header(xss, 'content-type') ?? '') && xss.body.includes(marker)) {
+        findings.push(
+          webappFinding('web.xss.reflected', {
+            location,
+            evidence: `the marker ${marker} came back unencoded in an HTML response (HTTP ${xss.status})`,
+          }),
+        );
+      }
+      const plain = await send(client, endpoint, param, '1');
+      const quoted = await send(client, endpoint, param, `1'"`);
+      const error = quoted ? findSqlError(quoted.body) : null;
+      // Guard: an error that the page shows anyway is not caused by our quote.
+      if (quoted && error && !(plain && findSqlError(plain.body))) {
+        findings.push(
+          webappFinding('web.sqli.error', {
+            location,
+            evidence: `${error.database} error after a quote in ${param}: "${error.match}" (HTTP ${quoted.status})`,
+          }),
+        );
+      }
+      const originalValue = endpoint.url.searchParams.get(param) ?? '';
+      if (
+        redirectParam.test(param) ||
+        /^(https?:)?\/\//.test(originalValue) ||
+        originalValue.startsWith('/')
+      ) {
+        for (const value of [`https://${redirectMarkerHost}/`, `//${redirectMarkerHost}/`]) {
+          const response = await send(client, endpoint, param, value);
+          const target = response ? header(response, 'location') : undefined;
+          if (
+            response &&
+            response.status >= 300 &&
+            response.status < 400 &&
+            target &&
+            new URL(target, endpoint.url).hostname === redirectMarkerHost
+          ) {
+            findings.push(
+              webappFinding('web.open-redirect', {
+                location,
+                evidence: `${param}=${value} answered ${response.status} Location: ${target}`,
+              }),
+            );
+            break;
+          }
         }
       }
-    }
-    onProgress(++done, targets.length);
-  }, client.signal);
+      onProgress(++done, targets.length);
+    },
+    client.signal,
+  );
   return findings;
 }

@@ -6,7 +6,11 @@ import type { WebappRuleId } from './rules.ts';
 
 const patterns: { rule: WebappRuleId; kind: string; pattern: RegExp }[] = [
   { rule: 'web.secret.aws-key', kind: 'AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-  { rule: 'web.secret.private-key', kind: 'PEM private key', pattern: /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----/g },
+  {
+    rule: 'web.secret.private-key',
+    kind: 'PEM private key',
+    pattern: /-----BEGIN (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----/g,
+  },
   { rule: 'web.secret.token', kind: 'GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36}\b/g },
   { rule: 'web.secret.token', kind: 'Slack token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
   { rule: 'web.secret.token', kind: 'Stripe live secret key', pattern: /\b[sr]k_live_[0-9a-zA-Z]{24,}\b/g },
@@ -21,9 +25,16 @@ export function mask(secret: string): string {
 export function secretFindings(location: string, body: string): Finding[] {
   const findings: Finding[] = [];
   for (const { rule, kind, pattern } of patterns) {
-    const matches = [...body.matchAll(pattern)].map((match) => match[0]).filter((value) => !value.endsWith('EXAMPLE'));
+    const matches = [...body.matchAll(pattern)]
+      .map((match) => match[0])
+      .filter((value) => !value.endsWith('EXAMPLE'));
     if (matches.length > 0 && !findings.some((finding) => finding.rule_id === rule)) {
-      findings.push(webappFinding(rule, { location, evidence: `${kind}: ${mask(matches[0]!)}${matches.length > 1 ? ` (+${matches.length - 1} more)` : ''}` }));
+      findings.push(
+        webappFinding(rule, {
+          location,
+          evidence: `${kind}: ${mask(matches[0]!)}${matches.length > 1 ? ` (+${matches.length - 1} more)` : ''}`,
+        }),
+      );
     }
   }
   return findings;

@@ -15,7 +15,10 @@ export interface DetectedLibrary {
 export function detectLibraries(scriptUrl: string, content: string): DetectedLibrary[] {
   const found: DetectedLibrary[] = [];
   for (const library of libraries) {
-    const match = [...library.url.map((p) => p.exec(scriptUrl)), ...library.content.map((p) => p.exec(content))].find((m) => m?.[1]);
+    const match = [
+      ...library.url.map((p) => p.exec(scriptUrl)),
+      ...library.content.map((p) => p.exec(content)),
+    ].find((m) => m?.[1]);
     if (match?.[1] && semver.valid(match[1])) {
       found.push({ library, version: match[1] });
     }

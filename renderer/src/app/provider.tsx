@@ -8,7 +8,10 @@ import { ThemeProvider } from '../lib/theme/theme-provider.tsx';
 
 export function AppProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } }),
+    () =>
+      new QueryClient({
+        defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } },
+      }),
   );
   return (
     <ThemeProvider>

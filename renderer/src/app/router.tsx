@@ -41,7 +41,10 @@ export const routes: RouteObject[] = [
               { index: true, ...page(() => import('./routes/dashboard/home.tsx')) },
               { path: 'settings', ...page(() => import('./routes/dashboard/settings.tsx')) },
               { path: 'agents', ...page(() => import('./routes/dashboard/agents.tsx')) },
-              { path: 'security-automation', ...page(() => import('./routes/dashboard/security-automation.tsx')) },
+              {
+                path: 'security-automation',
+                ...page(() => import('./routes/dashboard/security-automation.tsx')),
+              },
               { path: 'alerts', ...page(() => import('./routes/dashboard/alerts.tsx')) },
               { path: 'reports', ...page(() => import('./routes/dashboard/reports.tsx')) },
               { path: 'help', ...page(() => import('./routes/dashboard/help.tsx')) },

@@ -22,7 +22,10 @@ describe('runtime config', () => {
     expect(() => parseRuntimeConfig(null)).toThrow(ConfigError);
   });
   it('loads /config.json and refuses failed or non-JSON answers', async () => {
-    const answer = (body: string, status = 200) => () => Promise.resolve(new Response(body, { status }));
+    const answer =
+      (body: string, status = 200) =>
+      () =>
+        Promise.resolve(new Response(body, { status }));
     await expect(loadRuntimeConfig(answer(JSON.stringify(good)))).resolves.toEqual(good);
     await expect(loadRuntimeConfig(answer('nope', 503))).rejects.toThrow('/config.json answered 503');
     await expect(loadRuntimeConfig(answer('<html>'))).rejects.toThrow('not valid JSON');

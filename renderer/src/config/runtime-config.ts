@@ -3,11 +3,12 @@
 import { type RuntimeConfig, runtimeConfigSchema } from '../../../shared/boundaries.ts';
 import { ConfigError } from './config-error.ts';
 
-
 export function parseRuntimeConfig(raw: unknown): RuntimeConfig {
   const parsed = runtimeConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`));
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`),
+    );
   }
   return parsed.data;
 }
@@ -15,7 +16,10 @@ export function parseRuntimeConfig(raw: unknown): RuntimeConfig {
 export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
   const env = import.meta.env as Record<string, unknown>;
   if (typeof env.VITE_SUPABASE_URL === 'string' && env.VITE_SUPABASE_URL !== '') {
-    return parseRuntimeConfig({ supabaseUrl: env.VITE_SUPABASE_URL, supabaseAnonKey: env.VITE_SUPABASE_ANON_KEY });
+    return parseRuntimeConfig({
+      supabaseUrl: env.VITE_SUPABASE_URL,
+      supabaseAnonKey: env.VITE_SUPABASE_ANON_KEY,
+    });
   }
   const response = await fetchImpl('/config.json', { cache: 'no-store' });
   if (!response.ok) {

@@ -53,7 +53,9 @@ export function dismiss(id?: string): void {
     }
   }
   setState({
-    toasts: memory.toasts.map((toast) => (id === undefined || toast.id === id ? { ...toast, open: false } : toast)),
+    toasts: memory.toasts.map((toast) =>
+      id === undefined || toast.id === id ? { ...toast, open: false } : toast,
+    ),
   });
 }
 

@@ -13,7 +13,11 @@ describe('redirectBase', () => {
     expect(redirectBase('http://localhost:5173', prod)).toBe('http://localhost:5173');
   });
   it('is not fooled by look-alike hosts', () => {
-    expect(redirectBase('https://app.vigil.security.evil.test', prod)).toBe('https://app.vigil.security.evil.test');
-    expect(redirectBase('https://evilapp.vigil.security.test', prod)).toBe('https://evilapp.vigil.security.test');
+    expect(redirectBase('https://app.vigil.security.evil.test', prod)).toBe(
+      'https://app.vigil.security.evil.test',
+    );
+    expect(redirectBase('https://evilapp.vigil.security.test', prod)).toBe(
+      'https://evilapp.vigil.security.test',
+    );
   });
 });

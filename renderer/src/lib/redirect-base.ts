@@ -5,6 +5,7 @@ import { PRODUCTION_ORIGIN } from '../../../shared/constants.ts';
 export function redirectBase(currentOrigin: string, productionOrigin: string = PRODUCTION_ORIGIN): string {
   const production = new URL(productionOrigin);
   const current = new URL(currentOrigin);
-  const ownDomain = current.hostname === production.hostname || current.hostname.endsWith(`.${production.hostname}`);
+  const ownDomain =
+    current.hostname === production.hostname || current.hostname.endsWith(`.${production.hostname}`);
   return ownDomain && current.protocol === 'https:' ? production.origin : current.origin;
 }

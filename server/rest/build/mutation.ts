@@ -20,9 +20,11 @@ function valueExpr(o: InsertOptions, column: string, params: Params): string {
   }
   const col = o.rel.columnMap.get(column)!;
   // The DEFAULT expression comes from pg_catalog (pg_get_expr), never from the request.
-  const fallback = col.default ?? (col.identity
-    ? `nextval(pg_get_serial_sequence(${params.add(qualified(o.schema, o.rel.name))}, ${params.add(column)}))`
-    : 'null');
+  const fallback =
+    col.default ??
+    (col.identity
+      ? `nextval(pg_get_serial_sequence(${params.add(qualified(o.schema, o.rel.name))}, ${params.add(column)}))`
+      : 'null');
   return `case when pgrst_e.j ? ${params.add(column)} then ${value} else ${fallback} end`;
 }
 
@@ -35,13 +37,17 @@ export function insertSql(o: InsertOptions, params: Params): string {
   }
   const payload = params.add(o.payload);
   const values = o.columns.map((c) => valueExpr(o, c, params));
-  let sql = `insert into ${table} as ${alias} (${o.columns.map(ident).join(', ')}) select ${values.join(', ')} ` +
+  let sql =
+    `insert into ${table} as ${alias} (${o.columns.map(ident).join(', ')}) select ${values.join(', ')} ` +
     `from jsonb_array_elements(${payload}::jsonb) with ordinality as pgrst_e(j, n) ` +
     `cross join lateral jsonb_populate_record(null::${table}, pgrst_e.j) as pgrst_p order by pgrst_e.n`;
   if (o.conflict) {
     const target = `(${o.conflict.columns.map(ident).join(', ')})`;
     const set = o.columns.map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ');
-    sql += o.conflict.merge && set ? ` on conflict ${target} do update set ${set}` : ` on conflict ${target} do nothing`;
+    sql +=
+      o.conflict.merge && set
+        ? ` on conflict ${target} do update set ${set}`
+        : ` on conflict ${target} do nothing`;
   }
   if (o.returning) {
     sql += ` returning ${alias}.*, (${alias}.xmax::text = '0') as pgrst_inserted`;
@@ -49,14 +55,24 @@ export function insertSql(o: InsertOptions, params: Params): string {
   return sql;
 }
 
-export function updateSql(rel: Relation, schema: string, columns: string[], payload: string, where: string[], returning: boolean, params: Params): string {
+export function updateSql(
+  rel: Relation,
+  schema: string,
+  columns: string[],
+  payload: string,
+  where: string[],
+  returning: boolean,
+  params: Params,
+): string {
   const table = qualified(schema, rel.name);
   const alias = ident(rel.name);
   const p = params.add(payload);
   const set = columns.map((c) => `${ident(c)} = pgrst_p.${ident(c)}`).join(', ');
   const cond = where.length > 0 ? ` where ${where.join(' and ')}` : '';
-  return `update ${table} as ${alias} set ${set} from jsonb_populate_record(null::${table}, ${p}::jsonb) as pgrst_p${cond}` +
-    (returning ? ` returning ${alias}.*` : '');
+  return (
+    `update ${table} as ${alias} set ${set} from jsonb_populate_record(null::${table}, ${p}::jsonb) as pgrst_p${cond}` +
+    (returning ? ` returning ${alias}.*` : '')
+  );
 }
 
 export function deleteSql(rel: Relation, schema: string, where: string[], returning: boolean): string {

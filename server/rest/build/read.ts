@@ -36,8 +36,17 @@ export interface BuildContext {
 
 /** Common spellings PostgREST accepts in `::cast` that are not pg_type names. */
 const TYPE_ALIASES: Record<string, string> = {
-  int: 'int4', integer: 'int4', bigint: 'int8', smallint: 'int2', boolean: 'bool', real: 'float4', float: 'float8',
-  double: 'float8', decimal: 'numeric', character: 'bpchar', timestamptz: 'timestamptz',
+  int: 'int4',
+  integer: 'int4',
+  bigint: 'int8',
+  smallint: 'int2',
+  boolean: 'bool',
+  real: 'float4',
+  float: 'float8',
+  double: 'float8',
+  decimal: 'numeric',
+  character: 'bpchar',
+  timestamptz: 'timestamptz',
 };
 
 function castSql(cache: SchemaCache, cast: string): string {
@@ -54,9 +63,20 @@ function columnSql(ctx: BuildContext, level: Level, item: ColumnItem): [string, 
   return [expr, item.alias ?? fieldOutputName(item.field)];
 }
 
-function embedSql(ctx: BuildContext, source: ReadSource, level: Level, item: EmbedItem, path: string, out: BuiltLevel): void {
+function embedSql(
+  ctx: BuildContext,
+  source: ReadSource,
+  level: Level,
+  item: EmbedItem,
+  path: string,
+  out: BuiltLevel,
+): void {
   if (source.relationName === null) {
-    throw new RestError(400, 'PGRST200', `Could not find a relationship between '${source.name}' and '${item.relation}' in the schema cache`);
+    throw new RestError(
+      400,
+      'PGRST200',
+      `Could not find a relationship between '${source.name}' and '${item.relation}' in the schema cache`,
+    );
   }
   const rel = resolveRelationship(ctx.cache, source.relationName, item.relation, item.hint);
   const n = ++ctx.counter;
@@ -64,9 +84,18 @@ function embedSql(ctx: BuildContext, source: ReadSource, level: Level, item: Emb
   const lateral = `pgrst_lat_${n}`;
   const outName = item.alias ?? item.relation;
   const childPath = path ? `${path}.${outName}` : outName;
-  const child = buildLevel(ctx, {
-    from: qualified(ctx.cache.schema, rel.target.name), alias, name: rel.target.name, columns: rel.target.columns, relationName: rel.target.name,
-  }, item.select, childPath);
+  const child = buildLevel(
+    ctx,
+    {
+      from: qualified(ctx.cache.schema, rel.target.name),
+      alias,
+      name: rel.target.name,
+      columns: rel.target.columns,
+      relationName: rel.target.name,
+    },
+    item.select,
+    childPath,
+  );
   const on = rel.pairs.map(([p, c]) => `${ident(alias)}.${ident(c)} = ${ident(level.alias)}.${ident(p)}`);
   const marker = item.spread && rel.toOne ? ['1 as pgrst_found'] : [];
   const inner = `select ${[...child.selectList, ...marker].join(', ')} from ${qualified(ctx.cache.schema, rel.target.name)} as ${ident(alias)}${child.joins} where ${[...on, ...child.where].join(' and ')}${child.orderBy}${child.paging}`;
@@ -77,28 +106,48 @@ function embedSql(ctx: BuildContext, source: ReadSource, level: Level, item: Emb
   } else if (item.spread) {
     const aggs = child.outputs.map((o) => `json_agg(pgrst_e.${ident(o)}) as ${ident(o)}`);
     out.joins += ` left join lateral (select ${[...aggs, 'count(*) as pgrst_found'].join(', ')} from (${inner}) as pgrst_e) as ${ident(lateral)} on true`;
-    child.outputs.forEach((o) => out.selectList.push(`coalesce(${ident(lateral)}.${ident(o)}, '[]') as ${ident(o)}`));
+    child.outputs.forEach((o) =>
+      out.selectList.push(`coalesce(${ident(lateral)}.${ident(o)}, '[]') as ${ident(o)}`),
+    );
     out.outputs.push(...child.outputs);
   } else {
     const agg = rel.toOne ? 'row_to_json(pgrst_e)' : 'json_agg(pgrst_e)';
     out.joins += ` left join lateral (select ${agg} as body from (${inner}) as pgrst_e) as ${ident(lateral)} on true`;
     // An empty embed (`rel!inner()`) only filters; PostgREST leaves it out of the result.
     if (item.select.length > 0) {
-      out.selectList.push(rel.toOne ? `${ident(lateral)}.body as ${ident(outName)}` : `coalesce(${ident(lateral)}.body, '[]') as ${ident(outName)}`);
+      out.selectList.push(
+        rel.toOne
+          ? `${ident(lateral)}.body as ${ident(outName)}`
+          : `coalesce(${ident(lateral)}.body, '[]') as ${ident(outName)}`,
+      );
       out.outputs.push(outName);
     }
   }
   if (item.join === 'inner') {
-    const found = !item.spread ? `${ident(lateral)}.body is not null` : rel.toOne ? `${ident(lateral)}.pgrst_found is not null` : `${ident(lateral)}.pgrst_found > 0`;
+    const found = !item.spread
+      ? `${ident(lateral)}.body is not null`
+      : rel.toOne
+        ? `${ident(lateral)}.pgrst_found is not null`
+        : `${ident(lateral)}.pgrst_found > 0`;
     out.where.push(found);
   }
   level.embeds.set(outName, lateral);
 }
 
 /** Builds one level of a read: its columns, embeds (lateral joins), filters, order and paging. */
-export function buildLevel(ctx: BuildContext, source: ReadSource, items: SelectItem[], path: string): BuiltLevel {
+export function buildLevel(
+  ctx: BuildContext,
+  source: ReadSource,
+  items: SelectItem[],
+  path: string,
+): BuiltLevel {
   ctx.usedPaths.add(path);
-  const level: Level = { alias: source.alias, name: source.name, columns: new Map(source.columns.map((c) => [c.name, c])), embeds: new Map() };
+  const level: Level = {
+    alias: source.alias,
+    name: source.name,
+    columns: new Map(source.columns.map((c) => [c.name, c])),
+    embeds: new Map(),
+  };
   const out: BuiltLevel = { selectList: [], outputs: [], joins: '', where: [], orderBy: '', paging: '' };
   for (const item of items) {
     if (item.kind === 'star') {
@@ -123,7 +172,8 @@ export function buildLevel(ctx: BuildContext, source: ReadSource, items: SelectI
       return `${fieldSql(level, t.field, ctx.params)}${dir}${nulls}`;
     });
     out.orderBy = terms.length > 0 ? ` order by ${terms.join(', ')}` : '';
-    out.paging = (options.limit !== null ? ` limit ${ctx.params.add(options.limit)}` : '') +
+    out.paging =
+      (options.limit !== null ? ` limit ${ctx.params.add(options.limit)}` : '') +
       (options.offset !== null ? ` offset ${ctx.params.add(options.offset)}` : '');
   }
   return out;
@@ -132,10 +182,16 @@ export function buildLevel(ctx: BuildContext, source: ReadSource, items: SelectI
 /** Rejects `rel.col=…` options for resources the select does not embed (PostgREST's PGRST108). */
 export function checkUnusedPaths(ctx: BuildContext): void {
   for (const [path, options] of ctx.nodes) {
-    const used = options.filters.length + options.order.length > 0 || options.limit !== null || options.offset !== null;
+    const used =
+      options.filters.length + options.order.length > 0 || options.limit !== null || options.offset !== null;
     if (used && !ctx.usedPaths.has(path)) {
-      throw new RestError(400, 'PGRST108', `'${path}' is not an embedded resource in this request`, null,
-        `Verify that '${path}' is included in the 'select' query parameter.`);
+      throw new RestError(
+        400,
+        'PGRST108',
+        `'${path}' is not an embedded resource in this request`,
+        null,
+        `Verify that '${path}' is included in the 'select' query parameter.`,
+      );
     }
   }
 }

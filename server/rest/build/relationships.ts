@@ -9,7 +9,8 @@ export interface Relationship {
   fk: ForeignKey;
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
 
 function candidates(cache: SchemaCache, source: string, target: Relation): Relationship[] {
   const found: Relationship[] = [];
@@ -20,7 +21,8 @@ function candidates(cache: SchemaCache, source: string, target: Relation): Relat
     }
     if (fk.to === source && fk.from === target.name) {
       // One-to-many (one-to-one when the child's key columns are unique).
-      const unique = target.uniques.some((u) => sameSet(u, fk.fromColumns)) || sameSet(target.pk, fk.fromColumns);
+      const unique =
+        target.uniques.some((u) => sameSet(u, fk.fromColumns)) || sameSet(target.pk, fk.fromColumns);
       found.push({ target, toOne: unique, fk, pairs: fk.toColumns.map((c, i) => [c, fk.fromColumns[i]!]) });
     }
   }
@@ -31,7 +33,12 @@ const matchesHint = (r: Relationship, hint: string) =>
   r.fk.name === hint || (r.fk.fromColumns.length === 1 && r.fk.fromColumns[0] === hint);
 
 /** Finds the one foreign-key relationship an embed means (PGRST200 none, PGRST201 several). */
-export function resolveRelationship(cache: SchemaCache, source: string, relation: string, hint: string | null): Relationship {
+export function resolveRelationship(
+  cache: SchemaCache,
+  source: string,
+  relation: string,
+  hint: string | null,
+): Relationship {
   const target = cache.relations.get(relation);
   let found = target ? candidates(cache, source, target) : [];
   if (hint !== null) {

@@ -10,7 +10,8 @@ const notFound = (cache: SchemaCache, name: string, keys: string[]) =>
     `Searched for the function ${cache.schema}.${name}${keys.length > 0 ? ` with parameters ${keys.join(', ')}` : ' without parameters'} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
   );
 
-const singleJsonArg = (f: RestFunction) => f.inArgs.length === 1 && f.inArgs[0]!.name === '' && ['json', 'jsonb'].includes(f.inArgs[0]!.type);
+const singleJsonArg = (f: RestFunction) =>
+  f.inArgs.length === 1 && f.inArgs[0]!.name === '' && ['json', 'jsonb'].includes(f.inArgs[0]!.type);
 
 /** Picks the overload whose named arguments the request supplies (PGRST202 none, PGRST203 several). */
 export function chooseFunction(cache: SchemaCache, name: string, keys: string[]): RestFunction {
@@ -25,8 +26,13 @@ export function chooseFunction(cache: SchemaCache, name: string, keys: string[])
     throw notFound(cache, name, keys);
   }
   if (chosen.length > 1) {
-    throw new RestError(300, 'PGRST203', `Could not choose the best candidate function between: ${chosen.map((f) => `${cache.schema}.${name}(${f.inArgs.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
-      null, 'Try renaming the parameters or the function itself in the database so function overloading can be resolved');
+    throw new RestError(
+      300,
+      'PGRST203',
+      `Could not choose the best candidate function between: ${chosen.map((f) => `${cache.schema}.${name}(${f.inArgs.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
+      null,
+      'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+    );
   }
   return chosen[0]!;
 }
@@ -35,7 +41,12 @@ export function chooseFunction(cache: SchemaCache, name: string, keys: string[])
  * The FROM item that calls the function with named arguments. Arguments arrive as one JSON bind
  * parameter typed by json_to_record with the declared types (from pg_catalog), never as SQL text.
  */
-export function callSql(cache: SchemaCache, fn: RestFunction, args: Record<string, unknown>, params: Params): { from: string; call: string } {
+export function callSql(
+  cache: SchemaCache,
+  fn: RestFunction,
+  args: Record<string, unknown>,
+  params: Params,
+): { from: string; call: string } {
   const name = qualified(cache.schema, fn.name);
   if (fn.inArgs.length === 1 && fn.inArgs[0]!.name === '' && !(fn.inArgs[0]!.name in args)) {
     return { from: '', call: `${name}(${params.add(JSON.stringify(args))}::${fn.inArgs[0]!.type})` };
@@ -45,5 +56,8 @@ export function callSql(cache: SchemaCache, fn: RestFunction, args: Record<strin
     return { from: '', call: `${name}()` };
   }
   const record = `json_to_record(${params.add(JSON.stringify(args))}::json) as pgrst_args(${given.map((a) => `${ident(a.name)} ${a.type}`).join(', ')})`;
-  return { from: record, call: `${name}(${given.map((a) => `${ident(a.name)} := pgrst_args.${ident(a.name)}`).join(', ')})` };
+  return {
+    from: record,
+    call: `${name}(${given.map((a) => `${ident(a.name)} := pgrst_args.${ident(a.name)}`).join(', ')})`,
+  };
 }

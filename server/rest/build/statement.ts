@@ -22,7 +22,11 @@ export interface RenderedRow {
 }
 
 const rowJson = (o: RenderOptions) =>
-  o.scalar ? `to_json(pgrst_r.${o.scalar})` : o.stripNulls ? 'json_strip_nulls(row_to_json(pgrst_r))' : 'row_to_json(pgrst_r)';
+  o.scalar
+    ? `to_json(pgrst_r.${o.scalar})`
+    : o.stripNulls
+      ? 'json_strip_nulls(row_to_json(pgrst_r))'
+      : 'row_to_json(pgrst_r)';
 
 const whereSql = (where: string[]) => (where.length > 0 ? ` where ${where.join(' and ')}` : '');
 
@@ -34,6 +38,8 @@ export function renderStatement(source: ReadSource, level: BuiltLevel, options: 
   const from = `${source.from} as "${source.alias.replace(/"/g, '""')}"${level.joins}`;
   const total = options.count ? `(select count(*) from ${from}${whereSql(level.where)})` : 'null::bigint';
   const inner = `select ${level.selectList.join(', ')} from ${from}${whereSql(level.where)}${level.orderBy}${level.paging}`;
-  return `${options.ctes ?? ''}select ${total} as total, count(*)::int as page, ` +
-    `coalesce(string_agg(${rowJson(options)}::text, ','), '') as body${options.extra ? `, ${options.extra}` : ''} from (${inner}) as pgrst_r`;
+  return (
+    `${options.ctes ?? ''}select ${total} as total, count(*)::int as page, ` +
+    `coalesce(string_agg(${rowJson(options)}::text, ','), '') as body${options.extra ? `, ${options.extra}` : ''} from (${inner}) as pgrst_r`
+  );
 }

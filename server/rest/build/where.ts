@@ -21,21 +21,46 @@ export function fieldSql(level: Level, field: Field, params: Params): string {
   }
   let sql = `${ident(level.alias)}.${ident(field.name)}`;
   for (const step of field.path) {
-    const key = /^-?\d+$/.test(step.key) ? `${params.add(Number(step.key))}::int` : `${params.add(step.key)}::text`;
+    const key = /^-?\d+$/.test(step.key)
+      ? `${params.add(Number(step.key))}::int`
+      : `${params.add(step.key)}::text`;
     sql = `(${sql}${step.arrow}${key})`;
   }
   return sql;
 }
 
 const COMPARE: Record<string, string> = {
-  eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=', like: 'like', ilike: 'ilike', match: '~', imatch: '~*',
-  cs: '@>', cd: '<@', ov: '&&', sl: '<<', sr: '>>', nxr: '&<', nxl: '&>', adj: '-|-',
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  like: 'like',
+  ilike: 'ilike',
+  match: '~',
+  imatch: '~*',
+  cs: '@>',
+  cd: '<@',
+  ov: '&&',
+  sl: '<<',
+  sr: '>>',
+  nxr: '&<',
+  nxl: '&>',
+  adj: '-|-',
 };
 const TSQUERY: Record<string, string> = {
-  fts: 'to_tsquery', plfts: 'plainto_tsquery', phfts: 'phraseto_tsquery', wfts: 'websearch_to_tsquery',
+  fts: 'to_tsquery',
+  plfts: 'plainto_tsquery',
+  phfts: 'phraseto_tsquery',
+  wfts: 'websearch_to_tsquery',
 };
 const IS: Record<string, string> = {
-  null: 'is null', not_null: 'is not null', true: 'is true', false: 'is false', unknown: 'is unknown',
+  null: 'is null',
+  not_null: 'is not null',
+  true: 'is true',
+  false: 'is false',
+  unknown: 'is unknown',
 };
 
 /** PostgREST accepts `*` as the LIKE wildcard (it cannot be percent-encoded reliably in URLs). */
@@ -46,7 +71,10 @@ function conditionSql(level: Level, c: Condition, params: Params): string {
   if (embedLateral !== undefined && !level.columns.has(c.field.name)) {
     // Null filtering on an embedded resource: `rel=is.null` / `rel=not.is.null`.
     if (c.op !== 'is' || (c.value !== 'null' && c.value !== 'not_null')) {
-      throw parseError(`"failed to parse filter (${c.field.name})"`, 'only is.null / not.is.null apply to an embedded resource');
+      throw parseError(
+        `"failed to parse filter (${c.field.name})"`,
+        'only is.null / not.is.null apply to an embedded resource',
+      );
     }
     return `${c.negate ? 'not ' : ''}(${ident(embedLateral)}.body ${IS[c.value as string]})`;
   }

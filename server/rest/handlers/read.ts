@@ -13,8 +13,20 @@ export async function readTable(req: RestRequest, table: string): Promise<RestRe
     throw unknownTable(req.cache.schema, table);
   }
   const query = parseQuery(req.params);
-  const ctx: BuildContext = { cache: req.cache, params: new Params(), nodes: query.nodes, usedPaths: new Set(), counter: 0 };
-  const source: ReadSource = { from: qualified(req.cache.schema, table), alias: table, name: table, columns: rel.columns, relationName: table };
+  const ctx: BuildContext = {
+    cache: req.cache,
+    params: new Params(),
+    nodes: query.nodes,
+    usedPaths: new Set(),
+    counter: 0,
+  };
+  const source: ReadSource = {
+    from: qualified(req.cache.schema, table),
+    alias: table,
+    name: table,
+    columns: rel.columns,
+    relationName: table,
+  };
   const level = buildLevel(ctx, source, query.select, '');
   checkUnusedPaths(ctx);
   const sql = renderStatement(source, level, { count: req.prefs.count !== null, stripNulls: req.stripNulls });

@@ -24,10 +24,18 @@ export async function queryOne(tx: Queryable, sql: string, params: unknown[]): P
 }
 
 /** The response of a read (GET/HEAD on a table or a set-returning function). */
-export function readResponse(req: RestRequest, row: RenderedRow, offset: number, outputs: readonly string[]): RestResponse {
+export function readResponse(
+  req: RestRequest,
+  row: RenderedRow,
+  offset: number,
+  outputs: readonly string[],
+): RestResponse {
   const body = renderBody(row, req.media, outputs);
   const { status, contentRange } = rangeOf(row, offset);
-  const headers: Record<string, string> = { 'content-type': contentType(req.media), 'content-range': contentRange };
+  const headers: Record<string, string> = {
+    'content-type': contentType(req.media),
+    'content-range': contentRange,
+  };
   if (req.prefs.count) {
     headers['preference-applied'] = `count=${req.prefs.count}`;
   }

@@ -11,7 +11,9 @@ import { queryOne, readResponse, type RestRequest } from './request.ts';
 
 function argumentsOf(req: RestRequest, name: string): { args: Record<string, unknown>; query: ParsedQuery } {
   if (req.method === 'GET' || req.method === 'HEAD') {
-    const argNames = new Set((req.cache.functions.get(name) ?? []).flatMap((f) => f.inArgs.map((a) => a.name)));
+    const argNames = new Set(
+      (req.cache.functions.get(name) ?? []).flatMap((f) => f.inArgs.map((a) => a.name)),
+    );
     const query = parseQuery(req.params, argNames);
     return { args: Object.fromEntries(query.rest), query };
   }
@@ -41,28 +43,59 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
     return { status: 204, headers: {}, body: null };
   }
   if (!fn.returnsSet && !fn.resultColumns) {
-    const row = await req.run(readOnly, (tx) => queryOne(tx, `select 0 as page, to_json(${call})::text as body${fromClause}`, params.values));
-    return { status: 200, headers: { 'content-type': contentType('json') }, body: req.method === 'HEAD' ? null : (row.body ?? 'null') };
+    const row = await req.run(readOnly, (tx) =>
+      queryOne(tx, `select 0 as page, to_json(${call})::text as body${fromClause}`, params.values),
+    );
+    return {
+      status: 200,
+      headers: { 'content-type': contentType('json') },
+      body: req.method === 'HEAD' ? null : (row.body ?? 'null'),
+    };
   }
-  const columns: Column[] = fn.resultColumns ?? [{ name: fn.name, type: fn.returnType, nullable: true, default: null, identity: false, generated: false }];
+  const columns: Column[] = fn.resultColumns ?? [
+    { name: fn.name, type: fn.returnType, nullable: true, default: null, identity: false, generated: false },
+  ];
   const source: ReadSource = {
-    from: from ? `${from} cross join lateral ${call}` : call, alias: fn.name, name: fn.name, columns, relationName: resultRelation(req, fn),
+    from: from ? `${from} cross join lateral ${call}` : call,
+    alias: fn.name,
+    name: fn.name,
+    columns,
+    relationName: resultRelation(req, fn),
   };
-  const ctx: BuildContext = { cache: req.cache, params, nodes: query.nodes, usedPaths: new Set(), counter: 0 };
+  const ctx: BuildContext = {
+    cache: req.cache,
+    params,
+    nodes: query.nodes,
+    usedPaths: new Set(),
+    counter: 0,
+  };
   const level = buildLevel(ctx, source, fn.resultColumns ? query.select : [{ kind: 'star' }], '');
   checkUnusedPaths(ctx);
-  const sql = renderStatement(source, level, { count: req.prefs.count !== null, stripNulls: req.stripNulls, scalar: fn.resultColumns ? undefined : ident(fn.name) });
+  const sql = renderStatement(source, level, {
+    count: req.prefs.count !== null,
+    stripNulls: req.stripNulls,
+    scalar: fn.resultColumns ? undefined : ident(fn.name),
+  });
   const row = await req.run(readOnly, async (tx) => {
     const r = await queryOne(tx, sql, params.values);
     // max-affected with handling=strict: too many rows → error, and the throw rolls the call back.
     if (req.prefs.handling === 'strict' && req.prefs.maxAffected !== null && r.page > req.prefs.maxAffected) {
-      throw new RestError(400, 'PGRST124', 'Query result exceeds max-affected preference constraint', `The query affects ${r.page} rows`);
+      throw new RestError(
+        400,
+        'PGRST124',
+        'Query result exceeds max-affected preference constraint',
+        `The query affects ${r.page} rows`,
+      );
     }
     return r;
   });
   if (!fn.returnsSet) {
     // A function returning one composite value answers with that object.
-    return { status: 200, headers: { 'content-type': contentType('json') }, body: req.method === 'HEAD' ? null : row.page === 1 ? row.body : 'null' };
+    return {
+      status: 200,
+      headers: { 'content-type': contentType('json') },
+      body: req.method === 'HEAD' ? null : row.page === 1 ? row.body : 'null',
+    };
   }
   if (req.prefs.return === 'minimal') {
     return { status: 204, headers: {}, body: null };

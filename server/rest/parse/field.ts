@@ -41,7 +41,10 @@ export class Cursor {
 
   fail(expected: string) {
     const at = this.text.slice(this.pos, this.pos + 20);
-    return parseError(`"failed to parse ${this.text}" (line 1, column ${this.pos + 1})`, `unexpected ${at ? `"${at}"` : 'end of input'} expecting ${expected}`);
+    return parseError(
+      `"failed to parse ${this.text}" (line 1, column ${this.pos + 1})`,
+      `unexpected ${at ? `"${at}"` : 'end of input'} expecting ${expected}`,
+    );
   }
 
   /** An identifier: a double-quoted name or a run of characters that are not grammar symbols. */

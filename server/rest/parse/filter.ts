@@ -2,12 +2,46 @@ import { parseError } from '../errors.ts';
 import { Cursor, fieldFrom, parseField, type Field } from './field.ts';
 
 export const OPERATORS = [
-  'eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch', 'is', 'isdistinct', 'in',
-  'cs', 'cd', 'ov', 'sl', 'sr', 'nxr', 'nxl', 'adj', 'fts', 'plfts', 'phfts', 'wfts',
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'like',
+  'ilike',
+  'match',
+  'imatch',
+  'is',
+  'isdistinct',
+  'in',
+  'cs',
+  'cd',
+  'ov',
+  'sl',
+  'sr',
+  'nxr',
+  'nxl',
+  'adj',
+  'fts',
+  'plfts',
+  'phfts',
+  'wfts',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
-const QUANTIFIABLE: readonly string[] = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch'];
+const QUANTIFIABLE: readonly string[] = [
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'like',
+  'ilike',
+  'match',
+  'imatch',
+];
 const TEXT_SEARCH: readonly string[] = ['fts', 'plfts', 'phfts', 'wfts'];
 const IS_VALUES: readonly string[] = ['null', 'true', 'false', 'unknown', 'not_null'];
 const MAX_DEPTH = 16;
@@ -116,7 +150,8 @@ export function parseOperation(field: Field, text: string, inLogicTree = false):
 }
 
 /** A query parameter `field=op.value`. */
-export const parseFilterParam = (key: string, value: string): Condition => parseOperation(fieldFrom(key), value);
+export const parseFilterParam = (key: string, value: string): Condition =>
+  parseOperation(fieldFrom(key), value);
 
 function parseLogicItem(item: string, depth: number): FilterNode {
   const m = /^(not\.)?(and|or)\(/.exec(item);

@@ -17,13 +17,40 @@ const code = (fn: () => unknown) => {
 describe('select grammar', () => {
   it('parses columns, aliases, casts, JSON paths, embeds with hints and spreads', () => {
     expect(parseSelect('a:data->x->>"y z", id::text')).toEqual([
-      { kind: 'column', field: { name: 'data', path: [{ arrow: '->', key: 'x' }, { arrow: '->>', key: 'y z' }] }, alias: 'a', cast: null },
+      {
+        kind: 'column',
+        field: {
+          name: 'data',
+          path: [
+            { arrow: '->', key: 'x' },
+            { arrow: '->>', key: 'y z' },
+          ],
+        },
+        alias: 'a',
+        cast: null,
+      },
       { kind: 'column', field: { name: 'id', path: [] }, alias: null, cast: 'text' },
     ]);
     expect(parseSelect('*, owner:users!fk_owner!inner(id), ...settings(theme)')).toEqual([
       { kind: 'star' },
-      { kind: 'embed', relation: 'users', alias: 'owner', hint: 'fk_owner', join: 'inner', spread: false, select: [{ kind: 'column', field: { name: 'id', path: [] }, alias: null, cast: null }] },
-      { kind: 'embed', relation: 'settings', alias: null, hint: null, join: 'left', spread: true, select: [{ kind: 'column', field: { name: 'theme', path: [] }, alias: null, cast: null }] },
+      {
+        kind: 'embed',
+        relation: 'users',
+        alias: 'owner',
+        hint: 'fk_owner',
+        join: 'inner',
+        spread: false,
+        select: [{ kind: 'column', field: { name: 'id', path: [] }, alias: null, cast: null }],
+      },
+      {
+        kind: 'embed',
+        relation: 'settings',
+        alias: null,
+        hint: null,
+        join: 'left',
+        spread: true,
+        select: [{ kind: 'column', field: { name: 'theme', path: [] }, alias: null, cast: null }],
+      },
     ]);
   });
 
@@ -38,10 +65,24 @@ describe('select grammar', () => {
 
 describe('filters', () => {
   it('parses operators, negation, quantifiers, lists and text-search configs', () => {
-    expect(parseFilterParam('a', 'not.in.(1,"b,c")')).toMatchObject({ op: 'in', negate: true, value: ['1', 'b,c'] });
-    expect(parseFilterParam('a', 'like(any).{x*,y*}')).toMatchObject({ op: 'like', quantifier: 'any', value: ['x*', 'y*'] });
-    expect(parseFilterParam('body', 'wfts(english).fat & cat')).toMatchObject({ op: 'wfts', config: 'english', value: 'fat & cat' });
-    expect(parseFilterParam('data->>k', 'eq.v')).toMatchObject({ field: { name: 'data', path: [{ arrow: '->>', key: 'k' }] } });
+    expect(parseFilterParam('a', 'not.in.(1,"b,c")')).toMatchObject({
+      op: 'in',
+      negate: true,
+      value: ['1', 'b,c'],
+    });
+    expect(parseFilterParam('a', 'like(any).{x*,y*}')).toMatchObject({
+      op: 'like',
+      quantifier: 'any',
+      value: ['x*', 'y*'],
+    });
+    expect(parseFilterParam('body', 'wfts(english).fat & cat')).toMatchObject({
+      op: 'wfts',
+      config: 'english',
+      value: 'fat & cat',
+    });
+    expect(parseFilterParam('data->>k', 'eq.v')).toMatchObject({
+      field: { name: 'data', path: [{ arrow: '->>', key: 'k' }] },
+    });
   });
 
   it('parses nested logic trees with quoted values', () => {
@@ -62,7 +103,10 @@ describe('filters', () => {
 
 describe('query parameters', () => {
   it('routes embedded options to their resource and leaves RPC arguments alone', () => {
-    const q = parseQuery(new URLSearchParams('select=*,r(*)&r.order=a.desc.nullslast&r.limit=2&x=eq.1&n=5&not.or=(a.eq.1)'), new Set(['n']));
+    const q = parseQuery(
+      new URLSearchParams('select=*,r(*)&r.order=a.desc.nullslast&r.limit=2&x=eq.1&n=5&not.or=(a.eq.1)'),
+      new Set(['n']),
+    );
     expect(q.nodes.get('r')).toMatchObject({ order: [{ direction: 'desc', nulls: 'last' }], limit: 2 });
     expect(q.nodes.get('')?.filters).toHaveLength(2);
     expect(q.rest).toEqual([['n', '5']]);
@@ -72,7 +116,11 @@ describe('query parameters', () => {
 
 describe('Prefer', () => {
   it('splits comma-joined preferences and is strict only when asked', () => {
-    expect(parsePrefer('count=exact, missing=default, return=representation')).toMatchObject({ count: 'exact', missing: 'default', return: 'representation' });
+    expect(parsePrefer('count=exact, missing=default, return=representation')).toMatchObject({
+      count: 'exact',
+      missing: 'default',
+      return: 'representation',
+    });
     expect(parsePrefer('return=bogus').return).toBeNull();
     expect(code(() => parsePrefer('handling=strict, return=bogus'))).toBe('PGRST122');
     expect(parsePrefer('handling=strict,max-affected=3').maxAffected).toBe(3);

@@ -34,7 +34,10 @@ function parseOrder(text: string): OrderTerm[] {
   return text.split(',').map((term) => {
     const m = /^(.+?)(?:\.(asc|desc))?(?:\.(nullsfirst|nullslast))?$/.exec(term);
     if (!m || !m[1]) {
-      throw parseError(`"failed to parse order (${text})"`, 'expecting column[.asc|.desc][.nullsfirst|.nullslast]');
+      throw parseError(
+        `"failed to parse order (${text})"`,
+        'expecting column[.asc|.desc][.nullsfirst|.nullslast]',
+      );
     }
     const nulls = m[3] === 'nullsfirst' ? 'first' : m[3] === 'nullslast' ? 'last' : null;
     return { field: fieldFrom(m[1]), direction: (m[2] as 'asc' | 'desc' | undefined) ?? null, nulls };
@@ -51,7 +54,10 @@ function parseCount(key: string, text: string): number {
 
 /** `"a","b"` or `a,b` → names. */
 export const parseColumnList = (text: string) =>
-  text.split(',').map((c) => c.trim().replace(/^"(.*)"$/, '$1')).filter((c) => c !== '');
+  text
+    .split(',')
+    .map((c) => c.trim().replace(/^"(.*)"$/, '$1'))
+    .filter((c) => c !== '');
 
 /** Splits the query string into select, per-resource options and the rest (wire contract §3.2–3.4). */
 export function parseQuery(params: URLSearchParams, rpcArgs: ReadonlySet<string> = new Set()): ParsedQuery {
@@ -78,7 +84,8 @@ export function parseQuery(params: URLSearchParams, rpcArgs: ReadonlySet<string>
     const segments = head.split('.');
     const tail = key.slice(head.length);
     const last = segments[segments.length - 1]! + tail;
-    const notLogic = segments.length >= 2 && segments[segments.length - 2] === 'not' && (last === 'or' || last === 'and');
+    const notLogic =
+      segments.length >= 2 && segments[segments.length - 2] === 'not' && (last === 'or' || last === 'and');
     const path = segments.slice(0, notLogic ? -2 : -1).join('.');
     const target = node(path);
     if (last === 'order') {

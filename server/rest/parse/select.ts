@@ -23,11 +23,11 @@ export type SelectItem = { kind: 'star' } | ColumnItem | EmbedItem;
 const MAX_DEPTH = 16;
 const AGGREGATES = ['count', 'sum', 'avg', 'max', 'min'];
 
-const aggregatesDisabled = () =>
-  new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+const aggregatesDisabled = () => new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
 
 /** Removes whitespace outside double quotes (postgrest-js does the same before sending). */
-export const stripSpaces = (s: string) => s.replace(/("[^"]*")|\s+/g, (_m, quoted: string | undefined) => quoted ?? '');
+export const stripSpaces = (s: string) =>
+  s.replace(/("[^"]*")|\s+/g, (_m, quoted: string | undefined) => quoted ?? '');
 
 function parseItem(c: Cursor, depth: number): SelectItem {
   if (c.eat('*')) {
@@ -62,7 +62,13 @@ function parseItem(c: Cursor, depth: number): SelectItem {
   return { kind: 'column', field, alias, cast };
 }
 
-function parseEmbed(c: Cursor, relation: string, alias: string | null, spread: boolean, depth: number): EmbedItem {
+function parseEmbed(
+  c: Cursor,
+  relation: string,
+  alias: string | null,
+  spread: boolean,
+  depth: number,
+): EmbedItem {
   let hint: string | null = null;
   let join: 'left' | 'inner' = 'left';
   while (c.eat('!')) {

@@ -8,7 +8,10 @@ const base = {
   status: 'trialing',
   trial_end: 1_800_000_000,
   cancel_at_period_end: false,
-  items: { object: 'list', data: [{ current_period_end: 1_800_000_000 }, { current_period_end: 1_800_000_100 }] },
+  items: {
+    object: 'list',
+    data: [{ current_period_end: 1_800_000_000 }, { current_period_end: 1_800_000_100 }],
+  },
   metadata: { user_id: 'u-1', role_ids: 'r-1,r-2', monthly_amount: '53820' },
 };
 
@@ -28,8 +31,18 @@ describe('subscriptionState', () => {
   });
 
   it('reads the legacy top-level period end, an expanded customer and maps the provider-only statuses', () => {
-    const legacy = { ...base, items: undefined, current_period_end: 1_700_000_000, customer: { id: 'cus_9' }, status: 'incomplete_expired' };
-    expect(subscriptionState(legacy)).toMatchObject({ provider_customer_id: 'cus_9', status: 'canceled', current_period_ends_at: new Date(1_700_000_000_000).toISOString() });
+    const legacy = {
+      ...base,
+      items: undefined,
+      current_period_end: 1_700_000_000,
+      customer: { id: 'cus_9' },
+      status: 'incomplete_expired',
+    };
+    expect(subscriptionState(legacy)).toMatchObject({
+      provider_customer_id: 'cus_9',
+      status: 'canceled',
+      current_period_ends_at: new Date(1_700_000_000_000).toISOString(),
+    });
     expect(subscriptionState({ ...base, status: 'paused' })?.status).toBe('unpaid');
     expect(subscriptionState({ ...base, status: 'past_due' })?.status).toBe('past_due');
   });
@@ -38,7 +51,9 @@ describe('subscriptionState', () => {
     expect(subscriptionState({ ...base, metadata: {} })).toBeNull();
     expect(() => subscriptionState({ ...base, status: 'exploded' })).toThrow(/Unknown subscription status/);
     expect(() => subscriptionState({ ...base, object: 'invoice' })).toThrow();
-    expect(subscriptionState({ ...base, metadata: { ...base.metadata, monthly_amount: '-5' } })?.monthly_amount).toBeNull();
+    expect(
+      subscriptionState({ ...base, metadata: { ...base.metadata, monthly_amount: '-5' } })?.monthly_amount,
+    ).toBeNull();
   });
 
   it('round-trips role ids through metadata', () => {

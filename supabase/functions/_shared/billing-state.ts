@@ -36,23 +36,35 @@ const STATUS: Record<string, SubscriptionStatus> = {
 };
 
 /** The subset of a Stripe Subscription the mapping reads (API 2025+: period end lives on the items). */
-const SubscriptionObject = z.object({
-  id: z.string().min(1),
-  object: z.literal('subscription'),
-  customer: z.union([z.string(), z.object({ id: z.string() })]).nullable().optional(),
-  status: z.string(),
-  trial_end: z.number().nullable().optional(),
-  cancel_at_period_end: z.boolean().optional(),
-  current_period_end: z.number().optional(),
-  items: z.object({ data: z.array(z.object({ current_period_end: z.number().optional() }).loose()) }).loose().optional(),
-  metadata: z.record(z.string(), z.string()).nullable().optional(),
-}).loose();
+const SubscriptionObject = z
+  .object({
+    id: z.string().min(1),
+    object: z.literal('subscription'),
+    customer: z
+      .union([z.string(), z.object({ id: z.string() })])
+      .nullable()
+      .optional(),
+    status: z.string(),
+    trial_end: z.number().nullable().optional(),
+    cancel_at_period_end: z.boolean().optional(),
+    current_period_end: z.number().optional(),
+    items: z
+      .object({ data: z.array(z.object({ current_period_end: z.number().optional() }).loose()) })
+      .loose()
+      .optional(),
+    metadata: z.record(z.string(), z.string()).nullable().optional(),
+  })
+  .loose();
 
 const iso = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : null);
 
 /** Role ids as checkout writes them into metadata: comma-separated uuids. */
 export const encodeRoleIds = (ids: readonly string[]) => ids.join(',');
-export const decodeRoleIds = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+export const decodeRoleIds = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /**
  * Maps a provider subscription object to the state we store, or null when it carries no user (a

@@ -22,7 +22,10 @@ export class HttpError extends Error {
 
 export function errorResponse(e: unknown): Response {
   if (e instanceof HttpError) {
-    return json(e.details === undefined ? { error: e.message } : { error: e.message, details: e.details }, e.status);
+    return json(
+      e.details === undefined ? { error: e.message } : { error: e.message, details: e.details },
+      e.status,
+    );
   }
   // Unexpected faults: log the cause for the operator, tell the caller no internals.
   console.error(e);

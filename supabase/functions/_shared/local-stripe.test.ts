@@ -7,19 +7,39 @@ describe('local Stripe events', () => {
     const payload = JSON.stringify(localEvent('customer.subscription.updated', { id: 'sub_1' }));
     const header = await signPayload(payload, 'whsec_test');
     const [, t, v1] = header.match(/^t=(\d+),v1=([0-9a-f]{64})$/) ?? [];
-    const key = await crypto.subtle.importKey('raw', new TextEncoder().encode('whsec_test'), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${t}.${payload}`)));
+    const key = await crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode('whsec_test'),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    const mac = new Uint8Array(
+      await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${t}.${payload}`)),
+    );
     expect(v1).toBe(Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join(''));
     const event = await webhooks.constructEventAsync(payload, header, 'whsec_test', undefined, webCrypto);
     expect(event.type).toBe('customer.subscription.updated');
-    await expect(webhooks.constructEventAsync(payload, header, 'whsec_other', undefined, webCrypto)).rejects.toThrow();
+    await expect(
+      webhooks.constructEventAsync(payload, header, 'whsec_other', undefined, webCrypto),
+    ).rejects.toThrow();
   });
 
   it('start a 7-day trial with every role as an item', () => {
-    const sub = newTrialSubscription({ id: 'sub_x', customer: 'cus_x', userId: 'u', roleIds: ['r1', 'r2'], monthlyAmount: 100 });
+    const sub = newTrialSubscription({
+      id: 'sub_x',
+      customer: 'cus_x',
+      userId: 'u',
+      roleIds: ['r1', 'r2'],
+      monthlyAmount: 100,
+    });
     const days = (sub.trial_end! * 1000 - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.99);
-    expect(sub).toMatchObject({ status: 'trialing', cancel_at_period_end: false, metadata: { user_id: 'u', role_ids: 'r1,r2', monthly_amount: '100' } });
+    expect(sub).toMatchObject({
+      status: 'trialing',
+      cancel_at_period_end: false,
+      metadata: { user_id: 'u', role_ids: 'r1,r2', monthly_amount: '100' },
+    });
     expect(sub.items.data).toHaveLength(2);
   });
 

@@ -23,14 +23,26 @@ export interface LocalSubscriptionInput {
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-export function billingMetadata(userId: string, roleIds: readonly string[], monthlyAmount: number): BillingMetadata {
+export function billingMetadata(
+  userId: string,
+  roleIds: readonly string[],
+  monthlyAmount: number,
+): BillingMetadata {
   return { user_id: userId, role_ids: encodeRoleIds(roleIds), monthly_amount: String(monthlyAmount) };
 }
 
 /** A new subscription as Stripe creates it with a 7-day trial: trialing until trial_end. */
-export function newTrialSubscription(input: Omit<LocalSubscriptionInput, 'status' | 'trialEnd' | 'periodEnd' | 'cancelAtPeriodEnd'>) {
+export function newTrialSubscription(
+  input: Omit<LocalSubscriptionInput, 'status' | 'trialEnd' | 'periodEnd' | 'cancelAtPeriodEnd'>,
+) {
   const trialEnd = nowSeconds() + TRIAL_DAYS * DAY;
-  return localSubscription({ ...input, status: 'trialing', trialEnd, periodEnd: trialEnd, cancelAtPeriodEnd: false });
+  return localSubscription({
+    ...input,
+    status: 'trialing',
+    trialEnd,
+    periodEnd: trialEnd,
+    cancelAtPeriodEnd: false,
+  });
 }
 
 /** A Stripe-shaped subscription object (API 2025+: the period end is on each item). */
@@ -77,7 +89,11 @@ export function signPayload(payload: string, secret: string): Promise<string> {
 }
 
 /** Signs `event` and POSTs it to the stripe-webhook function at `functionsBase`, like Stripe delivers it. */
-export async function deliverLocalEvent(functionsBase: string, event: unknown, secret: string): Promise<Response> {
+export async function deliverLocalEvent(
+  functionsBase: string,
+  event: unknown,
+  secret: string,
+): Promise<Response> {
   const payload = JSON.stringify(event);
   return fetch(`${functionsBase.replace(/\/$/, '')}/functions/v1/stripe-webhook`, {
     method: 'POST',

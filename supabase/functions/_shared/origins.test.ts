@@ -11,7 +11,8 @@ afterEach(() => {
   process.env = { ...saved };
 });
 
-const from = (origin?: string) => redirectOrigin(new Request('http://x/', { headers: origin ? { Origin: origin } : {} }));
+const from = (origin?: string) =>
+  redirectOrigin(new Request('http://x/', { headers: origin ? { Origin: origin } : {} }));
 
 describe('redirectOrigin', () => {
   it('keeps allowed and loopback origins', () => {
@@ -21,7 +22,14 @@ describe('redirectOrigin', () => {
   });
 
   it('falls back to the site for foreign, odd or missing origins', () => {
-    for (const o of ['https://evil.example', 'https://app.vigil.security.evil.example', 'null', 'javascript:alert(1)', 'vigil-app://renderer', undefined]) {
+    for (const o of [
+      'https://evil.example',
+      'https://app.vigil.security.evil.example',
+      'null',
+      'javascript:alert(1)',
+      'vigil-app://renderer',
+      undefined,
+    ]) {
       expect(from(o)).toBe('http://127.0.0.1:54321');
     }
     process.env.SITE_URL = 'https://app.vigil.security/';

@@ -8,7 +8,11 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  * would let a caller turn our checkout into a redirect to a site of their choosing.
  */
 export function allowedOrigins(): Set<string> {
-  const listed = [requireEnv('SUPABASE_URL'), getEnv('SITE_URL'), ...(getEnv('CHECKOUT_ALLOWED_ORIGINS') ?? '').split(',')];
+  const listed = [
+    requireEnv('SUPABASE_URL'),
+    getEnv('SITE_URL'),
+    ...(getEnv('CHECKOUT_ALLOWED_ORIGINS') ?? '').split(','),
+  ];
   const origins = new Set<string>();
   for (const value of listed) {
     const origin = toOrigin(value?.trim());

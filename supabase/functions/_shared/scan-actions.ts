@@ -1,7 +1,13 @@
 import type { SupabaseClient, User } from '@supabase/supabase-js';
 import { requireUser } from './clients.ts';
 import { HttpError } from './http.ts';
-import { connectorNeeds, scannerTargetKinds, toolScanner, type ScannerName, type ToolType } from './scanner-tools.ts';
+import {
+  connectorNeeds,
+  scannerTargetKinds,
+  toolScanner,
+  type ScannerName,
+  type ToolType,
+} from './scanner-tools.ts';
 
 /** SPEC point 5's message for tool actions without a session. */
 export const LOGIN_REQUIRED = 'You must be logged in to use security tools';
@@ -47,8 +53,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One of the caller's own targets, by id or by value. Another customer's target is simply not found. */
 export async function findTarget(admin: SupabaseClient, userId: string, ref: string): Promise<TargetRow> {
-  const query = admin.from('scan_targets').select('id, kind, value, verified_at, verification_error').eq('user_id', userId);
-  const { data, error } = await (UUID.test(ref) ? query.eq('id', ref) : query.eq('value', ref)).maybeSingle<TargetRow>();
+  const query = admin
+    .from('scan_targets')
+    .select('id, kind, value, verified_at, verification_error')
+    .eq('user_id', userId);
+  const { data, error } = await (
+    UUID.test(ref) ? query.eq('id', ref) : query.eq('value', ref)
+  ).maybeSingle<TargetRow>();
   if (error) {
     throw new Error(`reading scan_targets failed: ${error.message}`);
   }
@@ -59,7 +70,11 @@ export async function findTarget(admin: SupabaseClient, userId: string, ref: str
 }
 
 /** The SPEC's start_scan names no target: the caller's one verified target of a fitting kind, if there is exactly one. */
-async function onlyVerifiedTarget(admin: SupabaseClient, userId: string, kinds: readonly string[]): Promise<TargetRow> {
+async function onlyVerifiedTarget(
+  admin: SupabaseClient,
+  userId: string,
+  kinds: readonly string[],
+): Promise<TargetRow> {
   const { data, error } = await admin
     .from('scan_targets')
     .select('id, kind, value, verified_at, verification_error')
@@ -71,16 +86,28 @@ async function onlyVerifiedTarget(admin: SupabaseClient, userId: string, kinds: 
     throw new Error(`reading scan_targets failed: ${error.message}`);
   }
   if (data.length !== 1) {
-    throw new HttpError(400, data.length ? 'You have several verified targets: choose the one to scan.' : 'Add and verify a target to scan first.');
+    throw new HttpError(
+      400,
+      data.length
+        ? 'You have several verified targets: choose the one to scan.'
+        : 'Add and verify a target to scan first.',
+    );
   }
   return data[0] as TargetRow;
 }
 
-export async function initialize(admin: SupabaseClient, userId: string, tool: ToolType): Promise<ActionResult> {
+export async function initialize(
+  admin: SupabaseClient,
+  userId: string,
+  tool: ToolType,
+): Promise<ActionResult> {
   scannerFor(tool);
   const { error } = await admin
     .from('security_tool_configurations')
-    .upsert({ user_id: userId, tool_type: tool, enabled: true, connection_status: 'connected' }, { onConflict: 'user_id,tool_type' });
+    .upsert(
+      { user_id: userId, tool_type: tool, enabled: true, connection_status: 'connected' },
+      { onConflict: 'user_id,tool_type' },
+    );
   if (error) {
     throw new Error(`saving the tool configuration failed: ${error.message}`);
   }
@@ -88,7 +115,11 @@ export async function initialize(admin: SupabaseClient, userId: string, tool: To
 }
 
 export async function startScan(
-  admin: SupabaseClient, userId: string, tool: ToolType, targetRef: string | undefined, options: { ports?: string },
+  admin: SupabaseClient,
+  userId: string,
+  tool: ToolType,
+  targetRef: string | undefined,
+  options: { ports?: string },
 ): Promise<ActionResult> {
   const scanner = scannerFor(tool);
   const { data: config, error } = await admin
@@ -96,7 +127,12 @@ export async function startScan(
     .select('id, enabled, connection_status, settings')
     .eq('user_id', userId)
     .eq('tool_type', tool)
-    .maybeSingle<{ id: string; enabled: boolean; connection_status: string; settings: Record<string, unknown> }>();
+    .maybeSingle<{
+      id: string;
+      enabled: boolean;
+      connection_status: string;
+      settings: Record<string, unknown>;
+    }>();
   if (error) {
     throw new Error(`reading the tool configuration failed: ${error.message}`);
   }
@@ -104,18 +140,31 @@ export async function startScan(
   if (!config || !config.enabled || config.connection_status !== 'connected') {
     throw new HttpError(409, NOT_INITIALIZED);
   }
-  const ref = targetRef ?? (typeof config.settings.target_id === 'string' ? config.settings.target_id : undefined);
-  const target = ref ? await findTarget(admin, userId, ref) : await onlyVerifiedTarget(admin, userId, scannerTargetKinds[scanner]);
+  const ref =
+    targetRef ?? (typeof config.settings.target_id === 'string' ? config.settings.target_id : undefined);
+  const target = ref
+    ? await findTarget(admin, userId, ref)
+    : await onlyVerifiedTarget(admin, userId, scannerTargetKinds[scanner]);
   // Guard: only targets proven to be the caller's are scanned.
   if (!target.verified_at) {
-    throw new HttpError(403, 'This target is not verified yet. Serve the verification token at /.well-known/vigil-verification.txt (or add the DNS TXT record) and verify it first.');
+    throw new HttpError(
+      403,
+      'This target is not verified yet. Serve the verification token at /.well-known/vigil-verification.txt (or add the DNS TXT record) and verify it first.',
+    );
   }
   if (!scannerTargetKinds[scanner].includes(target.kind)) {
-    throw new HttpError(400, `A ${tool} scan needs a ${scannerTargetKinds[scanner].join(' or ')} target, not a ${target.kind} target.`);
+    throw new HttpError(
+      400,
+      `A ${tool} scan needs a ${scannerTargetKinds[scanner].join(' or ')} target, not a ${target.kind} target.`,
+    );
   }
   const { data: jobId, error: enqueueError } = (await admin.rpc('enqueue_scan', {
-    p_user: userId, p_tool: tool, p_target_id: target.id, p_scanner: scanner,
-    p_options: options.ports ? { ports: options.ports } : {}, p_trigger: 'manual',
+    p_user: userId,
+    p_tool: tool,
+    p_target_id: target.id,
+    p_scanner: scanner,
+    p_options: options.ports ? { ports: options.ports } : {},
+    p_trigger: 'manual',
   })) as { data: string | null; error: { code?: string; message: string } | null };
   if (enqueueError) {
     if (enqueueError.code === '23505') {
@@ -124,9 +173,17 @@ export async function startScan(
     throw new Error(`enqueue_scan failed: ${enqueueError.message}`);
   }
   // The automatic 24-hour scans use the target (and ports) of the last manual scan.
-  const settings = { ...config.settings, target_id: target.id, ...(options.ports ? { ports: options.ports } : {}) };
+  const settings = {
+    ...config.settings,
+    target_id: target.id,
+    ...(options.ports ? { ports: options.ports } : {}),
+  };
   await admin.from('security_tool_configurations').update({ settings }).eq('id', config.id);
-  const { data: scan } = await admin.from('scan_results').select('id').eq('job_id', jobId ?? '').maybeSingle<{ id: string }>();
+  const { data: scan } = await admin
+    .from('scan_results')
+    .select('id')
+    .eq('job_id', jobId ?? '')
+    .maybeSingle<{ id: string }>();
   return { success: true, message: 'Scan started', scanId: scan?.id ?? null, jobId };
 }
 
@@ -150,7 +207,10 @@ export async function stopScan(admin: SupabaseClient, userId: string, tool: Tool
         throw new Error(`cancel_job failed: ${cancelError.message}`);
       }
     } else {
-      await admin.from('scan_results').update({ status: 'stopped', end_time: new Date().toISOString() }).eq('id', scan.id);
+      await admin
+        .from('scan_results')
+        .update({ status: 'stopped', end_time: new Date().toISOString() })
+        .eq('id', scan.id);
     }
   }
   return { success: true, message: 'Scan stopped' };
@@ -159,14 +219,25 @@ export async function stopScan(admin: SupabaseClient, userId: string, tool: Tool
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Queues an ownership check for the agents and waits a little for its answer. */
-export async function verifyTarget(admin: SupabaseClient, userId: string, ref: string, waitMs = 15_000): Promise<ActionResult> {
+export async function verifyTarget(
+  admin: SupabaseClient,
+  userId: string,
+  ref: string,
+  waitMs = 15_000,
+): Promise<ActionResult> {
   const target = await findTarget(admin, userId, ref);
   if (target.verified_at) {
     return { success: true, message: 'Target verified', verified: true, targetId: target.id };
   }
   const { data: job, error } = await admin
     .from('jobs')
-    .insert({ kind: 'verify', user_id: userId, payload: { target_id: target.id }, priority: 20, max_attempts: 1 })
+    .insert({
+      kind: 'verify',
+      user_id: userId,
+      payload: { target_id: target.id },
+      priority: 20,
+      max_attempts: 1,
+    })
     .select('id')
     .single<{ id: string }>();
   if (error) {
@@ -175,7 +246,11 @@ export async function verifyTarget(admin: SupabaseClient, userId: string, ref: s
   const deadline = Date.now() + waitMs;
   while (Date.now() < deadline) {
     await sleep(250);
-    const { data } = await admin.from('jobs').select('status, result, last_error').eq('id', job.id).single<{ status: string; result: { verified?: boolean; reason?: string } | null; last_error: string | null }>();
+    const { data } = await admin.from('jobs').select('status, result, last_error').eq('id', job.id).single<{
+      status: string;
+      result: { verified?: boolean; reason?: string } | null;
+      last_error: string | null;
+    }>();
     if (data?.status === 'succeeded') {
       if (data.result?.verified) {
         return { success: true, message: 'Target verified', verified: true, targetId: target.id };
@@ -186,5 +261,11 @@ export async function verifyTarget(admin: SupabaseClient, userId: string, ref: s
       throw new HttpError(422, `Verification failed: ${data.last_error ?? data.status}`);
     }
   }
-  return { success: true, message: 'Verification queued; check the target again shortly', verified: false, pending: true, jobId: job.id };
+  return {
+    success: true,
+    message: 'Verification queued; check the target again shortly',
+    verified: false,
+    pending: true,
+    jobId: job.id,
+  };
 }

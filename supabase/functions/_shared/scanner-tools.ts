@@ -3,7 +3,14 @@
  * API tools use the web-application / API scanners, infrastructure and SIEM the network mapper; cloud
  * security and threat intelligence are connectors to the customer's own provider accounts.
  */
-export const toolTypes = ['webapp', 'infrastructure', 'api', 'cloud_security', 'threat_intel', 'siem'] as const;
+export const toolTypes = [
+  'webapp',
+  'infrastructure',
+  'api',
+  'cloud_security',
+  'threat_intel',
+  'siem',
+] as const;
 export type ToolType = (typeof toolTypes)[number];
 export type ScannerName = 'webapp' | 'infrastructure' | 'api';
 

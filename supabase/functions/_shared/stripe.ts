@@ -39,7 +39,9 @@ export const webhooks = Stripe.webhooks;
  * key, which the local checkout signs with; whoever knows that key could write the tables anyway.
  * A provider key without a webhook secret is a deployment fault: no event is trusted then.
  */
-export async function webhookSecret(serviceRoleKey: string | undefined = getEnv('SUPABASE_SERVICE_ROLE_KEY')): Promise<string> {
+export async function webhookSecret(
+  serviceRoleKey: string | undefined = getEnv('SUPABASE_SERVICE_ROLE_KEY'),
+): Promise<string> {
   const configured = getEnv('STRIPE_WEBHOOK_SECRET');
   if (configured) {
     return configured;
@@ -54,7 +56,10 @@ export async function webhookSecret(serviceRoleKey: string | undefined = getEnv(
 }
 
 export async function localWebhookSecret(serviceRoleKey: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`vigil-local-stripe-webhook:${serviceRoleKey}`));
+  const digest = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(`vigil-local-stripe-webhook:${serviceRoleKey}`),
+  );
   const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
   return `whsec_local_${hex}`;
 }

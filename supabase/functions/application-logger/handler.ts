@@ -11,9 +11,12 @@ const LogEntry = z.object({
   context: z
     .record(z.string(), z.unknown())
     .optional()
-    .refine((c) => c === undefined || new TextEncoder().encode(JSON.stringify(c)).length <= MAX_CONTEXT_BYTES, {
-      message: `context must be at most ${MAX_CONTEXT_BYTES} bytes of JSON`,
-    }),
+    .refine(
+      (c) => c === undefined || new TextEncoder().encode(JSON.stringify(c)).length <= MAX_CONTEXT_BYTES,
+      {
+        message: `context must be at most ${MAX_CONTEXT_BYTES} bytes of JSON`,
+      },
+    ),
   timestamp: z.iso.datetime({ offset: true }).optional(),
   // Accepted for compatibility with the SPEC's body, but never trusted: the caller's id is used.
   user_id: z.string().optional(),

@@ -25,9 +25,16 @@ export default withErrors(async function handler(req: Request): Promise<Response
   const stripe = stripeClient();
   if (action === 'portal') {
     if (!stripe) {
-      throw new HttpError(409, 'The billing portal needs a payment provider (STRIPE_SECRET_KEY); use cancel or resume');
+      throw new HttpError(
+        409,
+        'The billing portal needs a payment provider (STRIPE_SECRET_KEY); use cancel or resume',
+      );
     }
-    const { data } = await clients.admin.from('billing_customers').select('provider_customer_id').eq('user_id', user.id).maybeSingle();
+    const { data } = await clients.admin
+      .from('billing_customers')
+      .select('provider_customer_id')
+      .eq('user_id', user.id)
+      .maybeSingle();
     if (!data) {
       throw new HttpError(404, 'No billing account yet: activate an agent first');
     }
@@ -39,7 +46,9 @@ export default withErrors(async function handler(req: Request): Promise<Response
   }
   const { data: sub, error } = await clients.admin
     .from('subscriptions')
-    .select('provider_subscription_id, provider_customer_id, status, trial_ends_at, current_period_ends_at, monthly_amount, cancel_at_period_end')
+    .select(
+      'provider_subscription_id, provider_customer_id, status, trial_ends_at, current_period_ends_at, monthly_amount, cancel_at_period_end',
+    )
     .eq('user_id', user.id)
     .maybeSingle<StoredSubscription & { cancel_at_period_end: boolean }>();
   if (error) {

@@ -20,7 +20,12 @@ const seconds = (iso: string | null) => (iso ? Math.floor(new Date(iso).getTime(
  * Local mode: cancel at period end or resume by sending the customer.subscription.updated event Stripe
  * would send, signed, through the stripe-webhook function (the same write path as production).
  */
-export async function changeLocally(admin: SupabaseClient, userId: string, sub: StoredSubscription, cancel: boolean): Promise<void> {
+export async function changeLocally(
+  admin: SupabaseClient,
+  userId: string,
+  sub: StoredSubscription,
+  cancel: boolean,
+): Promise<void> {
   const { data: roles, error } = await admin
     .from('user_agent_subscriptions')
     .select('agent_role_id')

@@ -16,7 +16,9 @@ const CheckoutRequest = z.object({
     .array(z.uuid({ message: 'Each agent id must be a UUID' }))
     .min(1, { message: NO_AGENTS })
     .max(20)
-    .refine((ids) => new Set(ids.map((i) => i.toLowerCase())).size === ids.length, { message: 'Each agent may be selected only once' }),
+    .refine((ids) => new Set(ids.map((i) => i.toLowerCase())).size === ids.length, {
+      message: 'Each agent may be selected only once',
+    }),
   userId: z.uuid(),
 });
 

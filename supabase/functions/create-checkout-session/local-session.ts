@@ -13,7 +13,12 @@ function formToken(): string {
  * Local mode: a pending checkout session the embedded stack's /_checkout page shows and completes.
  * Its prices are the server's quote, stored so the page shows exactly what was priced.
  */
-export async function createLocalSession(admin: SupabaseClient, userId: string, order: Order, urls: Urls): Promise<string> {
+export async function createLocalSession(
+  admin: SupabaseClient,
+  userId: string,
+  order: Order,
+  urls: Urls,
+): Promise<string> {
   const { data, error } = await admin
     .from('checkout_sessions')
     .insert({

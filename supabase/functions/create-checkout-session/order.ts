@@ -18,7 +18,11 @@ export interface Order {
  * The order priced on the server from agent_roles (the client's prices are never read): every role must
  * exist, and none may already be active or trialing for the buyer (they would pay twice).
  */
-export async function buildOrder(admin: SupabaseClient, userId: string, roleIds: readonly string[]): Promise<Order> {
+export async function buildOrder(
+  admin: SupabaseClient,
+  userId: string,
+  roleIds: readonly string[],
+): Promise<Order> {
   const { data: roles, error } = await admin
     .from('agent_roles')
     .select('id, name, price_monthly, provider_price_id, display_order')

@@ -9,9 +9,19 @@ export interface Urls {
 }
 
 /** A hosted Stripe Checkout Session in subscription mode with a 7-day trial; returns its URL. */
-export async function createStripeSession(stripe: Stripe, admin: SupabaseClient, user: User, order: Order, urls: Urls): Promise<string> {
+export async function createStripeSession(
+  stripe: Stripe,
+  admin: SupabaseClient,
+  user: User,
+  order: Order,
+  urls: Urls,
+): Promise<string> {
   const customer = await customerFor(stripe, admin, user);
-  const metadata = billingMetadata(user.id, order.roles.map((r) => r.id), order.quote.total);
+  const metadata = billingMetadata(
+    user.id,
+    order.roles.map((r) => r.id),
+    order.quote.total,
+  );
   const coupon = order.quote.discountRate > 0 ? await bundleCoupon(stripe, order.quote.discountRate) : null;
   const session = await stripe.checkout.sessions.create({
     mode: 'subscription',
@@ -55,7 +65,10 @@ async function customerFor(stripe: Stripe, admin: SupabaseClient, user: User): P
   );
   const { error } = await admin
     .from('billing_customers')
-    .upsert({ user_id: user.id, provider_customer_id: customer.id }, { onConflict: 'user_id', ignoreDuplicates: true });
+    .upsert(
+      { user_id: user.id, provider_customer_id: customer.id },
+      { onConflict: 'user_id', ignoreDuplicates: true },
+    );
   if (error) {
     throw new Error(`billing_customers write failed: ${error.message}`);
   }
@@ -63,7 +76,11 @@ async function customerFor(stripe: Stripe, admin: SupabaseClient, user: User): P
 }
 
 async function storedCustomer(admin: SupabaseClient, userId: string): Promise<string | null> {
-  const { data, error } = await admin.from('billing_customers').select('provider_customer_id').eq('user_id', userId).maybeSingle();
+  const { data, error } = await admin
+    .from('billing_customers')
+    .select('provider_customer_id')
+    .eq('user_id', userId)
+    .maybeSingle();
   if (error) {
     throw new Error(`billing_customers read failed: ${error.message}`);
   }
@@ -82,6 +99,11 @@ async function bundleCoupon(stripe: Stripe, rate: number): Promise<string> {
       throw e;
     }
   }
-  const coupon = await stripe.coupons.create({ id, percent_off: percent, duration: 'forever', name: `Bundle discount (${percent}%)` });
+  const coupon = await stripe.coupons.create({
+    id,
+    percent_off: percent,
+    duration: 'forever',
+    name: `Bundle discount (${percent}%)`,
+  });
   return coupon.id;
 }

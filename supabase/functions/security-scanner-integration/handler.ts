@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { parseBody } from '../_shared/body.ts';
 import { HttpError, json, withErrors } from '../_shared/http.ts';
-import { initialize, requireUserForTools, startScan, stopScan, verifyTarget } from '../_shared/scan-actions.ts';
+import {
+  initialize,
+  requireUserForTools,
+  startScan,
+  stopScan,
+  verifyTarget,
+} from '../_shared/scan-actions.ts';
 import { toolTypes } from '../_shared/scanner-tools.ts';
 
 const Body = z.object({
@@ -11,7 +17,10 @@ const Body = z.object({
   target: z.string().trim().min(1).max(2048).optional(),
   // SPEC point 7 sends continuous: false; continuous scanning is the 24-hour schedule, not a flag.
   continuous: z.literal(false).optional(),
-  ports: z.string().regex(/^[0-9,\s-]{1,200}$/).optional(),
+  ports: z
+    .string()
+    .regex(/^[0-9,\s-]{1,200}$/)
+    .optional(),
 });
 
 /**

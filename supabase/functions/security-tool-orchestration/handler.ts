@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { parseBody } from '../_shared/body.ts';
 import { HttpError, json, withErrors } from '../_shared/http.ts';
-import { initialize, requireUserForTools, scannerFor, startScan, stopScan, verifyTarget } from '../_shared/scan-actions.ts';
+import {
+  initialize,
+  requireUserForTools,
+  scannerFor,
+  startScan,
+  stopScan,
+  verifyTarget,
+} from '../_shared/scan-actions.ts';
 import { toolTypes } from '../_shared/scanner-tools.ts';
 
 const Body = z.object({
@@ -9,7 +16,15 @@ const Body = z.object({
   toolType: z.enum(toolTypes),
   action: z.enum(['initialize', 'scan', 'start_scan', 'stop', 'stop_scan', 'status', 'verify_target']),
   target: z.string().trim().min(1).max(2048).optional(),
-  options: z.object({ ports: z.string().regex(/^[0-9,\s-]{1,200}$/).optional() }).loose().optional(),
+  options: z
+    .object({
+      ports: z
+        .string()
+        .regex(/^[0-9,\s-]{1,200}$/)
+        .optional(),
+    })
+    .loose()
+    .optional(),
 });
 
 /**
@@ -29,13 +44,19 @@ export default withErrors(async function handler(req: Request): Promise<Response
     throw new HttpError(403, 'You can only use your own security tools.');
   }
   const scanner = scannerFor(body.toolType);
-  const extra = { toolType: body.toolType, engine: scanner === 'infrastructure' ? 'network-mapper' : `${scanner}-scanner` };
+  const extra = {
+    toolType: body.toolType,
+    engine: scanner === 'infrastructure' ? 'network-mapper' : `${scanner}-scanner`,
+  };
   switch (body.action) {
     case 'initialize':
       return json({ ...(await initialize(admin, user.id, body.toolType)), ...extra });
     case 'scan':
     case 'start_scan':
-      return json({ ...(await startScan(admin, user.id, body.toolType, body.target, body.options ?? {})), ...extra });
+      return json({
+        ...(await startScan(admin, user.id, body.toolType, body.target, body.options ?? {})),
+        ...extra,
+      });
     case 'stop':
     case 'stop_scan':
       return json({ ...(await stopScan(admin, user.id, body.toolType)), ...extra });
@@ -56,7 +77,12 @@ export default withErrors(async function handler(req: Request): Promise<Response
       if (error) {
         throw new Error(`reading scans failed: ${error.message}`);
       }
-      return json({ success: true, message: data ? `Latest scan is ${String(data.status)}` : 'No scans yet', scan: data, ...extra });
+      return json({
+        success: true,
+        message: data ? `Latest scan is ${String(data.status)}` : 'No scans yet',
+        scan: data,
+        ...extra,
+      });
     }
   }
 });

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { subscriptionState, type SubscriptionState, type SubscriptionStatus } from '../_shared/billing-state.ts';
+import {
+  subscriptionState,
+  type SubscriptionState,
+  type SubscriptionStatus,
+} from '../_shared/billing-state.ts';
 import type { Stripe } from '../_shared/stripe.ts';
 
 /** A verified event: only the envelope fields the mapping reads. */
@@ -25,18 +29,30 @@ const SUBSCRIPTION_EVENTS = new Set([
   'customer.subscription.deleted',
 ]);
 
-const CheckoutSession = z.object({
-  mode: z.string(),
-  subscription: z.union([z.string(), z.record(z.string(), z.unknown())]).nullable(),
-}).loose();
+const CheckoutSession = z
+  .object({
+    mode: z.string(),
+    subscription: z.union([z.string(), z.record(z.string(), z.unknown())]).nullable(),
+  })
+  .loose();
 
-const Invoice = z.object({
-  amount_paid: z.number().optional(),
-  subscription: z.string().nullable().optional(),
-  parent: z.object({
-    subscription_details: z.object({ subscription: z.union([z.string(), z.object({ id: z.string() })]) }).loose().nullable().optional(),
-  }).loose().nullable().optional(),
-}).loose();
+const Invoice = z
+  .object({
+    amount_paid: z.number().optional(),
+    subscription: z.string().nullable().optional(),
+    parent: z
+      .object({
+        subscription_details: z
+          .object({ subscription: z.union([z.string(), z.object({ id: z.string() })]) })
+          .loose()
+          .nullable()
+          .optional(),
+      })
+      .loose()
+      .nullable()
+      .optional(),
+  })
+  .loose();
 
 /**
  * The subscription state an event carries, or null when it changes nothing of ours. Subscription events
@@ -56,7 +72,9 @@ export async function stateForEvent(event: BillingEvent, deps: EventDeps): Promi
       return subscriptionState(session.subscription);
     }
     // Without the API the id alone says nothing; customer.subscription.created carries the state.
-    return deps.stripe ? subscriptionState(await deps.stripe.subscriptions.retrieve(session.subscription)) : null;
+    return deps.stripe
+      ? subscriptionState(await deps.stripe.subscriptions.retrieve(session.subscription))
+      : null;
   }
   if (event.type === 'invoice.payment_failed' || event.type === 'invoice.paid') {
     const invoice = Invoice.parse(event.data.object);
@@ -87,7 +105,9 @@ async function storedStateWithStatus(
 ): Promise<SubscriptionState | null> {
   const { data: sub, error } = await admin
     .from('subscriptions')
-    .select('user_id, provider_customer_id, trial_ends_at, current_period_ends_at, cancel_at_period_end, monthly_amount')
+    .select(
+      'user_id, provider_customer_id, trial_ends_at, current_period_ends_at, cancel_at_period_end, monthly_amount',
+    )
     .eq('provider_subscription_id', providerSubscriptionId)
     .maybeSingle();
   if (error) {
@@ -119,12 +139,15 @@ async function storedStateWithStatus(
 /** Applies one verified event: recorded once, state written only when it is not older than what is stored. */
 export async function applyEvent(event: BillingEvent, deps: EventDeps): Promise<Outcome> {
   const state = await stateForEvent(event, deps);
-  const result: { data: unknown; error: { message: string } | null } = await deps.admin.rpc('billing_apply_event', {
-    p_event_id: event.id,
-    p_event_type: event.type,
-    p_event_created: new Date(event.created * 1000).toISOString(),
-    p_state: state,
-  });
+  const result: { data: unknown; error: { message: string } | null } = await deps.admin.rpc(
+    'billing_apply_event',
+    {
+      p_event_id: event.id,
+      p_event_type: event.type,
+      p_event_created: new Date(event.created * 1000).toISOString(),
+      p_state: state,
+    },
+  );
   if (result.error) {
     // A failed write is retried by the provider: the event id was rolled back with it.
     throw new Error(`billing_apply_event failed: ${result.error.message}`);

@@ -7,9 +7,21 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 const SCHEDULER_URL = 'https://calendly.com/vigil-security/30min?hide_gdpr_banner=1';
 
 const TILES = [
-  { Icon: Clock, title: '15-Minute Demo', text: 'A focused walkthrough of the dashboard, agents and live scan results.' },
-  { Icon: ShieldCheck, title: 'Security Analysis', text: 'We review your attack surface together and show what the agents would find first.' },
-  { Icon: Settings2, title: 'Custom Solutions', text: 'Discuss integrations, compliance needs and volume pricing for your team.' },
+  {
+    Icon: Clock,
+    title: '15-Minute Demo',
+    text: 'A focused walkthrough of the dashboard, agents and live scan results.',
+  },
+  {
+    Icon: ShieldCheck,
+    title: 'Security Analysis',
+    text: 'We review your attack surface together and show what the agents would find first.',
+  },
+  {
+    Icon: Settings2,
+    title: 'Custom Solutions',
+    text: 'Discuss integrations, compliance needs and volume pricing for your team.',
+  },
 ] as const;
 
 export function Component() {

@@ -17,7 +17,9 @@ export function CrashScreen({ error, component }: { error: Error; component?: st
       duration: TIMINGS.errorToastDurationMs,
     });
     // Reporting code loads only when something has crashed, keeping it out of the first page load.
-    void import('../../lib/errors/report-error.ts').then(({ reportError }) => reportError(error, component, errorId));
+    void import('../../lib/errors/report-error.ts').then(({ reportError }) =>
+      reportError(error, component, errorId),
+    );
   }, [error, component, errorId]);
   return <ErrorFallback error={error} errorId={errorId} />;
 }

@@ -11,7 +11,9 @@ export function ErrorFallback({ error, errorId }: { error: Error; errorId: strin
       <div className="w-full max-w-lg space-y-6 rounded-lg border bg-card p-8 text-center shadow-sm">
         <AlertTriangle className="mx-auto size-12 text-destructive" aria-hidden />
         <h1 className="text-2xl font-bold">Something went wrong</h1>
-        <p className="break-words text-muted-foreground">{error.message || 'An unexpected error occurred.'}</p>
+        <p className="break-words text-muted-foreground">
+          {error.message || 'An unexpected error occurred.'}
+        </p>
         <p className="text-sm text-muted-foreground">
           Error ID: <code className="rounded bg-muted px-1.5 py-0.5 font-mono">{errorId}</code>
         </p>

@@ -12,7 +12,9 @@ export function NotFound() {
         <SearchX className="mx-auto size-14 text-muted-foreground" aria-hidden />
         <p className="text-6xl font-bold text-primary">404</p>
         <h1 className="text-2xl font-semibold">Page Not Found</h1>
-        <p className="text-muted-foreground">The page you are looking for does not exist or has been moved.</p>
+        <p className="text-muted-foreground">
+          The page you are looking for does not exist or has been moved.
+        </p>
         <div className="flex flex-col justify-center gap-2 sm:flex-row">
           <Button onClick={() => void navigate('/')}>Return to Home</Button>
           <Button variant="outline" onClick={() => void navigate(-1)}>

@@ -7,7 +7,15 @@ import { Button } from '../ui/button.tsx';
 import { SiteFooter } from './site-footer.tsx';
 
 /** Header with Back to Home, a titled main area and the site footer, for the public content pages. */
-export function PublicPageLayout({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+export function PublicPageLayout({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+}) {
   useDocumentTitle(title);
   return (
     <div className="flex min-h-screen flex-col">

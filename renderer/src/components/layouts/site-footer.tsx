@@ -7,9 +7,31 @@ import { Button } from '../ui/button.tsx';
 import { Input } from '../ui/input.tsx';
 
 const COLUMNS = [
-  { title: 'Company', links: [{ to: '/about', label: 'About' }, { to: '/careers', label: 'Careers' }, { to: '/blog', label: 'Blog' }, { to: '/contact', label: 'Contact' }] },
-  { title: 'Resources', links: [{ to: '/documentation', label: 'Documentation' }, { to: '/help', label: 'Help Center' }, { to: '/security', label: 'Security' }, { to: '/support', label: 'Support' }] },
-  { title: 'Legal', links: [{ to: '/privacy', label: 'Privacy Policy' }, { to: '/terms', label: 'Terms of Service' }] },
+  {
+    title: 'Company',
+    links: [
+      { to: '/about', label: 'About' },
+      { to: '/careers', label: 'Careers' },
+      { to: '/blog', label: 'Blog' },
+      { to: '/contact', label: 'Contact' },
+    ],
+  },
+  {
+    title: 'Resources',
+    links: [
+      { to: '/documentation', label: 'Documentation' },
+      { to: '/help', label: 'Help Center' },
+      { to: '/security', label: 'Security' },
+      { to: '/support', label: 'Support' },
+    ],
+  },
+  {
+    title: 'Legal',
+    links: [
+      { to: '/privacy', label: 'Privacy Policy' },
+      { to: '/terms', label: 'Terms of Service' },
+    ],
+  },
 ] as const;
 
 const SOCIAL = [
@@ -33,7 +55,8 @@ export function SiteFooter() {
             <Shield className="size-6 text-primary" aria-hidden /> Vigil
           </Link>
           <p className="text-sm text-muted-foreground">
-            Autonomous AI security agents protecting businesses around the clock. {COMPLIANCE_BADGES.join(' · ')}.
+            Autonomous AI security agents protecting businesses around the clock.{' '}
+            {COMPLIANCE_BADGES.join(' · ')}.
           </p>
           <form className="flex max-w-sm gap-2" onSubmit={onSubmit}>
             <label htmlFor="footer-email" className="sr-only">
@@ -52,7 +75,12 @@ export function SiteFooter() {
           <ul className="flex gap-4 text-sm" aria-label="Social links">
             {SOCIAL.map(({ href, label }) => (
               <li key={label}>
-                <a href={href} target="_blank" rel="noopener noreferrer" className="text-muted-foreground hover:text-foreground">
+                <a
+                  href={href}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="text-muted-foreground hover:text-foreground"
+                >
                   {label}
                 </a>
               </li>

@@ -3,7 +3,17 @@ import type { ReactNode } from 'react';
 import { Label } from './label.tsx';
 
 /** A labelled field with its validation message, tied together for screen readers. */
-export function FormField({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
+export function FormField({
+  id,
+  label,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="space-y-2">
       <Label htmlFor={id}>{label}</Label>
@@ -19,5 +29,9 @@ export function FormField({ id, label, error, children }: { id: string; label: s
 
 /** aria props for an input inside FormField. */
 export function fieldAria(id: string, error?: string) {
-  return { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? `${id}-error` : undefined };
+  return {
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${id}-error` : undefined,
+  };
 }

@@ -95,7 +95,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
       },
       async signUp({ email, password, fullName, companyName, industryType }) {
-        const { error } = await (await auth()).signUp({
+        const { error } = await (
+          await auth()
+        ).signUp({
           email,
           password,
           options: {
@@ -116,7 +118,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
       },
       async requestPasswordReset(email) {
-        const { error } = await (await auth()).resetPasswordForEmail(email, {
+        const { error } = await (
+          await auth()
+        ).resetPasswordForEmail(email, {
           redirectTo: authRedirectUrl('/auth/reset-password'),
         });
         if (error) {

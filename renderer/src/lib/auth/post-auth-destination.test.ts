@@ -8,7 +8,12 @@ describe('postAuthDestination', () => {
     expect(postAuthDestination('junk', null)).toEqual({ pathname: '/dashboard' });
   });
   it('returns to the protected page that sent the visitor', () => {
-    expect(postAuthDestination({ from: { pathname: '/dashboard/reports', search: '?tab=config', hash: '' } }, null)).toEqual({
+    expect(
+      postAuthDestination(
+        { from: { pathname: '/dashboard/reports', search: '?tab=config', hash: '' } },
+        null,
+      ),
+    ).toEqual({
       pathname: '/dashboard/reports',
       search: '?tab=config',
       hash: '',
@@ -23,7 +28,14 @@ describe('postAuthDestination', () => {
     expect(postAuthDestination({ from: 'agent-selection' }, '{broken').state).toEqual({ selectedRoles: [] });
   });
   it('refuses external, protocol-relative and auth-loop destinations', () => {
-    for (const pathname of ['//evil.test/x', 'https://evil.test', '/\\evil.test', '/auth', '/auth/callback', 'javascript:alert(1)']) {
+    for (const pathname of [
+      '//evil.test/x',
+      'https://evil.test',
+      '/\\evil.test',
+      '/auth',
+      '/auth/callback',
+      'javascript:alert(1)',
+    ]) {
       expect(postAuthDestination({ from: { pathname } }, null)).toEqual({ pathname: '/dashboard' });
     }
     expect(postAuthDestination({ from: { pathname: '/dashboard', search: 'x', hash: 'y' } }, null)).toEqual({

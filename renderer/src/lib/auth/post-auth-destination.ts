@@ -32,8 +32,10 @@ export function postAuthDestination(state: unknown, storedRoles: string | null):
   if (from && typeof from === 'object' && 'pathname' in from && typeof from.pathname === 'string') {
     // Only same-app paths: a crafted state must not turn sign-in into an open redirect or a loop to /auth.
     if (INTERNAL_PATH.test(from.pathname) && !from.pathname.startsWith('/auth')) {
-      const search = 'search' in from && typeof from.search === 'string' && from.search.startsWith('?') ? from.search : '';
-      const hash = 'hash' in from && typeof from.hash === 'string' && from.hash.startsWith('#') ? from.hash : '';
+      const search =
+        'search' in from && typeof from.search === 'string' && from.search.startsWith('?') ? from.search : '';
+      const hash =
+        'hash' in from && typeof from.hash === 'string' && from.hash.startsWith('#') ? from.hash : '';
       return { pathname: from.pathname, search, hash };
     }
   }

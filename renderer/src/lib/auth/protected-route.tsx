@@ -23,7 +23,9 @@ export function ProtectedRoute({ children, requiredRole }: { children: ReactNode
     return <Navigate to="/" replace />;
   }
   if (!session) {
-    const state: FromState = { from: { pathname: location.pathname, search: location.search, hash: location.hash } };
+    const state: FromState = {
+      from: { pathname: location.pathname, search: location.search, hash: location.hash },
+    };
     return <Navigate to="/auth" replace state={state} />;
   }
   // No roles are defined yet; the option exists so a role can gate a page without a new guard.

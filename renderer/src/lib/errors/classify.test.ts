@@ -16,7 +16,13 @@ describe('createErrorId', () => {
 
 describe('classifySeverity', () => {
   it('rates security and auth problems critical', () => {
-    for (const message of ['Security check failed', 'Authentication required', 'authorization denied', 'Invalid token', 'Permission denied']) {
+    for (const message of [
+      'Security check failed',
+      'Authentication required',
+      'authorization denied',
+      'Invalid token',
+      'Permission denied',
+    ]) {
       expect(classifySeverity({ message })).toBe('critical');
     }
   });
@@ -26,7 +32,9 @@ describe('classifySeverity', () => {
     }
   });
   it('rates type and syntax errors medium', () => {
-    expect(classifySeverity(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe('medium');
+    expect(classifySeverity(new TypeError("Cannot read properties of undefined (reading 'x')"))).toBe(
+      'medium',
+    );
     expect(classifySeverity(new SyntaxError('Unexpected token <'))).toBe('critical');
     expect(classifySeverity(new SyntaxError('Unexpected end of JSON input'))).toBe('medium');
   });
@@ -70,7 +78,13 @@ describe('local error store', () => {
     expect(readStoredErrors(storage)).toEqual([]);
     storage.setItem('vigil_errors', JSON.stringify([{ id: 1 }]));
     expect(readStoredErrors(storage)).toEqual([]);
-    const full = { ...storage, getItem: () => null, setItem: () => { throw new Error('QuotaExceededError'); } };
+    const full = {
+      ...storage,
+      getItem: () => null,
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
     expect(storeError(full, { id: 'a', timestamp: 't', message: 'm' })).toHaveLength(1);
   });
 });

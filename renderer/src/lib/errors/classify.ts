@@ -19,7 +19,11 @@ export function classifySeverity(error: { name?: string; message?: string }): Er
   if (HIGH.test(message)) {
     return 'high';
   }
-  if (error.name === 'TypeError' || error.name === 'SyntaxError' || /type ?error|syntax ?error/i.test(message)) {
+  if (
+    error.name === 'TypeError' ||
+    error.name === 'SyntaxError' ||
+    /type ?error|syntax ?error/i.test(message)
+  ) {
     return 'medium';
   }
   return 'low';

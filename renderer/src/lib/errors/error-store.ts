@@ -16,7 +16,9 @@ type KeyValueStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 export function readStoredErrors(storage: KeyValueStorage): LocalErrorRecord[] {
   try {
-    const parsed = z.array(localErrorRecordSchema).safeParse(JSON.parse(storage.getItem(STORAGE_KEYS.errors) ?? '[]'));
+    const parsed = z
+      .array(localErrorRecordSchema)
+      .safeParse(JSON.parse(storage.getItem(STORAGE_KEYS.errors) ?? '[]'));
     // A corrupted or tampered entry must not break error reporting itself: start again from empty.
     return parsed.success ? parsed.data : [];
   } catch {

@@ -9,7 +9,11 @@ export interface ReportedError {
   severity: ErrorSeverity;
 }
 
-export async function reportError(error: Error, component?: string, id = createErrorId()): Promise<ReportedError> {
+export async function reportError(
+  error: Error,
+  component?: string,
+  id = createErrorId(),
+): Promise<ReportedError> {
   const severity = classifySeverity(error);
   const timestamp = new Date().toISOString();
   console.error(`[${id}] (${severity})`, error);
@@ -20,7 +24,14 @@ export async function reportError(error: Error, component?: string, id = createE
       body: {
         level: 'error',
         message: error.message,
-        context: { errorId: id, severity, component, name: error.name, stack: error.stack?.slice(0, 4000), url: location.pathname },
+        context: {
+          errorId: id,
+          severity,
+          component,
+          name: error.name,
+          stack: error.stack?.slice(0, 4000),
+          url: location.pathname,
+        },
         timestamp,
         user_id: data.session?.user.id ?? null,
       },

@@ -7,7 +7,11 @@ function fakeBridge() {
   let listener: ((m: { route: string; params: Record<string, string> }) => void) | undefined;
   const bridge: DesktopBridge = {
     config: vi.fn(() => Promise.resolve({})),
-    vault: { getItem: vi.fn(() => Promise.resolve(null)), setItem: vi.fn(() => Promise.resolve()), removeItem: vi.fn(() => Promise.resolve()) },
+    vault: {
+      getItem: vi.fn(() => Promise.resolve(null)),
+      setItem: vi.fn(() => Promise.resolve()),
+      removeItem: vi.fn(() => Promise.resolve()),
+    },
     openExternal: vi.fn(() => Promise.resolve(false)),
     saveReport: vi.fn(() => Promise.resolve({ saved: false })),
     onDeepLink: (l) => {
@@ -15,17 +19,29 @@ function fakeBridge() {
       return () => undefined;
     },
   };
-  return { bridge, emit: (route: string, params: Record<string, string> = {}) => listener?.({ route, params }) };
+  return {
+    bridge,
+    emit: (route: string, params: Record<string, string> = {}) => listener?.({ route, params }),
+  };
 }
 
 describe('deepLinkPath', () => {
   it('builds the in-app path with its query', () => {
-    expect(deepLinkPath({ route: '/auth/callback', params: { code: 'abc-123' } })).toBe('/auth/callback?code=abc-123');
+    expect(deepLinkPath({ route: '/auth/callback', params: { code: 'abc-123' } })).toBe(
+      '/auth/callback?code=abc-123',
+    );
     expect(deepLinkPath({ route: '/dashboard', params: {} })).toBe('/dashboard');
   });
 
   it('refuses anything that is not a plain in-app path', () => {
-    for (const route of ['https://evil.example/', '//evil.example/x', 'javascript:alert(1)', '/auth/../x?', '/Dashboard', '']) {
+    for (const route of [
+      'https://evil.example/',
+      '//evil.example/x',
+      'javascript:alert(1)',
+      '/auth/../x?',
+      '/Dashboard',
+      '',
+    ]) {
       expect(deepLinkPath({ route, params: {} }), route).toBeNull();
     }
   });

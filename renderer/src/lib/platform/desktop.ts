@@ -8,11 +8,17 @@ type Message = Parameters<Parameters<DesktopBridge['onDeepLink']>[0]>[0];
 /** The renderer path for a deep-link message, or null when it is not a plain in-app path. */
 export function deepLinkPath(message: Message): string | null {
   // The main process sends only known routes; this guards the router against anything else reaching it.
-  if (typeof message.route !== 'string' || !/^\/[a-z0-9/-]*$/.test(message.route) || message.route.includes('//')) {
+  if (
+    typeof message.route !== 'string' ||
+    !/^\/[a-z0-9/-]*$/.test(message.route) ||
+    message.route.includes('//')
+  ) {
     return null;
   }
   const query = new URLSearchParams(
-    Object.entries(message.params ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    Object.entries(message.params ?? {}).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
   ).toString();
   return query ? `${message.route}?${query}` : message.route;
 }

@@ -13,7 +13,13 @@ function readTheme(fallback: Theme): Theme {
   }
 }
 
-export function ThemeProvider({ children, defaultTheme = 'dark' }: { children: ReactNode; defaultTheme?: Theme }) {
+export function ThemeProvider({
+  children,
+  defaultTheme = 'dark',
+}: {
+  children: ReactNode;
+  defaultTheme?: Theme;
+}) {
   const [theme, setThemeState] = useState<Theme>(() => readTheme(defaultTheme));
 
   useEffect(() => {

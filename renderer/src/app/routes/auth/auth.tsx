@@ -17,7 +17,11 @@ function AuthPage() {
   return (
     <AuthShell
       title={signUp ? 'Create an Account' : 'Welcome Back'}
-      description={signUp ? 'Start protecting your business with AI security agents' : 'Sign in to your security dashboard'}
+      description={
+        signUp
+          ? 'Start protecting your business with AI security agents'
+          : 'Sign in to your security dashboard'
+      }
     >
       <div className="space-y-4">
         <SandboxWarning />
@@ -30,7 +34,11 @@ function AuthPage() {
             {signUp ? <SignUpForm /> : <SignInForm />}
             <p className="text-center text-sm text-muted-foreground">
               {signUp ? 'Already have an account?' : "Don't have an account?"}{' '}
-              <Button variant="link" className="h-auto p-0" onClick={() => setMode(signUp ? 'sign-in' : 'sign-up')}>
+              <Button
+                variant="link"
+                className="h-auto p-0"
+                onClick={() => setMode(signUp ? 'sign-in' : 'sign-up')}
+              >
                 {signUp ? 'Sign in' : 'Sign up'}
               </Button>
             </p>
@@ -39,7 +47,11 @@ function AuthPage() {
             <p className="text-sm text-muted-foreground">
               Use your device's fingerprint, face or security key as a second factor for your account.
             </p>
-            <Button variant="outline" className="w-full" onClick={() => void navigate('/auth/biometric-setup')}>
+            <Button
+              variant="outline"
+              className="w-full"
+              onClick={() => void navigate('/auth/biometric-setup')}
+            >
               <Fingerprint aria-hidden /> Set Up Biometric Authentication
             </Button>
           </TabsContent>

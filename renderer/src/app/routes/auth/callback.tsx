@@ -28,7 +28,8 @@ export function Component() {
       return undefined;
     }
     exchangeCodeOnce(code).then(
-      ({ ok }) => finish(ok ? { kind: 'complete' } : { kind: 'error', message: AUTH_MESSAGES.callbackFailed }),
+      ({ ok }) =>
+        finish(ok ? { kind: 'complete' } : { kind: 'error', message: AUTH_MESSAGES.callbackFailed }),
       () => finish({ kind: 'error', message: AUTH_MESSAGES.callbackUnexpected }),
     );
     return () => {
@@ -58,7 +59,8 @@ export function Component() {
     return (
       <AuthShell title="Authentication Complete">
         <p className="flex items-center justify-center gap-2 text-muted-foreground" role="status">
-          <CheckCircle2 className="size-5 text-success" aria-hidden /> Your account is verified. Redirecting to your dashboard...
+          <CheckCircle2 className="size-5 text-success" aria-hidden /> Your account is verified. Redirecting
+          to your dashboard...
         </p>
       </AuthShell>
     );

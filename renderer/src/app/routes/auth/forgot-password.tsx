@@ -17,7 +17,10 @@ export function Component() {
   const { requestPasswordReset } = useAuth();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const form = useForm<ForgotPasswordValues>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
+  const form = useForm<ForgotPasswordValues>({
+    resolver: zodResolver(forgotPasswordSchema),
+    defaultValues: { email: '' },
+  });
   const { errors, isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async ({ email }) => {
@@ -36,8 +39,8 @@ export function Component() {
         <div className="space-y-6 text-center">
           <MailCheck className="mx-auto size-12 text-primary" aria-hidden />
           <p className="text-muted-foreground">
-            If an account exists for <strong className="text-foreground">{sentTo}</strong>, you will receive a link to
-            reset your password shortly.
+            If an account exists for <strong className="text-foreground">{sentTo}</strong>, you will receive a
+            link to reset your password shortly.
           </p>
           <div className="flex flex-col gap-2">
             <Button
@@ -63,7 +66,13 @@ export function Component() {
       <form className="space-y-4" noValidate onSubmit={(event) => void onSubmit(event)}>
         <AuthError message={error} />
         <FormField id="forgot-email" label="Email" error={errors.email?.message}>
-          <Input type="email" autoComplete="email" placeholder="you@company.com" {...fieldAria('forgot-email', errors.email?.message)} {...form.register('email')} />
+          <Input
+            type="email"
+            autoComplete="email"
+            placeholder="you@company.com"
+            {...fieldAria('forgot-email', errors.email?.message)}
+            {...form.register('email')}
+          />
         </FormField>
         <Button type="submit" className="w-full" disabled={isSubmitting}>
           {isSubmitting ? 'Sending...' : 'Send Reset Link'}

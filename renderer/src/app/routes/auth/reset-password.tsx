@@ -81,10 +81,20 @@ export function Component() {
       <form className="space-y-4" noValidate onSubmit={(event) => void onSubmit(event)}>
         <AuthError message={error} />
         <FormField id="reset-password" label="New Password" error={errors.password?.message}>
-          <Input type="password" autoComplete="new-password" {...fieldAria('reset-password', errors.password?.message)} {...form.register('password')} />
+          <Input
+            type="password"
+            autoComplete="new-password"
+            {...fieldAria('reset-password', errors.password?.message)}
+            {...form.register('password')}
+          />
         </FormField>
         <FormField id="reset-confirm" label="Confirm Password" error={errors.confirmPassword?.message}>
-          <Input type="password" autoComplete="new-password" {...fieldAria('reset-confirm', errors.confirmPassword?.message)} {...form.register('confirmPassword')} />
+          <Input
+            type="password"
+            autoComplete="new-password"
+            {...fieldAria('reset-confirm', errors.confirmPassword?.message)}
+            {...form.register('confirmPassword')}
+          />
         </FormField>
         <Button type="submit" className="w-full" disabled={isSubmitting}>
           {isSubmitting ? 'Updating...' : 'Update Password'}

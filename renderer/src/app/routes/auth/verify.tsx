@@ -25,7 +25,9 @@ export function Component() {
       return;
     }
     setSending(true);
-    const { error } = await (await supabase()).auth.resend({
+    const { error } = await (
+      await supabase()
+    ).auth.resend({
       type: 'signup',
       email,
       options: { emailRedirectTo: authRedirectUrl('/auth/callback') },
@@ -43,8 +45,9 @@ export function Component() {
       <div className="space-y-6 text-center">
         <MailCheck className="mx-auto size-14 text-primary" aria-hidden />
         <p className="text-muted-foreground">
-          We sent a confirmation link to {email ? <strong className="text-foreground">{email}</strong> : 'your email address'}.
-          Click the link to verify your account, then sign in.
+          We sent a confirmation link to{' '}
+          {email ? <strong className="text-foreground">{email}</strong> : 'your email address'}. Click the
+          link to verify your account, then sign in.
         </p>
         <p className="text-sm text-muted-foreground">Didn't get it? Check your spam folder.</p>
         <div className="flex flex-col gap-2">

@@ -8,10 +8,30 @@ import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 
 const SHORTCUTS = [
-  { to: '/dashboard/agents', Icon: Bot, title: 'AI Security Agents', text: 'Choose and activate the agents that protect you.' },
-  { to: '/dashboard/security-automation', Icon: ScanSearch, title: 'Security Automation', text: 'Run and schedule web, infrastructure and API scans.' },
-  { to: '/dashboard/alerts', Icon: Bell, title: 'Security Alerts', text: 'Open events, ML insights and recommendations.' },
-  { to: '/dashboard/reports', Icon: FileText, title: 'Security Reports', text: 'Download reports and manage their schedules.' },
+  {
+    to: '/dashboard/agents',
+    Icon: Bot,
+    title: 'AI Security Agents',
+    text: 'Choose and activate the agents that protect you.',
+  },
+  {
+    to: '/dashboard/security-automation',
+    Icon: ScanSearch,
+    title: 'Security Automation',
+    text: 'Run and schedule web, infrastructure and API scans.',
+  },
+  {
+    to: '/dashboard/alerts',
+    Icon: Bell,
+    title: 'Security Alerts',
+    text: 'Open events, ML insights and recommendations.',
+  },
+  {
+    to: '/dashboard/reports',
+    Icon: FileText,
+    title: 'Security Reports',
+    text: 'Download reports and manage their schedules.',
+  },
 ] as const;
 
 function metadataText(value: unknown): string | null {
@@ -33,7 +53,8 @@ export function Component() {
       <div>
         <h1 className="text-3xl font-bold">{name ? `Welcome back, ${name}` : 'Welcome back'}</h1>
         <p className="text-muted-foreground">
-          {company ? `Security overview for ${company}` : 'Your security overview'} · signed in as {user?.email}
+          {company ? `Security overview for ${company}` : 'Your security overview'} · signed in as{' '}
+          {user?.email}
         </p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">

@@ -10,10 +10,25 @@ import { isTheme } from '../../../lib/theme/theme-context.ts';
 
 /** The four toggles of SPEC point 4: local only, not persisted. */
 const TOGGLES = [
-  { key: 'email', label: 'Email Notifications', text: 'Receive security alerts and reports by e-mail.', initial: true },
+  {
+    key: 'email',
+    label: 'Email Notifications',
+    text: 'Receive security alerts and reports by e-mail.',
+    initial: true,
+  },
   { key: 'realtime', label: 'Real-time Alerts', text: 'Show critical alerts as they happen.', initial: true },
-  { key: 'remediation', label: 'Automatic Remediation', text: 'Let agents apply safe fixes without asking first.', initial: false },
-  { key: 'webhook', label: 'Webhook Notifications', text: 'Send events to your own endpoint.', initial: false },
+  {
+    key: 'remediation',
+    label: 'Automatic Remediation',
+    text: 'Let agents apply safe fixes without asking first.',
+    initial: false,
+  },
+  {
+    key: 'webhook',
+    label: 'Webhook Notifications',
+    text: 'Send events to your own endpoint.',
+    initial: false,
+  },
 ] as const;
 
 export function Component() {

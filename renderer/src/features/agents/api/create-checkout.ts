@@ -33,7 +33,9 @@ export async function createCheckout({ roleIds, userId }: CheckoutInput): Promis
   if (!userId) {
     throw new Error(CHECKOUT_MESSAGES.notLoggedIn);
   }
-  const { data, error } = (await (await supabase()).functions.invoke('create-checkout-session', {
+  const { data, error } = (await (
+    await supabase()
+  ).functions.invoke('create-checkout-session', {
     body: { roleIds, userId },
   })) as { data: { url?: unknown } | null; error: unknown };
   if (error) {

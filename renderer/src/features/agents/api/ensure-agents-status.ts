@@ -12,7 +12,10 @@ export interface AgentStatusRow {
 
 export async function ensureAgentsStatus(userId: string): Promise<AgentStatusRow[]> {
   const client = await supabase();
-  const { data, error } = await client.from('ai_agents_status').select('agent_type, is_active').eq('user_id', userId);
+  const { data, error } = await client
+    .from('ai_agents_status')
+    .select('agent_type, is_active')
+    .eq('user_id', userId);
   if (error) {
     throw error;
   }
@@ -25,10 +28,13 @@ export async function ensureAgentsStatus(userId: string): Promise<AgentStatusRow
   // Two tabs may do this at once: existing rows are left as they are (unique user_id, agent_type).
   const { data: added, error: insertError } = await client
     .from('ai_agents_status')
-    .upsert(missing.map((agent_type) => ({ user_id: userId, agent_type, is_active: false })), {
-      onConflict: 'user_id,agent_type',
-      ignoreDuplicates: true,
-    })
+    .upsert(
+      missing.map((agent_type) => ({ user_id: userId, agent_type, is_active: false })),
+      {
+        onConflict: 'user_id,agent_type',
+        ignoreDuplicates: true,
+      },
+    )
     .select('agent_type, is_active');
   if (insertError) {
     throw insertError;
@@ -37,7 +43,11 @@ export async function ensureAgentsStatus(userId: string): Promise<AgentStatusRow
 }
 
 export const agentsStatusQuery = (userId: string) =>
-  queryOptions({ queryKey: agentKeys.status(userId), queryFn: () => ensureAgentsStatus(userId), staleTime: 60_000 });
+  queryOptions({
+    queryKey: agentKeys.status(userId),
+    queryFn: () => ensureAgentsStatus(userId),
+    staleTime: 60_000,
+  });
 
 export function useAgentsStatus(userId: string | undefined) {
   return useQuery({ ...agentsStatusQuery(userId ?? ''), enabled: Boolean(userId) });

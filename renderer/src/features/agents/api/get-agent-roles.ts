@@ -25,7 +25,9 @@ export interface DashboardRole {
 }
 
 export async function getAgentRoles(): Promise<DashboardRole[]> {
-  const { data, error } = await (await supabase())
+  const { data, error } = await (
+    await supabase()
+  )
     .from('agent_roles')
     .select('id, name, description, role_type, price_monthly, features')
     .order('display_order');
@@ -33,10 +35,17 @@ export async function getAgentRoles(): Promise<DashboardRole[]> {
     throw error;
   }
   // Rows of an unexpected shape are a server fault: fail the query rather than show wrong prices.
-  return z.array(roleSchema).parse(data).map((r) => ({ ...r, description: r.description ?? '', features: r.features ?? [] }));
+  return z
+    .array(roleSchema)
+    .parse(data)
+    .map((r) => ({ ...r, description: r.description ?? '', features: r.features ?? [] }));
 }
 
-export const agentRolesQuery = queryOptions({ queryKey: agentKeys.roles, queryFn: getAgentRoles, staleTime: 5 * 60_000 });
+export const agentRolesQuery = queryOptions({
+  queryKey: agentKeys.roles,
+  queryFn: getAgentRoles,
+  staleTime: 5 * 60_000,
+});
 
 export function useAgentRoles() {
   return useQuery(agentRolesQuery);

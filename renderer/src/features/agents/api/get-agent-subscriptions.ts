@@ -12,7 +12,9 @@ export interface AgentSubscription {
 export const isActivated = (status: string) => status === 'active' || status === 'trialing';
 
 export async function getAgentSubscriptions(userId: string): Promise<AgentSubscription[]> {
-  const { data, error } = await (await supabase())
+  const { data, error } = await (
+    await supabase()
+  )
     .from('user_agent_subscriptions')
     .select('agent_role_id, status')
     .eq('user_id', userId);

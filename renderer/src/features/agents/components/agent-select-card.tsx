@@ -19,7 +19,11 @@ export function AgentSelectCard({ role, activated, selected, onToggle }: Props) 
   return (
     <Card
       data-testid="agent-select-card"
-      className={cn('flex flex-col transition-colors', selected && 'border-primary', activated && 'border-success/60')}
+      className={cn(
+        'flex flex-col transition-colors',
+        selected && 'border-primary',
+        activated && 'border-success/60',
+      )}
     >
       <CardHeader>
         <div className="flex items-start justify-between gap-3">
@@ -44,7 +48,11 @@ export function AgentSelectCard({ role, activated, selected, onToggle }: Props) 
         <div className="flex items-center justify-between">
           <span className="font-semibold">{formatMonthlyPrice(role.price_monthly)}</span>
           <span className="flex items-center gap-2 text-sm">
-            {activated ? <span className="text-success">Active &amp; Monitoring</span> : <span>{selected ? 'Selected' : 'Select'}</span>}
+            {activated ? (
+              <span className="text-success">Active &amp; Monitoring</span>
+            ) : (
+              <span>{selected ? 'Selected' : 'Select'}</span>
+            )}
             <input
               id={inputId}
               type="checkbox"

@@ -52,7 +52,9 @@ export function AgentsPage() {
         <div>
           <h1 className="text-3xl font-bold">AI Security Agents</h1>
           <p className="text-muted-foreground">
-            {activated.size > 0 ? `${activated.size} of ${roles.data.length} agents active` : 'Select agents to start your 7-day free trial.'}
+            {activated.size > 0
+              ? `${activated.size} of ${roles.data.length} agents active`
+              : 'Select agents to start your 7-day free trial.'}
           </p>
         </div>
         <Button disabled={selected.size === 0} onClick={activate}>

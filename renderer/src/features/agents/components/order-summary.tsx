@@ -6,7 +6,9 @@ import type { DashboardRole } from '../api/get-agent-roles.ts';
 /** What the buyer pays: each role, the bundle discount, the monthly total after the free trial. */
 export function OrderSummary({ roles }: { roles: readonly DashboardRole[] }) {
   const quote = bundleQuote(roles.map((r) => r.price_monthly));
-  const firstCharge = new Date(Date.now() + TRIAL_DAYS * 86_400_000).toLocaleDateString(undefined, { dateStyle: 'long' });
+  const firstCharge = new Date(Date.now() + TRIAL_DAYS * 86_400_000).toLocaleDateString(undefined, {
+    dateStyle: 'long',
+  });
   return (
     <Card data-testid="order-summary">
       <CardHeader>
@@ -28,7 +30,9 @@ export function OrderSummary({ roles }: { roles: readonly DashboardRole[] }) {
           </div>
           {quote.discount > 0 ? (
             <div className="flex justify-between text-success">
-              <span>Bundle discount ({Math.round(quote.discountRate * 100)}% for {roles.length} agents)</span>
+              <span>
+                Bundle discount ({Math.round(quote.discountRate * 100)}% for {roles.length} agents)
+              </span>
               <span>−{formatPrice(quote.discount)}</span>
             </div>
           ) : null}
@@ -42,7 +46,8 @@ export function OrderSummary({ roles }: { roles: readonly DashboardRole[] }) {
           <span>{formatPrice(0)}</span>
         </div>
         <p className="text-sm text-muted-foreground">
-          {TRIAL_DAYS}-day free trial, then {formatMonthlyPrice(quote.total)} from {firstCharge}. Cancel anytime.
+          {TRIAL_DAYS}-day free trial, then {formatMonthlyPrice(quote.total)} from {firstCharge}. Cancel
+          anytime.
         </p>
       </CardContent>
     </Card>

@@ -40,7 +40,8 @@ export function SelectRolesPage() {
       <div>
         <h1 className="text-3xl font-bold">Activate Security Agents</h1>
         <p className="text-muted-foreground">
-          Choose your agents and start your 7-day free trial. Bundle and save: 2 agents 10%, 3 agents 15%, 4 or more 20%.
+          Choose your agents and start your 7-day free trial. Bundle and save: 2 agents 10%, 3 agents 15%, 4
+          or more 20%.
         </p>
       </div>
       <div className="grid gap-6 lg:grid-cols-3">
@@ -63,7 +64,12 @@ export function SelectRolesPage() {
           ) : (
             <OrderSummary roles={chosen} />
           )}
-          <Button size="lg" className="w-full" disabled={phase !== 'idle'} onClick={() => void start(chosen.map((r) => r.id))}>
+          <Button
+            size="lg"
+            className="w-full"
+            disabled={phase !== 'idle'}
+            onClick={() => void start(chosen.map((r) => r.id))}
+          >
             {phase === 'idle' ? (
               'Start 7-Day Free Trial'
             ) : (
@@ -74,7 +80,9 @@ export function SelectRolesPage() {
             )}
           </Button>
           {user ? null : (
-            <p className="text-center text-sm text-muted-foreground">You will sign in or create your account before checkout.</p>
+            <p className="text-center text-sm text-muted-foreground">
+              You will sign in or create your account before checkout.
+            </p>
           )}
         </aside>
       </div>

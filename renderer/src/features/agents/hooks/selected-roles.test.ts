@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { clearSelectedRoles, hasPendingSelection, readSelectedRoles, storeSelectedRoles } from './selected-roles.ts';
+import {
+  clearSelectedRoles,
+  hasPendingSelection,
+  readSelectedRoles,
+  storeSelectedRoles,
+} from './selected-roles.ts';
 
 function memoryStorage(): Storage {
   const map = new Map<string, string>();

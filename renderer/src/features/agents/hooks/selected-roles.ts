@@ -10,7 +10,8 @@ function parse(value: unknown): string[] | null {
 
 /** The roles in the navigation state, else (unless storage is false) the visitor's stored selection. */
 export function readSelectedRoles(state: unknown, { storage = true } = {}): string[] {
-  const fromState = state && typeof state === 'object' ? parse((state as { selectedRoles?: unknown }).selectedRoles) : null;
+  const fromState =
+    state && typeof state === 'object' ? parse((state as { selectedRoles?: unknown }).selectedRoles) : null;
   if (fromState && fromState.length > 0) {
     return fromState;
   }

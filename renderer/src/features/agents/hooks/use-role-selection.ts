@@ -16,7 +16,9 @@ export function useRoleSelection(): RoleSelection {
   const location = useLocation();
   const navigate = useNavigate();
   const { user } = useAuth();
-  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set(readSelectedRoles(location.state)));
+  const [selected, setSelected] = useState<ReadonlySet<string>>(
+    () => new Set(readSelectedRoles(location.state)),
+  );
 
   useEffect(() => {
     if (user) {

@@ -45,7 +45,8 @@ export function useStartCheckout() {
       toast({
         variant: 'destructive',
         title: CHECKOUT_MESSAGES.activationFailedTitle,
-        description: error instanceof Error && error.message ? error.message : CHECKOUT_MESSAGES.activationFailed,
+        description:
+          error instanceof Error && error.message ? error.message : CHECKOUT_MESSAGES.activationFailed,
       });
     }
   };

@@ -6,7 +6,15 @@ import { Card, CardContent, CardDescription, CardHeader } from '../../../compone
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 
 /** The centred card that frames every authentication screen. */
-export function AuthShell({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
+export function AuthShell({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+}) {
   useDocumentTitle(title);
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-6 bg-background px-4 py-10">

@@ -15,7 +15,10 @@ import { AuthError } from './auth-error.tsx';
 export function SignInForm() {
   const { signIn } = useAuth();
   const [error, setError] = useState<string | null>(null);
-  const form = useForm<SignInValues>({ resolver: zodResolver(signInSchema), defaultValues: { email: '', password: '' } });
+  const form = useForm<SignInValues>({
+    resolver: zodResolver(signInSchema),
+    defaultValues: { email: '', password: '' },
+  });
   const { errors, isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -33,10 +36,21 @@ export function SignInForm() {
     <form className="space-y-4" noValidate onSubmit={(event) => void onSubmit(event)}>
       <AuthError message={error} />
       <FormField id="signin-email" label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" placeholder="you@company.com" {...fieldAria('signin-email', errors.email?.message)} {...form.register('email')} />
+        <Input
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          {...fieldAria('signin-email', errors.email?.message)}
+          {...form.register('email')}
+        />
       </FormField>
       <FormField id="signin-password" label="Password" error={errors.password?.message}>
-        <Input type="password" autoComplete="current-password" {...fieldAria('signin-password', errors.password?.message)} {...form.register('password')} />
+        <Input
+          type="password"
+          autoComplete="current-password"
+          {...fieldAria('signin-password', errors.password?.message)}
+          {...form.register('password')}
+        />
       </FormField>
       <div className="text-right text-sm">
         <Link to="/auth/forgot-password" className="text-primary hover:underline">

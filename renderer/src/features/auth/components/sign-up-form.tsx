@@ -9,7 +9,13 @@ import { type SignUpInput, signUpSchema, type SignUpValues } from '../../../../.
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldAria, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '../../../components/ui/select.tsx';
 import { toast } from '../../../hooks/use-toast.ts';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { AuthError } from './auth-error.tsx';
@@ -39,10 +45,20 @@ export function SignUpForm() {
     <form className="space-y-4" noValidate onSubmit={(event) => void onSubmit(event)}>
       <AuthError message={error} />
       <FormField id="signup-full-name" label="Full Name" error={errors.fullName?.message}>
-        <Input autoComplete="name" placeholder="Jane Doe" {...fieldAria('signup-full-name', errors.fullName?.message)} {...form.register('fullName')} />
+        <Input
+          autoComplete="name"
+          placeholder="Jane Doe"
+          {...fieldAria('signup-full-name', errors.fullName?.message)}
+          {...form.register('fullName')}
+        />
       </FormField>
       <FormField id="signup-company" label="Company Name" error={errors.companyName?.message}>
-        <Input autoComplete="organization" placeholder="Acme Inc." {...fieldAria('signup-company', errors.companyName?.message)} {...form.register('companyName')} />
+        <Input
+          autoComplete="organization"
+          placeholder="Acme Inc."
+          {...fieldAria('signup-company', errors.companyName?.message)}
+          {...form.register('companyName')}
+        />
       </FormField>
       <FormField id="signup-industry" label="Industry Type" error={errors.industryType?.message}>
         <Controller
@@ -50,7 +66,10 @@ export function SignUpForm() {
           name="industryType"
           render={({ field }) => (
             <Select value={field.value} onValueChange={field.onChange}>
-              <SelectTrigger {...fieldAria('signup-industry', errors.industryType?.message)} onBlur={field.onBlur}>
+              <SelectTrigger
+                {...fieldAria('signup-industry', errors.industryType?.message)}
+                onBlur={field.onBlur}
+              >
                 <SelectValue placeholder="Select your industry" />
               </SelectTrigger>
               <SelectContent>
@@ -65,10 +84,21 @@ export function SignUpForm() {
         />
       </FormField>
       <FormField id="signup-email" label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" placeholder="you@company.com" {...fieldAria('signup-email', errors.email?.message)} {...form.register('email')} />
+        <Input
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          {...fieldAria('signup-email', errors.email?.message)}
+          {...form.register('email')}
+        />
       </FormField>
       <FormField id="signup-password" label="Password" error={errors.password?.message}>
-        <Input type="password" autoComplete="new-password" {...fieldAria('signup-password', errors.password?.message)} {...form.register('password')} />
+        <Input
+          type="password"
+          autoComplete="new-password"
+          {...fieldAria('signup-password', errors.password?.message)}
+          {...form.register('password')}
+        />
       </FormField>
       <Button type="submit" className="w-full" disabled={isSubmitting}>
         {isSubmitting ? 'Creating Account...' : 'Create Account'}

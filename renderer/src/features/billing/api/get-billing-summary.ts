@@ -13,7 +13,9 @@ const summarySchema = z.nullable(
     cancel_at_period_end: z.boolean(),
     next_charge_amount: z.nullable(z.number()),
     next_charge_at: z.nullable(z.string()),
-    agents: z.array(z.object({ id: z.string(), name: z.string(), price_monthly: z.number(), status: z.string() })),
+    agents: z.array(
+      z.object({ id: z.string(), name: z.string(), price_monthly: z.number(), status: z.string() }),
+    ),
   }),
 );
 export type BillingSummary = NonNullable<z.infer<typeof summarySchema>>;

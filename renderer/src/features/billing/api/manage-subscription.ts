@@ -21,8 +21,12 @@ async function messageOf(error: unknown): Promise<string> {
   return 'The subscription could not be updated. Please try again.';
 }
 
-export async function manageSubscription(action: BillingAction): Promise<{ url?: string; cancel_at_period_end?: boolean }> {
-  const { data, error } = (await (await supabase()).functions.invoke('billing-portal', { body: { action } })) as {
+export async function manageSubscription(
+  action: BillingAction,
+): Promise<{ url?: string; cancel_at_period_end?: boolean }> {
+  const { data, error } = (await (
+    await supabase()
+  ).functions.invoke('billing-portal', { body: { action } })) as {
     data: { url?: string; cancel_at_period_end?: boolean } | null;
     error: unknown;
   };

@@ -21,7 +21,8 @@ const STATUS_TEXT: Record<string, string> = {
   unpaid: 'Unpaid',
 };
 
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' }) : '—');
+const day = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' }) : '—';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -35,9 +36,13 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 function Details({ summary }: { summary: BillingSummary }) {
   return (
     <div className="space-y-2">
-      <Row label="Plan">{summary.agents.length > 0 ? summary.agents.map((a) => a.name).join(', ') : 'No active agents'}</Row>
+      <Row label="Plan">
+        {summary.agents.length > 0 ? summary.agents.map((a) => a.name).join(', ') : 'No active agents'}
+      </Row>
       <Row label="Status">
-        <Badge variant={summary.status === 'past_due' ? 'destructive' : 'secondary'}>{STATUS_TEXT[summary.status] ?? summary.status}</Badge>
+        <Badge variant={summary.status === 'past_due' ? 'destructive' : 'secondary'}>
+          {STATUS_TEXT[summary.status] ?? summary.status}
+        </Badge>
       </Row>
       {summary.status === 'trialing' ? <Row label="Trial ends">{day(summary.trial_ends_at)}</Row> : null}
       {summary.next_charge_amount !== null ? (
@@ -46,9 +51,14 @@ function Details({ summary }: { summary: BillingSummary }) {
         </Row>
       ) : null}
       {summary.cancel_at_period_end ? (
-        <Row label="Ends">{day(summary.status === 'trialing' ? summary.trial_ends_at : summary.current_period_ends_at)} (canceled, no further charges)</Row>
+        <Row label="Ends">
+          {day(summary.status === 'trialing' ? summary.trial_ends_at : summary.current_period_ends_at)}{' '}
+          (canceled, no further charges)
+        </Row>
       ) : null}
-      {summary.next_charge_amount !== null ? <Row label="Monthly">{formatMonthlyPrice(summary.next_charge_amount)}</Row> : null}
+      {summary.next_charge_amount !== null ? (
+        <Row label="Monthly">{formatMonthlyPrice(summary.next_charge_amount)}</Row>
+      ) : null}
     </div>
   );
 }
@@ -66,10 +76,13 @@ export function BillingSection() {
         if (result.url) {
           platform.openExternal(result.url);
         } else {
-          toast({ title: action === 'cancel' ? 'Subscription will end at the period end' : 'Subscription resumed' });
+          toast({
+            title: action === 'cancel' ? 'Subscription will end at the period end' : 'Subscription resumed',
+          });
         }
       },
-      onError: (error) => toast({ variant: 'destructive', title: 'Billing update failed', description: error.message }),
+      onError: (error) =>
+        toast({ variant: 'destructive', title: 'Billing update failed', description: error.message }),
     });
 
   const live = summary.data && ['trialing', 'active', 'past_due'].includes(summary.data.status);
@@ -81,21 +94,33 @@ export function BillingSection() {
       </CardHeader>
       <CardContent className="space-y-4">
         {summary.isPending ? <Spinner label="Loading billing" /> : null}
-        {summary.isError ? <p className="text-sm text-destructive">Billing details could not be loaded.</p> : null}
+        {summary.isError ? (
+          <p className="text-sm text-destructive">Billing details could not be loaded.</p>
+        ) : null}
         {summary.data ? <Details summary={summary.data} /> : null}
         {summary.isSuccess && !summary.data ? (
           <p className="text-sm text-muted-foreground">
-            No subscription yet. <Link className="text-primary underline" to="/dashboard/agents">Choose your agents</Link> to start a free trial.
+            No subscription yet.{' '}
+            <Link className="text-primary underline" to="/dashboard/agents">
+              Choose your agents
+            </Link>{' '}
+            to start a free trial.
           </p>
         ) : null}
         {live ? (
           <div className="flex flex-wrap gap-3">
             {summary.data?.cancel_at_period_end ? (
-              <Button disabled={manage.isPending} onClick={() => run('resume')}>Resume subscription</Button>
+              <Button disabled={manage.isPending} onClick={() => run('resume')}>
+                Resume subscription
+              </Button>
             ) : (
-              <Button variant="outline" disabled={manage.isPending} onClick={() => run('cancel')}>Cancel subscription</Button>
+              <Button variant="outline" disabled={manage.isPending} onClick={() => run('cancel')}>
+                Cancel subscription
+              </Button>
             )}
-            <Button variant="ghost" disabled={manage.isPending} onClick={() => run('portal')}>Manage payment details</Button>
+            <Button variant="ghost" disabled={manage.isPending} onClick={() => run('portal')}>
+              Manage payment details
+            </Button>
           </div>
         ) : null}
       </CardContent>

@@ -23,7 +23,11 @@ export function useSubscriptionChanges(userId: string | undefined): void {
       const channel = client
         .channel('subscription-changes')
         .on('postgres_changes', { event: '*', schema: 'public', table: 'subscriptions', filter }, refresh)
-        .on('postgres_changes', { event: '*', schema: 'public', table: 'user_agent_subscriptions', filter }, refresh)
+        .on(
+          'postgres_changes',
+          { event: '*', schema: 'public', table: 'user_agent_subscriptions', filter },
+          refresh,
+        )
         .subscribe();
       cleanup = () => void client.removeChannel(channel);
     });

@@ -18,11 +18,14 @@ export function useSubscriptionSuccessToast(): void {
     }
     toast(TOASTS.subscriptionSuccess);
     // Dropping the parameters keeps a reload from showing the toast again.
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      next.delete('session_id');
-      next.delete('success');
-      return next;
-    }, { replace: true });
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('session_id');
+        next.delete('success');
+        return next;
+      },
+      { replace: true },
+    );
   }, [params, setParams]);
 }

@@ -9,9 +9,17 @@ export function ChatMessages({ messages, typing }: { messages: ChatMessage[]; ty
     end.current?.scrollIntoView?.({ block: 'end' });
   }, [messages, typing]);
   return (
-    <div className="flex-1 space-y-3 overflow-y-auto pr-1" role="log" aria-live="polite" aria-label="Chat messages">
+    <div
+      className="flex-1 space-y-3 overflow-y-auto pr-1"
+      role="log"
+      aria-live="polite"
+      aria-label="Chat messages"
+    >
       {messages.map((message) => (
-        <div key={message.id} className={cn('flex', message.sender === 'user' ? 'justify-end' : 'justify-start')}>
+        <div
+          key={message.id}
+          className={cn('flex', message.sender === 'user' ? 'justify-end' : 'justify-start')}
+        >
           <div
             className={cn(
               'max-w-[80%] rounded-lg px-3 py-2 text-sm',

@@ -5,13 +5,25 @@ import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 
 import { BRAND, TIMINGS } from '../../../../../shared/constants.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '../../../components/ui/sheet.tsx';
+import {
+  Sheet,
+  SheetContent,
+  SheetDescription,
+  SheetHeader,
+  SheetTitle,
+} from '../../../components/ui/sheet.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { canSend, type ChatMessage, pickReply } from '../hooks/canned-replies.ts';
 import { ChatMessages } from './chat-messages.tsx';
 
-export default function ChatPanel({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export default function ChatPanel({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const { session } = useAuth();
   const signedIn = session !== null;
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -27,7 +39,10 @@ export default function ChatPanel({ open, onOpenChange }: { open: boolean; onOpe
       return;
     }
     const now = new Date();
-    setMessages((list) => [...list, { id: crypto.randomUUID(), content: input.trim(), sender: 'user', timestamp: now }]);
+    setMessages((list) => [
+      ...list,
+      { id: crypto.randomUUID(), content: input.trim(), sender: 'user', timestamp: now },
+    ]);
     setInput('');
     setTyping(true);
     timers.current.push(
@@ -54,7 +69,9 @@ export default function ChatPanel({ open, onOpenChange }: { open: boolean; onOpe
         <SheetHeader>
           <SheetTitle>{`${BRAND} Support`}</SheetTitle>
           <SheetDescription id="chat-description">
-            {signedIn ? 'Ask us anything about your security agents.' : 'Please sign in to chat with our support team'}
+            {signedIn
+              ? 'Ask us anything about your security agents.'
+              : 'Please sign in to chat with our support team'}
           </SheetDescription>
         </SheetHeader>
         <ChatMessages messages={messages} typing={typing} />

@@ -1,6 +1,6 @@
 // The simulated support agent (SPEC point 4): one of four replies, chosen at random, after 1.5 s.
 export const CANNED_REPLIES = [
-  "Thanks for reaching out! A security specialist is reviewing your message and will follow up shortly.",
+  'Thanks for reaching out! A security specialist is reviewing your message and will follow up shortly.',
   'I can help with that. Could you share a few more details about what you are seeing in your dashboard?',
   'Your agents are actively monitoring your systems. Is there a specific alert or scan you would like me to look into?',
   "Good question! You can find step-by-step guides in our documentation, and I'm happy to walk you through it here too.",

@@ -13,7 +13,9 @@ export async function getLandingAgentRoles(): Promise<{ roles: AgentRole[]; fall
     }
     const { parseAgentRoles } = await import('./parse-agent-roles.ts');
     const roles = parseAgentRoles(data);
-    return roles.length > 0 ? { roles, fallback: false } : { roles: [...DEFAULT_AGENT_ROLES], fallback: true };
+    return roles.length > 0
+      ? { roles, fallback: false }
+      : { roles: [...DEFAULT_AGENT_ROLES], fallback: true };
   } catch (error) {
     // A role fetch failure must not hide the catalogue from visitors: use the built-in list instead.
     console.warn('agent_roles unavailable, showing the built-in roles', error);

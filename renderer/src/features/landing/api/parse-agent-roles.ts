@@ -38,6 +38,13 @@ export function parseAgentRoles(rows: unknown): AgentRole[] {
       return [];
     }
     const { description, price_monthly, features, ...rest } = parsed.data;
-    return [{ ...rest, description: description ?? '', price_monthly: Number(price_monthly), features: parseFeatures(features) }];
+    return [
+      {
+        ...rest,
+        description: description ?? '',
+        price_monthly: Number(price_monthly),
+        features: parseFeatures(features),
+      },
+    ];
   });
 }

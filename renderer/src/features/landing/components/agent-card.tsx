@@ -4,7 +4,14 @@ import { Link } from 'react-router-dom';
 import type { AgentRole } from '../../../../../shared/constants.ts';
 import { formatPrice } from '../../../../../shared/pricing.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+} from '../../../components/ui/card.tsx';
 import { cn } from '../../../lib/utils.ts';
 import { roleIcon } from './role-icon.tsx';
 

@@ -18,8 +18,8 @@ export function AgentsSection() {
             Choose Your Security Agents
           </h2>
           <p className="mx-auto max-w-2xl text-muted-foreground">
-            Each agent is a specialist that works around the clock. Combine agents to save up to 20% — every plan
-            starts with a {TRIAL_DAYS}-day free trial.
+            Each agent is a specialist that works around the clock. Combine agents to save up to 20% — every
+            plan starts with a {TRIAL_DAYS}-day free trial.
           </p>
         </div>
         {isPending ? (

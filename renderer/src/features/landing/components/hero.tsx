@@ -12,12 +12,10 @@ export function Hero() {
         <p className="inline-flex items-center gap-2 rounded-full border px-3 py-1 text-sm text-muted-foreground">
           <ShieldCheck className="size-4 text-success" aria-hidden /> Autonomous protection, around the clock
         </p>
-        <h1 className="text-4xl font-bold tracking-tight sm:text-6xl">
-          AI Security Agents That Never Sleep
-        </h1>
+        <h1 className="text-4xl font-bold tracking-tight sm:text-6xl">AI Security Agents That Never Sleep</h1>
         <p className="mx-auto max-w-2xl text-lg text-muted-foreground">
-          Vigil deploys autonomous AI agents that find vulnerabilities, detect threats and respond to incidents
-          across your applications, infrastructure and cloud, 24 hours a day.
+          Vigil deploys autonomous AI agents that find vulnerabilities, detect threats and respond to
+          incidents across your applications, infrastructure and cloud, 24 hours a day.
         </p>
         <div className="flex flex-col justify-center gap-3 sm:flex-row">
           <Button size="lg" asChild>

@@ -16,8 +16,7 @@ const TESTIMONIALS = [
     title: 'Head of Engineering, Ledgerline',
   },
   {
-    quote:
-      'The reports map straight onto our SOC 2 controls. Audit preparation went from weeks to days.',
+    quote: 'The reports map straight onto our SOC 2 controls. Audit preparation went from weeks to days.',
     name: 'Priya Natarajan',
     title: 'Compliance Lead, Brightpath Retail',
   },

@@ -12,6 +12,12 @@ export function trackMetric(name: string, value = 1, metadata: MetricMetadata = 
   if (!userId || !NAME.test(name) || !Number.isFinite(value)) {
     return false;
   }
-  metricsQueue.add({ user_id: userId, metric_name: name, value, metadata, timestamp: new Date().toISOString() });
+  metricsQueue.add({
+    user_id: userId,
+    metric_name: name,
+    value,
+    metadata,
+    timestamp: new Date().toISOString(),
+  });
   return true;
 }

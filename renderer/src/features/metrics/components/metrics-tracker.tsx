@@ -7,7 +7,12 @@ import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { setMetricsSession } from '../api/send-metrics.ts';
 import { metricsQueue, trackMetric } from '../api/track-metric.ts';
 
-const TRACKED_AUTH_EVENTS = new Set(['SIGNED_IN', 'USER_UPDATED', 'PASSWORD_RECOVERY', 'MFA_CHALLENGE_VERIFIED']);
+const TRACKED_AUTH_EVENTS = new Set([
+  'SIGNED_IN',
+  'USER_UPDATED',
+  'PASSWORD_RECOVERY',
+  'MFA_CHALLENGE_VERIFIED',
+]);
 
 export function MetricsTracker(): null {
   const { session, lastEvent } = useAuth();

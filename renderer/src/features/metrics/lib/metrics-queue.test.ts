@@ -64,7 +64,11 @@ describe('MetricsQueue', () => {
   });
 
   it('flushes everything on unload in batches of 10, marked as unloading, without rescheduling failures', async () => {
-    const send = vi.fn<SendBatch>().mockImplementation((batch) => (batch[0]?.value === 0 ? Promise.resolve() : Promise.reject(new Error('x'))));
+    const send = vi
+      .fn<SendBatch>()
+      .mockImplementation((batch) =>
+        batch[0]?.value === 0 ? Promise.resolve() : Promise.reject(new Error('x')),
+      );
     const queue = new MetricsQueue({ send, batchSize: 10, flushDelayMs: 5_000 });
     // Added as a burst: the first 10 go at once, so queue 5 more and flush on unload.
     for (let i = 0; i < 15; i += 1) {

@@ -37,7 +37,12 @@ export class MetricsQueue {
   private readonly flushDelayMs: number;
   private readonly maxQueued: number;
 
-  constructor({ send, batchSize = METRICS_BATCH_SIZE, flushDelayMs = METRICS_FLUSH_DELAY_MS, maxQueued = 500 }: QueueOptions) {
+  constructor({
+    send,
+    batchSize = METRICS_BATCH_SIZE,
+    flushDelayMs = METRICS_FLUSH_DELAY_MS,
+    maxQueued = 500,
+  }: QueueOptions) {
     this.send = send;
     this.batchSize = batchSize;
     this.flushDelayMs = flushDelayMs;

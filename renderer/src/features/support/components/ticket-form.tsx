@@ -8,7 +8,13 @@ import { ticketSchema, type TicketValues } from '../../../../../shared/validatio
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldAria, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '../../../components/ui/select.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { toast } from '../../../hooks/use-toast.ts';
 
@@ -39,7 +45,10 @@ export function TicketForm() {
           name="priority"
           render={({ field }) => (
             <Select value={field.value} onValueChange={field.onChange}>
-              <SelectTrigger {...fieldAria('ticket-priority', errors.priority?.message)} onBlur={field.onBlur}>
+              <SelectTrigger
+                {...fieldAria('ticket-priority', errors.priority?.message)}
+                onBlur={field.onBlur}
+              >
                 <SelectValue placeholder="Select priority" />
               </SelectTrigger>
               <SelectContent>
@@ -54,10 +63,19 @@ export function TicketForm() {
         />
       </FormField>
       <FormField id="ticket-subject" label="Subject" error={errors.subject?.message}>
-        <Input placeholder="Brief description of the issue" {...fieldAria('ticket-subject', errors.subject?.message)} {...form.register('subject')} />
+        <Input
+          placeholder="Brief description of the issue"
+          {...fieldAria('ticket-subject', errors.subject?.message)}
+          {...form.register('subject')}
+        />
       </FormField>
       <FormField id="ticket-description" label="Description" error={errors.description?.message}>
-        <Textarea rows={6} placeholder="What happened, when, and what you expected" {...fieldAria('ticket-description', errors.description?.message)} {...form.register('description')} />
+        <Textarea
+          rows={6}
+          placeholder="What happened, when, and what you expected"
+          {...fieldAria('ticket-description', errors.description?.message)}
+          {...form.register('description')}
+        />
       </FormField>
       <Button type="submit" disabled={isSubmitting}>
         {isSubmitting ? 'Submitting...' : 'Submit Ticket'}
