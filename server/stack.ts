@@ -6,8 +6,9 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { loadConfig, type StackConfig } from './config.ts';
 import type { StackContext } from './context.ts';
+import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
-import { openKeyRing } from './keys.ts';
+import { openKeyRing, type KeyRing } from './keys.ts';
 import { createMailer } from './mail/outbox.ts';
 import { attachRealtime } from './realtime/attach.ts';
 
@@ -34,7 +35,6 @@ export const attachToServer = (a: ServerAttachment) => attachments.push(a);
 
 export async function startStack(overrides: Partial<StackConfig> = {}): Promise<RunningStack> {
   const config = loadConfig(process.env, overrides);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // The server listens before the app exists (to learn a random port for port 0); requests that
   // arrive in that window get 503, which supabase-js treats as retryable.
   let handler: Fetch | null = null;
@@ -47,7 +47,19 @@ export async function startStack(overrides: Partial<StackConfig> = {}): Promise<
     config.publicUrl = `http://${config.host}:${port}`;
     config.siteUrl = overrides.siteUrl ?? config.publicUrl;
   }
-  const keys = await openKeyRing(config.dataDir, `${config.publicUrl}/auth/v1`);
+  // The database and the signing key are independent: open them together (start-up time).
+  let db: Database;
+  let keys: KeyRing;
+  try {
+    [db, keys] = await Promise.all([
+      openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+      openKeyRing(config.dataDir, `${config.publicUrl}/auth/v1`),
+    ]);
+  } catch (e) {
+    // A stack that cannot open its data must not leave its port bound.
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw e;
+  }
   const ctx: StackContext = { config, db, keys, mailer: createMailer(db, config.smtpUrl, config.mailFrom) };
   const status: StackStatus = {
     api_url: config.publicUrl,

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
 import { startTestStack } from '../helpers/stack.ts';
+import { startStack } from '../../server/stack.ts';
 import http from 'node:http';
+import net from 'node:net';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
@@ -85,5 +87,24 @@ describe('embedded stack', () => {
     }).catch((e: { code: number; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 1 });
     expect((failed as { stderr: string }).stderr).toContain('No Vigil stack is running');
+  });
+
+  it('fails to start with a clear error when its database is unreachable, and frees its port', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: p } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(p));
+      });
+    });
+    await expect(
+      startStack({ port, dataDir: 'memory', databaseUrl: 'postgres://nobody@127.0.0.1:1/none' }),
+    ).rejects.toThrow();
+    // The port is free again: nothing is left listening after the failed start.
+    await new Promise<void>((resolve, reject) => {
+      const again = net
+        .createServer()
+        .once('error', reject)
+        .listen(port, '127.0.0.1', () => again.close(() => resolve()));
+    });
   });
 });
