@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type E2E, newPage, startE2E } from './harness.ts';
+import { signUpThroughForm } from './sign-up.ts';
 
 let e2e: E2E;
 
@@ -17,23 +18,13 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-async function signUp(page: Page, email: string): Promise<string> {
-  await page.goto('/auth');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByLabel('Full Name').fill('Ada Lovelace');
-  await page.getByLabel('Company Name').fill('Analytical Engines');
-  await page.getByRole('combobox', { name: 'Industry Type' }).click();
-  await page.getByRole('option', { name: 'Technology' }).click();
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('bernoulli-1843');
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await page.waitForURL('**/dashboard');
-  const { rows } = await e2e.stack.ctx.db.query<{ id: string }>(
-    'select id from auth.users where email = $1',
-    [email],
-  );
-  return rows[0]!.id;
-}
+const signUp = (page: Page, email: string) =>
+  signUpThroughForm(e2e, page, {
+    email,
+    fullName: 'Ada Lovelace',
+    company: 'Analytical Engines',
+    password: 'bernoulli-1843',
+  });
 
 const sql = (text: string, params: unknown[] = []) => e2e.stack.ctx.db.query(text, params);
 

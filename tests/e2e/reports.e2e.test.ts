@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { reportWorker } from '../integration/reports-support.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';
+import { signUpThroughForm } from './sign-up.ts';
 
 let e2e: E2E;
 
@@ -18,23 +19,13 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-async function signUp(page: Page, email: string): Promise<string> {
-  await page.goto('/auth');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByLabel('Full Name').fill('Grace Hopper');
-  await page.getByLabel('Company Name').fill('Compiler Works Inc');
-  await page.getByRole('combobox', { name: 'Industry Type' }).click();
-  await page.getByRole('option', { name: 'Technology' }).click();
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('cobol-1959');
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await page.waitForURL('**/dashboard');
-  const { rows } = await e2e.stack.ctx.db.query<{ id: string }>(
-    'select id from auth.users where email = $1',
-    [email],
-  );
-  return rows[0]!.id;
-}
+const signUp = (page: Page, email: string) =>
+  signUpThroughForm(e2e, page, {
+    email,
+    fullName: 'Grace Hopper',
+    company: 'Compiler Works Inc',
+    password: 'cobol-1959',
+  });
 
 const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text }).first();
 
