@@ -28,11 +28,6 @@ export interface RunningStack {
   close(): Promise<void>;
 }
 
-/** Hooks other services register to run on the live HTTP server (realtime's WebSocket upgrade). */
-export type ServerAttachment = (ctx: StackContext, server: Server) => Promise<() => Promise<void>>;
-const attachments: ServerAttachment[] = [];
-export const attachToServer = (a: ServerAttachment) => attachments.push(a);
-
 export async function startStack(overrides: Partial<StackConfig> = {}): Promise<RunningStack> {
   const config = loadConfig(process.env, overrides);
   // The server listens before the app exists (to learn a random port for port 0); requests that
@@ -73,7 +68,8 @@ export async function startStack(overrides: Partial<StackConfig> = {}): Promise<
         : `pglite:${path.join(config.dataDir, 'pgdata')}`,
   };
   handler = createApp(ctx, status).fetch;
-  const detach = await Promise.all([attachRealtime, ...attachments].map((a) => a(ctx, server)));
+  // Realtime serves WebSocket upgrades on the same HTTP server.
+  const detachRealtime = await attachRealtime(ctx, server);
   const statusFile = config.dataDir === 'memory' ? null : path.join(config.dataDir, 'stack.json');
   if (statusFile) {
     await mkdir(config.dataDir, { recursive: true });
@@ -91,9 +87,7 @@ export async function startStack(overrides: Partial<StackConfig> = {}): Promise<
         return;
       }
       closed = true;
-      for (const d of detach) {
-        await d();
-      }
+      await detachRealtime();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
