@@ -131,6 +131,22 @@ describe('security alerts', () => {
     await sheet.getByRole('article', { name: 'Git metadata exposed' }).waitFor();
     await sheet.getByRole('button', { name: 'Close' }).click();
     await sheet.waitFor({ state: 'detached' });
+
+    // The agents recompute insights and recommendations after a scan: the page shows them live.
+    await sql(
+      `insert into public.ml_insights (user_id, title, description, insight_type, confidence_score, data)
+       values ($1, 'Live insight', 'Computed just now', 'trend', 0.91, '{}')`,
+      [userId],
+    );
+    await sql(
+      `insert into public.ai_security_recommendations (user_id, title, description, priority, category, status)
+       values ($1, 'Live recommendation', 'Do this now', 'high', 'live-cause', 'pending')`,
+      [userId],
+    );
+    await insights.getByRole('button', { name: 'Insight: Live insight' }).waitFor({ timeout: 10_000 });
+    await recommendations
+      .getByRole('button', { name: 'Recommendation: Live recommendation' })
+      .waitFor({ timeout: 10_000 });
     await context.close();
   });
 

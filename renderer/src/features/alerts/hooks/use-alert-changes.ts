@@ -1,5 +1,5 @@
-// Realtime refresh of the Alerts page: any change of the user's security events or findings (new scans,
-// fixes, triage from another tab) refreshes every query under 'alerts'.
+// Realtime refresh of the Alerts page: any change of the user's security events, findings, ML insights or
+// recommendations (new scans, fixes, triage from another tab) refreshes every query under 'alerts'.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
@@ -24,6 +24,12 @@ export function useAlertChanges(userId: string): void {
         .channel(`alerts-${channelCount}`)
         .on('postgres_changes', { event: '*', schema: 'public', table: 'security_events', filter }, refresh)
         .on('postgres_changes', { event: '*', schema: 'public', table: 'findings', filter }, refresh)
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'ml_insights', filter }, refresh)
+        .on(
+          'postgres_changes',
+          { event: '*', schema: 'public', table: 'ai_security_recommendations', filter },
+          refresh,
+        )
         .subscribe();
       cleanup = () => void client.removeChannel(channel);
     });
