@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 
 import { INDUSTRIES } from '../../../../../shared/constants.ts';
@@ -9,13 +9,7 @@ import { type SignUpInput, signUpSchema, type SignUpValues } from '../../../../.
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldAria, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '../../../components/ui/select.tsx';
+import { optionsOf, SelectField } from '../../../components/ui/select-field.tsx';
 import { toast } from '../../../hooks/use-toast.ts';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { AuthError } from './auth-error.tsx';
@@ -60,29 +54,15 @@ export function SignUpForm() {
           {...form.register('companyName')}
         />
       </FormField>
-      <FormField id="signup-industry" label="Industry Type" error={errors.industryType?.message}>
-        <Controller
-          control={form.control}
-          name="industryType"
-          render={({ field }) => (
-            <Select value={field.value} onValueChange={field.onChange}>
-              <SelectTrigger
-                {...fieldAria('signup-industry', errors.industryType?.message)}
-                onBlur={field.onBlur}
-              >
-                <SelectValue placeholder="Select your industry" />
-              </SelectTrigger>
-              <SelectContent>
-                {INDUSTRIES.map((industry) => (
-                  <SelectItem key={industry} value={industry}>
-                    {industry}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          )}
-        />
-      </FormField>
+      <SelectField
+        control={form.control}
+        name="industryType"
+        id="signup-industry"
+        label="Industry Type"
+        error={errors.industryType?.message}
+        placeholder="Select your industry"
+        options={optionsOf(INDUSTRIES)}
+      />
       <FormField id="signup-email" label="Email" error={errors.email?.message}>
         <Input
           type="email"

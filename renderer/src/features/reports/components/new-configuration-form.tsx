@@ -7,13 +7,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { fieldAria, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '../../../components/ui/select.tsx';
+import { optionsOf, SelectField } from '../../../components/ui/select-field.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { toast } from '../../../hooks/use-toast.ts';
@@ -71,46 +65,20 @@ export function NewConfigurationForm({ onClose }: { onClose: () => void }) {
         />
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="config-type" label="Report type">
-          <Controller
-            control={form.control}
-            name="report_type"
-            render={({ field }) => (
-              <Select value={field.value} onValueChange={field.onChange}>
-                <SelectTrigger id="config-type" onBlur={field.onBlur}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {REPORT_TYPES.map((type) => (
-                    <SelectItem key={type} value={type}>
-                      {REPORT_TYPE_LABELS[type]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            )}
-          />
-        </FormField>
-        <FormField id="config-schedule" label="Schedule">
-          <Controller
-            control={form.control}
-            name="schedule_type"
-            render={({ field }) => (
-              <Select value={field.value} onValueChange={field.onChange}>
-                <SelectTrigger id="config-schedule" onBlur={field.onBlur}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {SCHEDULE_TYPES.map((type) => (
-                    <SelectItem key={type} value={type}>
-                      {SCHEDULE_LABELS[type]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            )}
-          />
-        </FormField>
+        <SelectField
+          control={form.control}
+          name="report_type"
+          id="config-type"
+          label="Report type"
+          options={optionsOf(REPORT_TYPES, REPORT_TYPE_LABELS)}
+        />
+        <SelectField
+          control={form.control}
+          name="schedule_type"
+          id="config-schedule"
+          label="Schedule"
+          options={optionsOf(SCHEDULE_TYPES, SCHEDULE_LABELS)}
+        />
       </div>
       <div className="flex items-center gap-2">
         <Controller

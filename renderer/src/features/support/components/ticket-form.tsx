@@ -1,6 +1,6 @@
 // The support ticket form: validated, then a one-second simulated submit (no backend call, SPEC point 7).
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 
 import { TICKET_PRIORITIES, TIMINGS } from '../../../../../shared/constants.ts';
 import { TOASTS } from '../../../../../shared/messages.ts';
@@ -8,13 +8,7 @@ import { ticketSchema, type TicketValues } from '../../../../../shared/validatio
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldAria, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '../../../components/ui/select.tsx';
+import { optionsOf, SelectField } from '../../../components/ui/select-field.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { toast } from '../../../hooks/use-toast.ts';
 
@@ -39,29 +33,15 @@ export function TicketForm() {
 
   return (
     <form className="space-y-4" noValidate onSubmit={(event) => void onSubmit(event)}>
-      <FormField id="ticket-priority" label="Priority" error={errors.priority?.message}>
-        <Controller
-          control={form.control}
-          name="priority"
-          render={({ field }) => (
-            <Select value={field.value} onValueChange={field.onChange}>
-              <SelectTrigger
-                {...fieldAria('ticket-priority', errors.priority?.message)}
-                onBlur={field.onBlur}
-              >
-                <SelectValue placeholder="Select priority" />
-              </SelectTrigger>
-              <SelectContent>
-                {TICKET_PRIORITIES.map((priority) => (
-                  <SelectItem key={priority} value={priority}>
-                    {PRIORITY_LABELS[priority]}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          )}
-        />
-      </FormField>
+      <SelectField
+        control={form.control}
+        name="priority"
+        id="ticket-priority"
+        label="Priority"
+        error={errors.priority?.message}
+        placeholder="Select priority"
+        options={optionsOf(TICKET_PRIORITIES, PRIORITY_LABELS)}
+      />
       <FormField id="ticket-subject" label="Subject" error={errors.subject?.message}>
         <Input
           placeholder="Brief description of the issue"
