@@ -749,6 +749,7 @@ export type Database = {
           created_at: string;
           id: string;
           kind: string;
+          max_concurrent_scans: number;
           openapi_url: string | null;
           rate_limit: number;
           updated_at: string;
@@ -763,6 +764,7 @@ export type Database = {
           created_at?: string;
           id?: string;
           kind: string;
+          max_concurrent_scans?: number;
           openapi_url?: string | null;
           rate_limit?: number;
           updated_at?: string;
@@ -777,6 +779,7 @@ export type Database = {
           created_at?: string;
           id?: string;
           kind?: string;
+          max_concurrent_scans?: number;
           openapi_url?: string | null;
           rate_limit?: number;
           updated_at?: string;

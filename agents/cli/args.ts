@@ -7,12 +7,13 @@ import { scanTypes } from '../../shared/findings.ts';
 import type { ScanType } from '../../shared/findings.ts';
 import { parsePorts } from '../scanners/infrastructure/ports.ts';
 
-export const usage = `usage: npm run scan -- --type webapp|infrastructure|api --target URL_OR_HOST [--ports LIST] [--openapi URL] [--json]
+export const usage = `usage: npm run scan -- --type webapp|infrastructure|api --target URL_OR_HOST [--ports LIST] [--openapi URL] [--rate N] [--json]
 
   --type      webapp (crawl and web checks), infrastructure (TCP port scan and service checks) or api (OpenAPI-driven checks)
   --target    a URL (webapp, api) or a host name / IP address (infrastructure)
   --ports     infrastructure only: e.g. 22,80,8000-8100, or "-" for all 65535 (default: the 1000 most common plus database ports)
-  --openapi   api only: URL of the OpenAPI 3 JSON document (default: discovered at /openapi.json, /swagger.json, /v3/api-docs)
+  --openapi   api only: URL of the OpenAPI 3 document, JSON or YAML (default: discovered at /openapi.json, /openapi.yaml, /swagger.json, /v3/api-docs)
+  --rate      webapp and api: at most N requests per second to the target, 0.1 to 1000 (default: no limit)
   --json      print the result as JSON on stdout instead of a report`;
 
 export class UsageError extends Error {
@@ -24,6 +25,8 @@ export interface CliArgs {
   target: string;
   ports?: string;
   openapi?: string;
+  /** Requests per second to the target. */
+  rate?: number;
   json: boolean;
   help: boolean;
 }
@@ -33,6 +36,12 @@ const schema = z.object({
   target: z.string({ error: '--target is required' }).trim().min(1, '--target must not be empty'),
   ports: z.string().optional(),
   openapi: z.string().optional(),
+  rate: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, '--rate must be a number of requests per second')
+    .transform(Number)
+    .refine((n) => n >= 0.1 && n <= 1000, '--rate must be between 0.1 and 1000 requests per second')
+    .optional(),
   json: z.boolean().default(false),
 });
 
@@ -46,6 +55,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         target: { type: 'string' },
         ports: { type: 'string' },
         openapi: { type: 'string' },
+        rate: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -68,6 +78,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
   }
   if (args.openapi !== undefined && args.type !== 'api') {
     throw new UsageError('--openapi applies to --type api only');
+  }
+  if (args.rate !== undefined && args.type === 'infrastructure') {
+    throw new UsageError('--rate applies to --type webapp and api (HTTP requests) only');
   }
   if (args.ports !== undefined) {
     try {

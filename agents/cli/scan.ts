@@ -1,4 +1,4 @@
-// `npm run scan -- --type webapp|infrastructure|api --target URL_OR_HOST [--ports LIST] [--openapi URL] --json`
+// `npm run scan -- --type webapp|infrastructure|api --target URL_OR_HOST [--ports LIST] [--openapi URL] [--rate N] --json`
 // Runs one scan directly, without the stack, in local mode (loopback and private targets allowed).
 // Exit codes: 0 scan done, 1 scan failed (unreachable, refused), 2 bad arguments.
 import type { ScanReport } from '../../shared/findings.ts';
@@ -34,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
       mode: 'local',
       ports: args.ports,
       openapi: args.openapi,
+      ...(args.rate === undefined ? {} : { rateLimit: args.rate }),
       signal: controller.signal,
       onProgress: bar?.update,
     });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { scannerTarget, targetHost, verificationOrigins, type ScanTargetRow } from './target.ts';
+import {
+  scannerTarget,
+  scanRateLimit,
+  targetHost,
+  verificationOrigins,
+  type ScanTargetRow,
+} from './target.ts';
 import { bodyProvesToken } from './verify.ts';
 
 const row = (
@@ -15,6 +21,7 @@ const row = (
   verification_token: 'x'.repeat(64),
   verified_at: null,
   rate_limit: 10,
+  max_concurrent_scans: 1,
 });
 
 describe('targets', () => {
@@ -41,6 +48,11 @@ describe('targets', () => {
     expect(() =>
       scannerTarget(row('api', 'https://api.example.com', 'http://169.254.169.254/openapi.json'), 'api'),
     ).toThrow(/own origin/);
+  });
+  it('splits the target rate among the scans that may run at once', () => {
+    expect(scanRateLimit({ rate_limit: 10, max_concurrent_scans: 1 })).toBe(10);
+    expect(scanRateLimit({ rate_limit: 10, max_concurrent_scans: 4 })).toBe(2.5);
+    expect(scanRateLimit({ rate_limit: 1, max_concurrent_scans: 2 })).toBe(0.5);
   });
   it('accepts the token alone or as vigil-verification=token, nothing looser', () => {
     expect(bodyProvesToken('abc\n', 'abc')).toBe(true);

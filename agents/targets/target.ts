@@ -13,7 +13,10 @@ export const ScanTargetRow = z.object({
   openapi_url: z.string().nullable(),
   verification_token: z.string().min(32),
   verified_at: z.string().nullable(),
-  rate_limit: z.number().int(),
+  /** Requests per second all scans of the target together may send. */
+  rate_limit: z.number().int().min(1),
+  /** Scans of the target that may run at once (claim_jobs holds further ones in the queue). */
+  max_concurrent_scans: z.number().int().min(1),
 });
 export type ScanTargetRow = z.infer<typeof ScanTargetRow>;
 
@@ -59,4 +62,12 @@ export function scannerTarget(
     return { target: url, openapi: target.openapi_url };
   }
   return { target: url };
+}
+
+/**
+ * Requests per second one scan of the target may send: its share of the target's rate limit, so that
+ * `max_concurrent_scans` scans at once, on any workers, stay within `rate_limit` together.
+ */
+export function scanRateLimit(target: Pick<ScanTargetRow, 'rate_limit' | 'max_concurrent_scans'>): number {
+  return target.rate_limit / target.max_concurrent_scans;
 }

@@ -1,5 +1,5 @@
-// A scan job: load the customer's target (refusing unverified ones), run the scanner with the job's
-// abort signal and honest progress (phase, percent, requests/s, ETA) written to scan_results.progress,
+// A scan job: load the customer's target (refusing unverified ones), run the scanner within the target's
+// rate limit, with the job's abort signal and honest progress (phase, percent, requests/s, ETA) written to scan_results.progress,
 // then hand the findings to the pipeline. A cancel ends the scan keeping what it found (status stopped).
 import { z } from 'zod';
 import { findingSchema } from '../../shared/findings.ts';
@@ -8,7 +8,7 @@ import { processScan } from '../pipeline/process-scan.ts';
 import type { ScanProgress } from '../scanners/core/progress.ts';
 import { runScan } from '../scanners/run-scan.ts';
 import { TargetRefusedError } from '../scanners/target-policy.ts';
-import { ScanTargetRow, scannerTarget, TargetError } from '../targets/target.ts';
+import { ScanTargetRow, scannerTarget, scanRateLimit, TargetError } from '../targets/target.ts';
 import { abortReason, PermanentJobError, type JobContext } from './job-context.ts';
 
 export const ScanPayload = z.object({
@@ -102,6 +102,8 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
       ...(pointAt.openapi ? { openapi: pointAt.openapi } : {}),
       ...(payload.options.ports ? { ports: payload.options.ports } : {}),
       mode: ctx.mode,
+      // The target's request rate, shared among the scans of it that may run at once.
+      rateLimit: scanRateLimit(target),
       signal: ctx.signal,
       onProgress: (p) => {
         latest = { ...p, attempt: ctx.job.attempts };

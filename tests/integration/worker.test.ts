@@ -1,5 +1,6 @@
 // The agent worker on real scans: stop within 2 s keeping what was found, a stalled scan retried by
-// another worker, hosted mode refusing loopback targets, and unverified targets refused.
+// another worker, hosted mode refusing loopback targets, unverified targets refused, and the target's
+// rate limit as the target sees it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClient } from '../../agents/queue/client.ts';
 import { startAgent, type Agent } from '../../agents/worker/agent.ts';
@@ -7,6 +8,8 @@ import { runScanJob } from '../../agents/worker/scan-job.ts';
 import { Worker } from '../../agents/worker/worker.ts';
 import type { RunningStack } from '../../server/stack.ts';
 import { startTestStack } from '../helpers/stack.ts';
+import { Queue } from '../../agents/queue/queue.ts';
+import { countingProxy } from '../fixtures/counting-proxy.ts';
 import { customer, initialised, target, targetServer, waitFor, type TargetServer } from './queue-support.ts';
 
 let stack: RunningStack;
@@ -231,5 +234,29 @@ describe('agent worker', () => {
     expect(found!.every((f) => f.scanner === 'infrastructure' && f.location.includes(String(srv.port)))).toBe(
       true,
     );
+  });
+
+  it("keeps a scan within the target's rate limit, shared among its concurrent scans", async () => {
+    const frank = await customer(stack);
+    const proxy = await countingProxy(srv.url);
+    try {
+      const t = await target(stack, frank.id, proxy.target);
+      // 8 requests/s for the target, up to 2 scans at once: each scan may send 4 a second.
+      await stack.ctx.db.query(
+        'update public.scan_targets set rate_limit = 8, max_concurrent_scans = 2 where id = $1',
+        [t.id],
+      );
+      agent('local', { heartbeatMs: 300 });
+      const { jobId, scanId } = await startScan(frank.id, t.id);
+      await waitFor('requests under way', () => Promise.resolve(proxy.arrivals.length >= 12), 20_000, 50);
+      await new Queue(service()).cancel(jobId);
+      await waitFor('scan recorded', async () => (await scanRow(scanId)).analyzed_results, 20_000, 50);
+      expect(proxy.peak(1000)).toBeLessThanOrEqual(4);
+      // 12 requests at 4 a second take at least (12 - 1) / 4 s from first to last.
+      const sorted = [...proxy.arrivals].sort((a, b) => a - b);
+      expect(sorted[11]! - sorted[0]!).toBeGreaterThanOrEqual(2750);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -36,6 +36,32 @@ describe('API scanner', () => {
   it('fails clearly when --openapi is not an OpenAPI document', async () => {
     await expect(
       runScan('api', { target: api.target, mode: 'local', openapi: `${api.target}/api/users` }),
-    ).rejects.toThrow(/not valid OpenAPI 3/);
+    ).rejects.toThrow(/not a valid OpenAPI 3 document/);
+  });
+});
+
+describe('API scanner with an OpenAPI document in YAML', () => {
+  let api: RunningFixture;
+  beforeAll(async () => {
+    api = await startVulnerableApi(0, 'yaml');
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('discovers /openapi.yaml and finds every planted issue from it', async () => {
+    const result = await runScan('api', { target: api.target, mode: 'local' });
+    const m = measure(result.findings, api.planted, api.target);
+    expect(m.missed).toEqual([]);
+    expect(m.unexpected).toEqual([]);
+  });
+
+  it('reads a YAML document from --openapi', async () => {
+    const result = await runScan('api', {
+      target: api.target,
+      mode: 'local',
+      openapi: `${api.target}/openapi.yaml`,
+    });
+    expect(result.findings.map((f) => f.rule_id)).toContain('api.auth.missing');
   });
 });

@@ -58,6 +58,21 @@ describe('npm run scan', () => {
     expect(report.stats.requests).toBeGreaterThan(0);
   });
 
+  it('takes --rate and prints the same contract JSON', async () => {
+    const { code, stdout } = await scan([
+      '--type',
+      'webapp',
+      '--target',
+      app.target,
+      '--rate',
+      '400',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const report = contract.parse(JSON.parse(stdout));
+    expect(report.findings.map((f) => f.rule_id)).toContain('web.exposed.git');
+  });
+
   it('prints a readable report and progress on stderr without --json', async () => {
     const { code, stdout, stderr } = await scan(['--type', 'webapp', '--target', app.target]);
     expect(code).toBe(0);
@@ -78,6 +93,15 @@ describe('npm run scan', () => {
       /--ports applies to --type infrastructure only/,
     ],
     [['--type', 'webapp', '--target', 'http://127.0.0.1', '--bogus'], /Unknown option '--bogus'/],
+    [
+      ['--type', 'webapp', '--target', 'http://127.0.0.1', '--rate', '0'],
+      /--rate must be between 0\.1 and 1000/,
+    ],
+    [['--type', 'api', '--target', 'http://127.0.0.1', '--rate', 'fast'], /--rate must be a number/],
+    [
+      ['--type', 'infrastructure', '--target', '127.0.0.1', '--rate', '5'],
+      /--rate applies to --type webapp and api/,
+    ],
   ])('exits 2 with a clear message for %j', async (args, message) => {
     const { code, stderr, stdout } = await scan(args);
     expect(code).toBe(2);

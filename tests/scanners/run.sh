@@ -10,11 +10,23 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   echo "skipped: the scanner suites need unshare (util-linux) and ip (iproute2) to make a private network namespace" >&2
   exit 0
 fi
-# Real, badly configured services for the extra suite; installed only when missing, and only as root on
-# Debian. Without them that suite skips itself.
-if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null && ! { command -v redis-server && command -v memcached; } >/dev/null; then
-  (apt-get install -y -qq redis-server memcached >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq redis-server memcached >/dev/null 2>&1; }) \
-    || echo "note: could not install redis-server and memcached; the real-services suite will skip" >&2
+# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd); the
+# missing ones are installed, only as root on Debian. Without them those suites skip themselves, saying why.
+missing=()
+for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd vsftpd:/usr/sbin/vsftpd; do
+  command -v "${pair#*:}" >/dev/null || missing+=("${pair%%:*}")
+done
+if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+  # The packages must not start their own services (sshd on :22, nginx on :80...): Debian's policy-rc.d
+  # hook refuses every start during the install. Docker images ship one; elsewhere it is ours for the install.
+  own_policy=''
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && own_policy=1
+  fi
+  (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; }) \
+    || echo "note: could not install ${missing[*]}; the suites that need them will skip" >&2
+  if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 
 if [ "$(id -u)" -eq 0 ]; then

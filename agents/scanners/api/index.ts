@@ -31,6 +31,7 @@ export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
     signal: options.signal,
     maxRequests: apiLimits.maxRequests,
     timeoutMs: apiLimits.timeoutMs,
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
   });
   const progress = new ProgressTracker(options.onProgress, () => client.requests);
   const phases = new PhaseRunner(progress, options.signal);

@@ -1,4 +1,5 @@
-// Reads an OpenAPI 3 document into the operations the API scanner exercises.
+// Reads an OpenAPI 3 document, JSON or YAML, into the operations the API scanner exercises.
+import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 import type { HttpClient } from '../core/http-client.ts';
@@ -48,7 +49,10 @@ export interface Operation {
 
 export const discoveryPaths = [
   '/openapi.json',
+  '/openapi.yaml',
+  '/openapi.yml',
   '/swagger.json',
+  '/swagger.yaml',
   '/v3/api-docs',
   '/api-docs',
   '/api/openapi.json',
@@ -64,6 +68,17 @@ function exampleValue(param: z.infer<typeof parameterSchema>): string {
     return '00000000-0000-4000-8000-000000000000';
   }
   return param.schema?.type === 'integer' || param.schema?.type === 'number' ? '1' : 'test';
+}
+
+/**
+ * The document in `text`: JSON when it reads as a JSON object, YAML otherwise. YAML aliases are capped
+ * (the library's default of 100) so a hostile "billion laughs" document cannot blow up memory.
+ */
+export function parseOpenApiText(text: string): unknown {
+  if (text.trimStart().startsWith('{')) {
+    return JSON.parse(text);
+  }
+  return parseYaml(text, { maxAliasCount: 100 });
 }
 
 /** Operations of `raw`, each on the target's origin (a document must not send us to another host). */
@@ -122,12 +137,12 @@ export async function loadOperations(
       continue;
     }
     try {
-      return { specUrl, operations: readOperations(JSON.parse(response.body), target, specUrl) };
+      return { specUrl, operations: readOperations(parseOpenApiText(response.body), target, specUrl) };
     } catch (error) {
       // Guard: with an explicit --openapi a broken document is the user's error; while discovering it just is not one.
       if (openapi) {
         throw new Error(
-          `the OpenAPI document at ${specUrl.href} is not valid OpenAPI 3 JSON: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`,
+          `the OpenAPI document at ${specUrl.href} is not a valid OpenAPI 3 document (JSON or YAML): ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`,
           { cause: error },
         );
       }

@@ -12,6 +12,11 @@ export interface ScanOptions {
   ports?: string;
   /** API: where the OpenAPI document is; default discovery at well-known paths. */
   openapi?: string;
+  /**
+   * Web and API: requests per second the scan may send (the target's rate limit, shared by all of the
+   * scan's concurrent requests); unlimited when absent.
+   */
+  rateLimit?: number;
   /** Test seam for DNS; production uses the system resolver. */
   resolver?: Resolver;
 }

@@ -1,19 +1,17 @@
 // The one HTTP client of the scanners: every request goes through the target policy (resolved address
 // pinned for the connection, redirects re-checked hop by hop), counts against a request budget, has a
-// timeout and reads at most `maxBodyBytes`. Certificates are not verified here: scanners must read
-// badly configured sites; the TLS check reports certificate problems separately.
+// timeout, reads at most `maxBodyBytes`, and leaves no faster than the target's rate limit allows.
+// Certificates are not verified here: scanners must read badly configured sites; the TLS check reports
+// certificate problems separately.
 import http from 'node:http';
 import https from 'node:https';
 
 import { pinnedLookup } from '../target-policy.ts';
 import type { TargetPolicy } from '../target-policy.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { ScanStoppedError } from './scan-stopped.ts';
 
-export class ScanStoppedError extends Error {
-  constructor(reason: 'aborted' | 'budget') {
-    super(reason === 'aborted' ? 'scan stopped' : 'request budget exhausted');
-    this.name = 'ScanStoppedError';
-  }
-}
+export { ScanStoppedError };
 
 export interface HttpResponse {
   url: string;
@@ -39,6 +37,8 @@ export interface HttpClientOptions {
   maxRequests?: number;
   timeoutMs?: number;
   maxBodyBytes?: number;
+  /** Requests per second this client may send (the target's limit); unlimited when absent. */
+  rateLimit?: number;
 }
 
 const userAgent = 'Vigil-Scanner/0.1 (+https://vigil.security/scanner)';
@@ -55,7 +55,11 @@ export class HttpClient {
     'https:': new https.Agent({ keepAlive: true, maxSockets: 16, rejectUnauthorized: false }),
   };
 
-  constructor(private readonly options: HttpClientOptions) {}
+  private readonly limiter: RateLimiter | null;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.limiter = options.rateLimit === undefined ? null : new RateLimiter(options.rateLimit);
+  }
 
   get signal(): AbortSignal | undefined {
     return this.options.signal;
@@ -116,6 +120,8 @@ export class HttpClient {
     }
     const target = await this.options.policy.assertUrl(url);
     this.requests += 1;
+    // Every request, redirect hops included, waits for its slot under the target's rate limit.
+    await this.limiter?.acquire(this.options.signal);
     const transport = url.protocol === 'https:' ? https : http;
     const maxBody = this.options.maxBodyBytes ?? 1_000_000;
     const timeout = init.timeoutMs ?? this.options.timeoutMs ?? 10_000;

@@ -5,6 +5,7 @@ import { grab } from './grab.ts';
 import type { ServiceInfo, Timing } from './identify.ts';
 import { printable } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';
+import { parseKexInit, scannerIdent, sshWeaknesses } from './ssh-kex.ts';
 import { httpGet, mongoCommand, parseMongoReply } from './wire.ts';
 
 interface CheckContext {
@@ -40,9 +41,9 @@ export function outdatedSsh(banner: string): string | null {
 }
 
 const checks: Record<string, Check> = {
-  ssh: (ctx, service) => {
+  ssh: async (ctx, service) => {
     const outdated = outdatedSsh(service.banner);
-    return outdated
+    const findings = outdated
       ? [
           infrastructureFinding('infra.ssh.outdated', {
             location: ctx.location,
@@ -50,6 +51,28 @@ const checks: Record<string, Check> = {
           }),
         ]
       : [];
+    // The server's algorithm offer (its KEXINIT) follows our identification line, before any login.
+    const transcript = await talk(ctx, null, [
+      (got) => (/^SSH-[^\n]*\n/.test(got.toString('latin1')) ? Buffer.from(scannerIdent) : null),
+    ]);
+    const offered = parseKexInit(transcript);
+    if (offered) {
+      const weak = sshWeaknesses(offered);
+      const report = (
+        rule: 'infra.ssh.weak-kex' | 'infra.ssh.weak-cipher' | 'infra.ssh.weak-mac',
+        names: string[],
+      ) => {
+        if (names.length > 0) {
+          findings.push(
+            infrastructureFinding(rule, { location: ctx.location, evidence: `offered: ${names.join(', ')}` }),
+          );
+        }
+      };
+      report('infra.ssh.weak-kex', weak.kex);
+      report('infra.ssh.weak-cipher', weak.ciphers);
+      report('infra.ssh.weak-mac', weak.macs);
+    }
+    return findings;
   },
   ftp: async (ctx) => {
     const transcript = await talk(ctx, null, [

@@ -102,6 +102,33 @@ export const infrastructureRules = {
     cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N',
     remediation: 'Upgrade OpenSSH to a supported release from the OS vendor and disable SSH protocol 1.',
   },
+  'infra.ssh.weak-kex': {
+    title: 'SSH server offers weak key exchange',
+    cwe: 'CWE-327',
+    owasp: A02,
+    family: 'transport',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:L/A:N',
+    remediation:
+      'Remove SHA-1 and 1024-bit Diffie-Hellman key exchange (RFC 9142): in sshd_config set e.g. "KexAlgorithms sntrup761x25519-sha512@openssh.com,curve25519-sha256,diffie-hellman-group16-sha512" and reload sshd.',
+  },
+  'infra.ssh.weak-cipher': {
+    title: 'SSH server offers weak ciphers',
+    cwe: 'CWE-327',
+    owasp: A02,
+    family: 'transport',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
+    remediation:
+      'Offer only authenticated or counter-mode ciphers: in sshd_config set "Ciphers chacha20-poly1305@openssh.com,aes256-gcm@openssh.com,aes128-gcm@openssh.com,aes256-ctr,aes128-ctr" (no CBC, 3DES, RC4).',
+  },
+  'infra.ssh.weak-mac': {
+    title: 'SSH server offers weak message authentication codes',
+    cwe: 'CWE-328',
+    owasp: A02,
+    family: 'transport',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:N/I:L/A:N',
+    remediation:
+      'Remove MD5 and truncated MACs: in sshd_config set "MACs hmac-sha2-512-etm@openssh.com,hmac-sha2-256-etm@openssh.com,umac-128-etm@openssh.com".',
+  },
 } satisfies Record<string, Rule>;
 
 export type InfrastructureRuleId = keyof typeof infrastructureRules;

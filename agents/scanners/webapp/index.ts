@@ -38,6 +38,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     signal: options.signal,
     maxRequests: webappLimits.maxRequests,
     timeoutMs: webappLimits.timeoutMs,
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
   });
   const progress = new ProgressTracker(options.onProgress, () => client.requests);
   const phases = new PhaseRunner(progress, options.signal);

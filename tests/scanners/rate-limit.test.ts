@@ -1,0 +1,56 @@
+// The target's rate limit as the target sees it: a proxy in front of each fixture counts arrivals, and
+// no one-second window may hold more requests than the limit, whatever the scanners' concurrency.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { runScan } from '../../agents/scanners/run-scan.ts';
+import type { ScanType } from '../../shared/findings.ts';
+import { countingProxy } from '../fixtures/counting-proxy.ts';
+import type { CountingProxy } from '../fixtures/counting-proxy.ts';
+import type { RunningFixture } from '../fixtures/planted.ts';
+import { startVulnerableApi } from '../fixtures/vulnerable-api.ts';
+import { startVulnerableWebapp } from '../fixtures/vulnerable-webapp.ts';
+
+describe('per-target rate limit', () => {
+  let app: RunningFixture;
+  let api: RunningFixture;
+  const proxies: CountingProxy[] = [];
+  beforeAll(async () => {
+    [app, api] = await Promise.all([startVulnerableWebapp(), startVulnerableApi()]);
+  });
+  afterAll(async () => {
+    await Promise.all([...proxies.map((p) => p.close()), app.close(), api.close()]);
+  });
+
+  /** Scans through a fresh proxy for `seconds`, then stops the scan. */
+  async function scanFor(type: ScanType, upstream: string, rateLimit: number | undefined, seconds: number) {
+    const proxy = await countingProxy(upstream);
+    proxies.push(proxy);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), seconds * 1000);
+    const result = await runScan(type, {
+      target: proxy.target,
+      mode: 'local',
+      signal: controller.signal,
+      ...(rateLimit === undefined ? {} : { rateLimit }),
+    });
+    clearTimeout(timer);
+    return { proxy, result };
+  }
+
+  it.each([
+    ['webapp', 15],
+    ['api', 8],
+  ] as const)('keeps a %s scan within %i requests per second', async (type, rate) => {
+    const upstream = type === 'webapp' ? app.target : api.target;
+    const { proxy, result } = await scanFor(type, upstream, rate, 3.5);
+    expect(proxy.peak(1000)).toBeLessThanOrEqual(rate);
+    // It does scan at about that rate, not slower: ~3.5 s at `rate` per second.
+    expect(proxy.arrivals.length).toBeGreaterThanOrEqual(rate * 2.5);
+    expect(result.partial).toBe(true);
+  });
+
+  it('is what makes the difference: without a limit the same scan bursts far above it', async () => {
+    const { proxy } = await scanFor('webapp', app.target, undefined, 1.5);
+    expect(proxy.peak(1000)).toBeGreaterThan(15);
+  });
+});
