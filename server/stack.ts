@@ -67,9 +67,11 @@ export async function startStack(overrides: Partial<StackConfig> = {}): Promise<
         ? 'pglite:memory'
         : `pglite:${path.join(config.dataDir, 'pgdata')}`,
   };
-  handler = createApp(ctx, status).fetch;
-  // Realtime serves WebSocket upgrades on the same HTTP server.
+  // Realtime serves WebSocket upgrades on the same HTTP server. It starts before the app: PGlite runs one
+  // query at a time, and the app's schema introspection (~150 ms) would otherwise run ahead of realtime's
+  // start-up queries. The introspection finishes in the background; REST requests wait for it.
   const detachRealtime = await attachRealtime(ctx, server);
+  handler = createApp(ctx, status).fetch;
   const statusFile = config.dataDir === 'memory' ? null : path.join(config.dataDir, 'stack.json');
   if (statusFile) {
     await mkdir(config.dataDir, { recursive: true });

@@ -33,11 +33,9 @@ export function runAs<T>(
   fn: (tx: Queryable) => Promise<T>,
   info: RoleRequestInfo = {},
 ): Promise<T> {
-  return db.transaction(async (tx) => {
-    if (info.readOnly) {
-      await tx.exec('set transaction read only');
-    }
-    await tx.query(ROLE_PREAMBLE, rolePreambleParams(who, info));
-    return fn(tx);
-  });
+  // transaction_read_only may be switched on at any point of a transaction (SET TRANSACTION READ ONLY).
+  const sql = info.readOnly
+    ? `${ROLE_PREAMBLE}, set_config('transaction_read_only', 'on', true)`
+    : ROLE_PREAMBLE;
+  return db.transaction(fn, { preamble: { sql, params: rolePreambleParams(who, info) } });
 }

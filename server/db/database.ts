@@ -20,10 +20,30 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** A statement run first in a transaction, before `fn` (the request's role and JWT claims, say). */
+export interface TransactionPreamble {
+  sql: string;
+  /** Text (or null) values only. */
+  params: readonly (string | null)[];
+}
+
+export interface TransactionOptions {
+  preamble?: TransactionPreamble;
+  /**
+   * The transaction ends with `fn`'s first query (PGlite sends COMMIT in the same backend call), and a
+   * second query is an error. Only for a transaction whose outcome nothing after that query can change:
+   * a read-only one, where committing and rolling back are the same.
+   */
+  endAfterFirstQuery?: boolean;
+}
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. A
+   * preamble runs first; PGlite sends it together with BEGIN and `fn`'s first query (one backend call).
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** LISTEN on a channel; resolves to the function that stops listening. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Queryable } from './database.ts';
+import { isPgError, type Queryable } from './database.ts';
 
 /** One SQL file to apply: the platform bootstrap, a migration or the seed. */
 export interface SqlFile {
@@ -54,7 +54,25 @@ create table if not exists supabase_migrations.schema_migrations (version text p
 create schema if not exists vigil_platform;
 create table if not exists vigil_platform.applied (name text primary key, hash text not null, applied_at timestamptz not null default now());
 create table if not exists vigil_platform.seeded (id boolean primary key default true, seeded_at timestamptz not null default now());
+create table if not exists vigil_platform.schema_state (id boolean primary key default true check (id), hash text not null, applied_at timestamptz not null default now());
 `;
+
+/**
+ * Whether the database was last brought up to date from exactly these sources (their schemaHash), so
+ * that a start with an unchanged schema costs one query instead of the ledger's checks.
+ */
+async function upToDate(db: Queryable, hash: string): Promise<boolean> {
+  try {
+    const { rows } = await db.query<{ hash: string }>('select hash from vigil_platform.schema_state');
+    return rows[0]?.hash === hash;
+  } catch (e) {
+    // A database from before this record (or a new one) has no such table yet: check the ledger.
+    if (isPgError(e) && e.code === '42P01') {
+      return false;
+    }
+    throw e;
+  }
+}
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -67,6 +85,10 @@ export async function applySchema(
   db: Queryable & { transaction?: unknown },
   sources: SchemaSources,
 ): Promise<void> {
+  const sourcesHash = schemaHash(sources);
+  if (await upToDate(db, sourcesHash)) {
+    return;
+  }
   await db.exec(LEDGER);
   const applied = new Map(
     (
@@ -105,6 +127,11 @@ export async function applySchema(
   if (sources.seed && seeded.rows.length === 0) {
     await runFile(db, sources.seed, 'insert into vigil_platform.seeded default values;');
   }
+  await db.query(
+    `insert into vigil_platform.schema_state (hash) values ($1)
+     on conflict (id) do update set hash = excluded.hash, applied_at = now()`,
+    [sourcesHash],
+  );
 }
 
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;

@@ -1,5 +1,6 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import type { Database, Queryable, QueryResult } from './database.ts';
+import { pipelinedTransaction } from './pglite-transaction.ts';
 
 // Values cross the WASM boundary as text and are parsed only where the JS type is lossless; the REST
 // layer renders JSON inside Postgres (to_json), so these parsers serve only internal queries.
@@ -44,7 +45,7 @@ export function fromPGlite(db: PGlite): Database {
   return {
     kind: 'pglite',
     ...wrap(db),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn, options) => pipelinedTransaction(db, fn, options),
     async listen(channel, onNotify) {
       const unsubscribe = await db.listen(channel, onNotify);
       return () => unsubscribe();

@@ -27,10 +27,13 @@ export async function openPostgres(connectionString: string): Promise<Database> 
   return {
     kind: 'postgres',
     ...root,
-    async transaction(fn) {
+    async transaction(fn, options) {
       const client = await pool.connect();
       try {
         await client.query('begin');
+        if (options?.preamble) {
+          await client.query(options.preamble.sql, options.preamble.params as unknown[]);
+        }
         const result = await fn(wrap(client));
         await client.query('commit');
         return result;

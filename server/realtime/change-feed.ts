@@ -91,7 +91,14 @@ export async function deliverChange(db: Database, hub: RealtimeHub, c: CapturedC
 
 /** LISTENs for captured changes and delivers them in commit-notification order; resolves to its stop. */
 export async function startChangeFeed(db: Database, hub: RealtimeHub): Promise<() => Promise<void>> {
-  await db.query('select realtime.refresh_capture_triggers()');
+  // The capture triggers persist in the database: refresh them only when a published table, its primary
+  // key or a capture trigger changed since the last refresh (one catalog query otherwise).
+  const { rows: state } = await db.query<{ current: boolean }>(
+    `select exists (select 1 from realtime.capture_state where fingerprint = realtime.capture_fingerprint()) as current`,
+  );
+  if (!state[0]?.current) {
+    await db.query('select realtime.refresh_capture_triggers()');
+  }
   let highest = 0;
   let draining: Promise<void> | null = null;
   let stopped = false;

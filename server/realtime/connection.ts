@@ -7,7 +7,8 @@ import { decodeFrame, encodeFrame, FrameError, type PhxMessage, type Vsn } from 
 import type { RealtimeHub } from './hub.ts';
 import { joinPayloadSchema, parseBindings } from './join.ts';
 import { unpublishedBindings } from './publication.ts';
-import type { Queryable } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
+import { authorizeJoin, maySend, reauthorize, readDenied } from './private-channel.ts';
 import { SocketChannel } from './socket-channel.ts';
 import {
   isSessionlessToken,
@@ -35,7 +36,7 @@ const accessTokenSchema = z.object({ access_token: z.string().nullish() });
 export interface ConnectionDeps {
   hub: RealtimeHub;
   keys: KeyRing;
-  db: Queryable;
+  db: Database;
   apikey: string;
   apikeyAuth: SubscriberAuth;
 }
@@ -175,12 +176,12 @@ export class Connection {
       return;
     }
     const subTopic = m.topic.slice('realtime:'.length);
-    // Private channels are authorised by RLS on realtime.messages upstream; this stack has no such
-    // policies, so only the service role may use them (documented in the README).
-    if (config.private && auth.role !== 'service_role') {
-      this.reply(m, 'error', {
-        reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`,
-      });
+    // Private channels: the subscriber's SELECT policies on realtime.messages decide (Realtime Authorization).
+    const policies = config.private
+      ? await authorizeJoin(this.deps.db, auth, subTopic, config.presence?.enabled === true)
+      : null;
+    if (config.private && !policies) {
+      this.reply(m, 'error', { reason: readDenied(subTopic) });
       return;
     }
     let bindings;
@@ -206,6 +207,7 @@ export class Connection {
       ack: config.broadcast?.ack === true,
       presenceKey: config.presence?.key || randomUUID(),
       isPrivate: config.private === true,
+      policies,
       auth,
       bindings: bindings.bindings,
     });
@@ -235,12 +237,16 @@ export class Connection {
       this.expel(channel, auth.reason);
       return;
     }
-    if (channel.isPrivate && auth.role !== 'service_role') {
-      this.expel(
-        channel,
-        `You no longer have permission to read from this Channel topic: ${channel.subTopic}`,
-      );
-      return;
+    if (channel.isPrivate) {
+      const policies = await reauthorize(this.deps.db, channel, auth);
+      if (!policies) {
+        this.expel(
+          channel,
+          `You no longer have permission to read from this Channel topic: ${channel.subTopic}`,
+        );
+        return;
+      }
+      channel.policies = policies;
     }
     channel.auth = auth;
     channel.watchExpiry(() => this.expel(channel, 'Token has expired 0 seconds ago'));
@@ -256,10 +262,14 @@ export class Connection {
     this.leave(channel);
   }
 
-  private broadcast(channel: SocketChannel, m: PhxMessage): void {
+  private async broadcast(channel: SocketChannel, m: PhxMessage): Promise<void> {
     const parsed = broadcastSchema.safeParse(m.payload);
     if (!parsed.success) {
       this.reply(m, 'error', { reason: 'Invalid broadcast: needs an event name' });
+      return;
+    }
+    // Without a write policy Realtime drops the message silently, with no ack either.
+    if (!(await maySend(this.deps.db, channel, 'broadcast'))) {
       return;
     }
     this.deps.hub.broadcast(channel.topic, parsed.data.event, parsed.data.payload ?? {}, channel);
@@ -268,10 +278,15 @@ export class Connection {
     }
   }
 
-  private presence(channel: SocketChannel, m: PhxMessage): void {
+  private async presence(channel: SocketChannel, m: PhxMessage): Promise<void> {
     const parsed = presenceSchema.safeParse(m.payload);
     if (!parsed.success) {
       this.reply(m, 'error', { reason: 'Invalid presence message: event must be track or untrack' });
+      return;
+    }
+    if (parsed.data.event === 'track' && !(await maySend(this.deps.db, channel, 'presence'))) {
+      // Realtime's `{:reply, :error, socket}`: an error status with an empty response.
+      this.reply(m, 'error', {});
       return;
     }
     if (parsed.data.event === 'track') {

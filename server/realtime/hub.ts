@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { ChannelPeer } from './peer.ts';
+import { mayReceive, type ChannelPeer } from './peer.ts';
 
 type Meta = Record<string, unknown> & { phx_ref: string };
 type PresenceMap = Record<string, { metas: Meta[] }>;
+
+/** Realtime's tenant topic: a private channel never shares messages with the public one of the same name. */
+const keyOf = (topic: string, isPrivate: boolean) => `${isPrivate ? 'private' : 'public'}:${topic}`;
+const peerKey = (peer: ChannelPeer) => keyOf(peer.topic, peer.isPrivate);
 
 /**
  * Every joined channel of every socket, by topic: fans out broadcasts (from sockets and from the REST
@@ -11,14 +15,14 @@ type PresenceMap = Record<string, { metas: Meta[] }>;
 export class RealtimeHub {
   private readonly byTopic = new Map<string, Set<ChannelPeer>>();
   private readonly withBindings = new Set<ChannelPeer>();
-  /** topic → peer id → its tracked presence (one per channel, as Realtime keeps it). */
+  /** topic key → peer id → its tracked presence (one per channel, as Realtime keeps it). */
   private readonly presences = new Map<string, Map<number, { key: string; meta: Meta }>>();
 
   add(peer: ChannelPeer): void {
-    let peers = this.byTopic.get(peer.topic);
+    let peers = this.byTopic.get(peerKey(peer));
     if (!peers) {
       peers = new Set();
-      this.byTopic.set(peer.topic, peers);
+      this.byTopic.set(peerKey(peer), peers);
     }
     peers.add(peer);
     if (peer.bindings.length > 0) {
@@ -29,10 +33,10 @@ export class RealtimeHub {
   remove(peer: ChannelPeer): void {
     this.untrack(peer);
     this.withBindings.delete(peer);
-    const peers = this.byTopic.get(peer.topic);
+    const peers = this.byTopic.get(peerKey(peer));
     peers?.delete(peer);
     if (peers?.size === 0) {
-      this.byTopic.delete(peer.topic);
+      this.byTopic.delete(peerKey(peer));
     }
   }
 
@@ -49,10 +53,19 @@ export class RealtimeHub {
     return n;
   }
 
-  /** Delivers a user broadcast to the topic's channels; the sender only when it asked for `self`. */
-  broadcast(topic: string, event: string, payload: unknown, sender?: ChannelPeer): void {
-    for (const peer of this.byTopic.get(topic) ?? []) {
-      if (peer === sender && !peer.self) {
+  /**
+   * Delivers a user broadcast to the topic's channels (the private or the public ones); the sender only
+   * when it asked for `self`, private channels only when their policies let them receive broadcasts.
+   */
+  broadcast(
+    topic: string,
+    event: string,
+    payload: unknown,
+    sender?: ChannelPeer,
+    isPrivate = sender?.isPrivate ?? false,
+  ): void {
+    for (const peer of this.byTopic.get(keyOf(topic, isPrivate)) ?? []) {
+      if ((peer === sender && !peer.self) || !mayReceive(peer, 'broadcast')) {
         continue;
       }
       if (Buffer.isBuffer(payload)) {
@@ -63,9 +76,9 @@ export class RealtimeHub {
     }
   }
 
-  presenceState(topic: string): PresenceMap {
+  private presenceState(topicKey: string): PresenceMap {
     const state: PresenceMap = {};
-    for (const { key, meta } of this.presences.get(topic)?.values() ?? []) {
+    for (const { key, meta } of this.presences.get(topicKey)?.values() ?? []) {
       (state[key] ??= { metas: [] }).metas.push(meta);
     }
     return state;
@@ -73,17 +86,18 @@ export class RealtimeHub {
 
   /** Sends the topic's presence state to a channel once, so the client applies the diffs that follow. */
   syncPresence(peer: ChannelPeer): void {
-    if (!peer.presenceSynced) {
+    // A private channel whose policies deny presence reads learns nothing of who is there.
+    if (!peer.presenceSynced && mayReceive(peer, 'presence')) {
       peer.presenceSynced = true;
-      peer.push('presence_state', this.presenceState(peer.topic));
+      peer.push('presence_state', this.presenceState(peerKey(peer)));
     }
   }
 
   track(peer: ChannelPeer, payload: Record<string, unknown>): void {
-    let tracked = this.presences.get(peer.topic);
+    let tracked = this.presences.get(peerKey(peer));
     if (!tracked) {
       tracked = new Map();
-      this.presences.set(peer.topic, tracked);
+      this.presences.set(peerKey(peer), tracked);
     }
     const previous = tracked.get(peer.id);
     const meta: Meta = { ...payload, phx_ref: randomBytes(9).toString('base64url') };
@@ -93,27 +107,27 @@ export class RealtimeHub {
     tracked.set(peer.id, { key: peer.presenceKey, meta });
     this.syncPresence(peer);
     this.presenceDiff(
-      peer.topic,
+      peerKey(peer),
       { [peer.presenceKey]: { metas: [meta] } },
       previous ? { [previous.key]: { metas: [previous.meta] } } : {},
     );
   }
 
   untrack(peer: ChannelPeer): void {
-    const tracked = this.presences.get(peer.topic);
+    const tracked = this.presences.get(peerKey(peer));
     const previous = tracked?.get(peer.id);
     if (!tracked || !previous) {
       return;
     }
     tracked.delete(peer.id);
     if (tracked.size === 0) {
-      this.presences.delete(peer.topic);
+      this.presences.delete(peerKey(peer));
     }
-    this.presenceDiff(peer.topic, {}, { [previous.key]: { metas: [previous.meta] } });
+    this.presenceDiff(peerKey(peer), {}, { [previous.key]: { metas: [previous.meta] } });
   }
 
-  private presenceDiff(topic: string, joins: PresenceMap, leaves: PresenceMap): void {
-    for (const peer of this.byTopic.get(topic) ?? []) {
+  private presenceDiff(topicKey: string, joins: PresenceMap, leaves: PresenceMap): void {
+    for (const peer of this.byTopic.get(topicKey) ?? []) {
       // A client that never got presence_state would buffer diffs forever; it gets none until synced.
       if (peer.presenceSynced) {
         peer.push('presence_diff', { joins, leaves });

@@ -1,3 +1,4 @@
+import type { ChannelPolicies, Extension } from './channel-policies.ts';
 import type { Condition } from './filters.ts';
 import type { SubscriberAuth } from './subscriber-auth.ts';
 
@@ -21,6 +22,10 @@ export interface ChannelPeer {
   /** broadcast.self: the sender receives its own broadcasts. */
   readonly self: boolean;
   readonly presenceKey: string;
+  /** config.private: a separate topic from the public channel of the same name, authorised by policies. */
+  readonly isPrivate: boolean;
+  /** What the subscriber's policies on realtime.messages allow (null on public channels). */
+  policies: ChannelPolicies | null;
   auth: SubscriberAuth;
   bindings: PgBinding[];
   /** presence_state was sent, so presence_diff messages will be applied by the client. */
@@ -28,3 +33,7 @@ export interface ChannelPeer {
   push(event: string, payload: unknown): void;
   pushBinaryBroadcast(event: string, payload: Buffer): void;
 }
+
+/** Whether a channel may receive an extension's messages: always on public channels, by policy on private ones. */
+export const mayReceive = (peer: ChannelPeer, extension: Extension): boolean =>
+  !peer.isPrivate || peer.policies?.[extension].read === true;

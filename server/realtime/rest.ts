@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { StackContext } from '../context.ts';
 import { isRoleFailure, resolveRequestRole } from '../http/request-role.ts';
+import { mayWrite } from './channel-policies.ts';
 import { hubFor } from './hub.ts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -29,7 +30,7 @@ async function authorise(ctx: StackContext, c: Context) {
 
 /**
  * Realtime's REST broadcast (wire contract §4.6): what `channel.send` falls back to before a join, and
- * `channel.httpSend`. Private topics are authorised for the service role only (as on the socket).
+ * `channel.httpSend`. Private topics are authorised by the caller's policies on realtime.messages.
  */
 export function realtimeRestRoutes(ctx: StackContext): Hono {
   const app = new Hono();
@@ -49,11 +50,16 @@ export function realtimeRestRoutes(ctx: StackContext): Hono {
     if (!parsed.success) {
       return c.json({ message: 'Body must be {messages:[{topic, event, payload}]}' }, 400);
     }
-    if (parsed.data.messages.some((m) => m.private) && who.role !== 'service_role') {
-      return c.json({ message: 'Unauthorized: private channels need the service role' }, 401);
-    }
+    // Private topics need the caller's INSERT policy on realtime.messages, checked once per topic;
+    // messages it refuses are dropped and the batch still answers 202, as Realtime's BatchBroadcast does.
+    const allowed = new Map<string, boolean>();
     for (const m of parsed.data.messages) {
-      hub.broadcast(`realtime:${m.topic}`, m.event, m.payload ?? {});
+      if (m.private && !allowed.has(m.topic)) {
+        allowed.set(m.topic, await mayWrite(ctx.db, who, m.topic, 'broadcast'));
+      }
+      if (!m.private || allowed.get(m.topic)) {
+        hub.broadcast(`realtime:${m.topic}`, m.event, m.payload ?? {}, undefined, m.private === true);
+      }
     }
     return c.body(null, 202);
   });
@@ -63,10 +69,14 @@ export function realtimeRestRoutes(ctx: StackContext): Hono {
     if (!who) {
       return c.json({ message: 'Invalid API key or token' }, 401);
     }
-    if (c.req.query('private') === 'true' && who.role !== 'service_role') {
-      return c.json({ message: 'Unauthorized: private channels need the service role' }, 401);
-    }
     const { topic, event } = c.req.param();
+    const isPrivate = c.req.query('private') === 'true';
+    if (isPrivate && !(await mayWrite(ctx.db, who, topic, 'broadcast'))) {
+      return c.json(
+        { message: 'Unauthorized: You do not have permissions to write to this Channel topic' },
+        401,
+      );
+    }
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     const raw = Buffer.from(await c.req.arrayBuffer());
     let payload: unknown = raw;
@@ -77,7 +87,7 @@ export function realtimeRestRoutes(ctx: StackContext): Hono {
         return c.json({ message: 'Body is not JSON' }, 400);
       }
     }
-    hub.broadcast(`realtime:${topic}`, event, payload);
+    hub.broadcast(`realtime:${topic}`, event, payload, undefined, isPrivate);
     return c.body(null, 202);
   });
 

@@ -1,4 +1,5 @@
 import { encodeBinaryBroadcast, type PhxMessage, type Vsn } from './frames.ts';
+import type { ChannelPolicies } from './channel-policies.ts';
 import type { ChannelPeer, PgBinding } from './peer.ts';
 import type { SubscriberAuth } from './subscriber-auth.ts';
 
@@ -16,6 +17,7 @@ export interface ChannelOptions {
   ack: boolean;
   presenceKey: string;
   isPrivate: boolean;
+  policies: ChannelPolicies | null;
   auth: SubscriberAuth;
   bindings: PgBinding[];
 }
@@ -33,6 +35,7 @@ export class SocketChannel implements ChannelPeer {
   readonly ack: boolean;
   readonly presenceKey: string;
   readonly isPrivate: boolean;
+  policies: ChannelPolicies | null;
   auth: SubscriberAuth;
   bindings: PgBinding[];
   presenceSynced = false;
@@ -49,6 +52,7 @@ export class SocketChannel implements ChannelPeer {
     this.ack = o.ack;
     this.presenceKey = o.presenceKey;
     this.isPrivate = o.isPrivate;
+    this.policies = o.policies;
     this.auth = o.auth;
     this.bindings = o.bindings;
   }

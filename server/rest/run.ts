@@ -38,15 +38,22 @@ export async function runAsRequest<T>(
     headers: options.headers,
   });
   try {
-    return await db.transaction(async (tx) => {
-      await tx.query(options.readOnly ? PREAMBLE_RO : PREAMBLE_RW, params);
-      const result = await fn(tx);
-      if (options.rollback) {
-        // Throwing is how Database.transaction rolls back; the result is recovered below.
-        throw new Rollback(result);
-      }
-      return result;
-    });
+    return await db.transaction(
+      async (tx) => {
+        const result = await fn(tx);
+        if (options.rollback) {
+          // Throwing is how Database.transaction rolls back; the result is recovered below.
+          throw new Rollback(result);
+        }
+        return result;
+      },
+      // The preamble runs before fn's first statement (on PGlite in the same backend call).
+      {
+        preamble: { sql: options.readOnly ? PREAMBLE_RO : PREAMBLE_RW, params },
+        // A read-only request's one statement decides nothing after it: COMMIT may go along with it.
+        endAfterFirstQuery: options.readOnly && !options.rollback,
+      },
+    );
   } catch (e) {
     if (e instanceof Rollback) {
       return e.result as T;

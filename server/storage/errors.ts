@@ -36,6 +36,13 @@ function toStorageError(e: unknown): StorageError {
     if (e.code === '42501') {
       return new StorageError(403, 'Unauthorized', 'new row violates row-level security policy');
     }
+    // A foreign key or a malformed value from the request: bad input, never a server fault.
+    if (e.code === '23503') {
+      return new StorageError(404, 'NoSuchBucket', 'Bucket not found');
+    }
+    if (e.code === '22P02' || e.code === '22021') {
+      return new StorageError(400, 'InvalidRequest', 'Invalid input');
+    }
     if (e.code === '23505') {
       return new StorageError(409, 'Duplicate', 'The resource already exists');
     }

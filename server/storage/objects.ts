@@ -22,8 +22,9 @@ export interface Upload {
   userMetadata: Record<string, unknown> | null;
 }
 
-interface BucketRow {
+export interface BucketRow {
   id: string;
+  public: boolean;
   file_size_limit: string | null;
   allowed_mime_types: string[] | null;
 }
@@ -31,9 +32,9 @@ interface BucketRow {
 const OBJECT_COLUMNS = 'id, name, metadata, created_at, updated_at, last_accessed_at';
 
 /** Object operations look the bucket up as the service, as Supabase Storage does; RLS guards the objects. */
-async function requireBucket(db: Queryable, bucket: string): Promise<BucketRow> {
+export async function requireBucket(db: Queryable, bucket: string): Promise<BucketRow> {
   const { rows } = await db.query<BucketRow>(
-    'select id, file_size_limit::text, allowed_mime_types from storage.buckets where id = $1',
+    'select id, public, file_size_limit::text, allowed_mime_types from storage.buckets where id = $1',
     [bucket],
   );
   if (!rows[0]) {
@@ -43,9 +44,12 @@ async function requireBucket(db: Queryable, bucket: string): Promise<BucketRow> 
 }
 
 /** Leaves the caller's role for the byte table, which only this service touches (RLS already decided). */
-const asService = (tx: Queryable) => tx.exec('reset role');
+export const asService = (tx: Queryable) => tx.exec('reset role');
 
-function checkBucketLimits(bucket: BucketRow, upload: Upload): void {
+export function checkBucketLimits(
+  bucket: BucketRow,
+  upload: { bytes: { byteLength: number }; contentType: string },
+): void {
   if (bucket.file_size_limit !== null && upload.bytes.byteLength > Number(bucket.file_size_limit)) {
     throw new StorageError(413, 'EntityTooLarge', 'The object exceeded the maximum allowed size');
   }
@@ -178,7 +182,7 @@ export async function objectsUnder(
   );
 }
 
-const isUuid = (s: string | null): s is string =>
+export const isUuid = (s: string | null): s is string =>
   s !== null && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
 async function sha1Hex(bytes: Uint8Array): Promise<string> {

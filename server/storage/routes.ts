@@ -5,30 +5,25 @@ import type { StackContext } from '../context.ts';
 import { isRoleFailure, resolveRequestRole, type RequestRole } from '../http/request-role.ts';
 import { bucketRoutes } from './buckets.ts';
 import { StorageError, storageErrorResponse } from './errors.ts';
+import { keylessRoutes } from './keyless-routes.ts';
 import { listFolder, ListRequest } from './list.ts';
-import {
-  assertRawPathSafe,
-  contentDisposition,
-  parseBucketName,
-  parseObjectName,
-  splitBucketPath,
-} from './names.ts';
-import { findObject, putObject, readObject, removeObjects, type ObjectRow } from './objects.ts';
-import { signObjectUrl, verifyObjectToken } from './signed-url.ts';
+import { manageRoutes } from './manage-routes.ts';
+import { assertRawPathSafe, parseBucketName, parseObjectName, splitBucketPath } from './names.ts';
+import { findObject, putObject, readObject, removeObjects } from './objects.ts';
+import { after, download, fileObject, parse } from './respond.ts';
+import { signObjectUrl } from './signed-url.ts';
 import { readUploadBody } from './upload-body.ts';
 
 type Env = { Variables: { who: RequestRole } };
 
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 const SignBody = z.object({ expiresIn: z.number() });
-const SignManyBody = z.object({ expiresIn: z.number(), paths: z.array(z.string()).max(1000) });
+// A bad expiry refuses the whole batch (as Supabase Storage's schema does), not each path.
+const SignManyBody = z.object({
+  expiresIn: z.number().int().min(1),
+  paths: z.array(z.string()).max(1000),
+});
 const RemoveBody = z.object({ prefixes: z.array(z.string()).min(1).max(1000) });
-
-/** The part of the URL after `marker` ("/object/sign/"), still percent-encoded. */
-const after = (url: string, marker: string) => {
-  const path = new URL(url).pathname;
-  return path.slice(path.indexOf(marker) + marker.length);
-};
 
 /**
  * /storage/v1: the Supabase Storage endpoints storage-js uses for private buckets: upload, download,
@@ -52,12 +47,8 @@ export function storageRoutes(ctx: StackContext): Hono<Env> {
     await next();
   });
 
-  // Signed downloads are opened by browsers without keys: the token is checked instead.
-  app.get('/object/sign/*', async (c) => {
-    const { bucket, name } = splitBucketPath(after(c.req.url, '/object/sign/'));
-    await verifyObjectToken(ctx.keys, c.req.query('token'), bucket, name);
-    return download(await readObject(ctx.db, bucket, name), c.req.query('download'));
-  });
+  // Signed URLs and public buckets are opened by browsers without keys: the token or the bucket decides.
+  app.route('/', keylessRoutes(ctx));
 
   // Everything else acts as the caller's role, from the apikey and Authorization headers.
   app.use('*', async (c, next) => {
@@ -80,6 +71,7 @@ export function storageRoutes(ctx: StackContext): Hono<Env> {
   });
 
   app.route('/bucket', bucketRoutes(ctx));
+  app.route('/', manageRoutes(ctx));
 
   app.post('/object/sign/*', async (c) => {
     const rest = after(c.req.url, '/object/sign/');
@@ -96,8 +88,9 @@ export function storageRoutes(ctx: StackContext): Hono<Env> {
               return { error: null, path, signedURL: `/object/sign/${bucket}/${name}?token=${token}` };
             } catch (e) {
               return {
+                // Supabase Storage's words for a missing or hidden object; other refusals keep theirs.
                 error:
-                  e instanceof StorageError
+                  e instanceof StorageError && e.code !== 'NoSuchKey'
                     ? e.message
                     : 'Either the object does not exist or you do not have access to it',
                 path,
@@ -152,44 +145,4 @@ export function storageRoutes(ctx: StackContext): Hono<Env> {
     throw new StorageError(404, 'NotFound', 'Route not found');
   });
   return app;
-}
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw new StorageError(
-      400,
-      'InvalidRequest',
-      parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
-    );
-  }
-  return parsed.data;
-}
-
-export const fileObject = (r: ObjectRow) => ({
-  name: r.name,
-  id: r.id,
-  updated_at: r.updated_at,
-  created_at: r.created_at,
-  last_accessed_at: r.last_accessed_at,
-  metadata: r.metadata,
-});
-
-function download(
-  { row, bytes }: { row: ObjectRow; bytes: Uint8Array },
-  downloadName: string | undefined,
-): Response {
-  const meta = row.metadata ?? {};
-  const fileName = downloadName || row.name.split('/').pop()!;
-  return new Response(bytes as Uint8Array<ArrayBuffer>, {
-    headers: {
-      'Content-Type': typeof meta.mimetype === 'string' ? meta.mimetype : 'application/octet-stream',
-      'Content-Length': String(bytes.byteLength),
-      'Content-Disposition': contentDisposition(fileName),
-      // Objects of private buckets: no shared cache may keep a copy.
-      'Cache-Control': `private, ${typeof meta.cacheControl === 'string' ? meta.cacheControl : 'no-cache'}`,
-      'X-Content-Type-Options': 'nosniff',
-      ...(typeof meta.eTag === 'string' ? { ETag: meta.eTag } : {}),
-    },
-  });
 }

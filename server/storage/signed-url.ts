@@ -1,5 +1,5 @@
 import { errors } from 'jose';
-import type { KeyRing } from '../keys.ts';
+import type { JwtClaims, KeyRing } from '../keys.ts';
 import { StorageError } from './errors.ts';
 
 /**
@@ -8,6 +8,11 @@ import { StorageError } from './errors.ts';
  */
 const SIGNED_URL_ROLE = 'storage_signed_url';
 const MAX_EXPIRY_SECONDS = 365 * 24 * 3600;
+/** Supabase Storage's default lifetime of a signed upload URL (uploadSignedUrlExpirationTime). */
+export const UPLOAD_URL_EXPIRY_SECONDS = 2 * 3600;
+
+/** What a token was signed for, as Supabase Storage's `scope` claim: a download token uploads nothing. */
+export type SignedUrlScope = 'download' | 'upload';
 
 /** Signs a download token for `<bucket>/<name>` (Supabase Storage's `{url, exp}` token). */
 export function signObjectUrl(
@@ -23,20 +28,35 @@ export function signObjectUrl(
       `expiresIn must be an integer between 1 and ${MAX_EXPIRY_SECONDS}`,
     );
   }
-  return keys.sign({ role: SIGNED_URL_ROLE, url: `${bucket}/${name}` }, expiresIn);
+  return keys.sign({ role: SIGNED_URL_ROLE, url: `${bucket}/${name}`, scope: 'download' }, expiresIn);
 }
 
-/** Checks a download token against the object it is presented for. */
+/** Signs an upload token for `<bucket>/<name>`, carrying the owner and upsert choice of its creator. */
+export function signUploadUrl(
+  keys: KeyRing,
+  bucket: string,
+  name: string,
+  owner: string | null,
+  upsert: boolean,
+): Promise<string> {
+  return keys.sign(
+    { role: SIGNED_URL_ROLE, url: `${bucket}/${name}`, scope: 'upload', owner, upsert },
+    UPLOAD_URL_EXPIRY_SECONDS,
+  );
+}
+
+/** Checks a signed-URL token against the object and the action it is presented for; returns its claims. */
 export async function verifyObjectToken(
   keys: KeyRing,
   token: string | undefined,
   bucket: string,
   name: string,
-): Promise<void> {
+  scope: SignedUrlScope = 'download',
+): Promise<JwtClaims> {
   if (!token) {
     throw new StorageError(400, 'InvalidJWT', 'Missing token');
   }
-  let claims: Awaited<ReturnType<KeyRing['verify']>>;
+  let claims: JwtClaims;
   try {
     claims = await keys.verify(token);
   } catch (e) {
@@ -50,4 +70,10 @@ export async function verifyObjectToken(
   if (claims.role !== SIGNED_URL_ROLE || claims.url !== `${bucket}/${name}`) {
     throw new StorageError(400, 'InvalidSignature', 'The url do not match the signature');
   }
+  // A token is good for the one action it was signed for (download tokens of old carry no scope).
+  const tokenScope = claims.scope ?? 'download';
+  if (tokenScope !== scope) {
+    throw new StorageError(400, 'InvalidSignature', `Token is not scoped for ${scope}`);
+  }
+  return claims;
 }

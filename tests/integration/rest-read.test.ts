@@ -219,7 +219,7 @@ describe('/rest/v1 reads with supabase-js', () => {
     expect(page.status).toBe(206);
     expect(page.count).toBe(3);
     expect(page.data).toEqual([{ name: 'Gamma' }]);
-    const head = await alice.from('rt_projects').select('*', { count: 'planned', head: true });
+    const head = await alice.from('rt_projects').select('*', { count: 'exact', head: true });
     expect(head.count).toBe(3);
     expect(head.data).toBeNull();
     const res = await fetch(`${stack.url}/rest/v1/rt_projects?select=id&offset=0&limit=2`, {

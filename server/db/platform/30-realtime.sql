@@ -5,8 +5,10 @@
 -- The trigger stores the change in realtime.changes and notifies its id on channel vigil_realtime
 -- (a notify payload is limited to ~8000 bytes, a row is not). The stack reads, delivers and deletes it.
 create schema if not exists realtime;
--- The API roles never touch this schema directly: captured rows hold other users' data.
-revoke all on schema realtime from public, anon, authenticated;
+-- The API roles may reach only realtime.messages and realtime.topic() here (Realtime Authorization, below):
+-- every other object of the schema has its privileges revoked, since captured rows hold other users' data.
+revoke all on schema realtime from public;
+grant usage on schema realtime to anon, authenticated, service_role;
 
 create table if not exists realtime.changes (
   id bigserial primary key,
@@ -56,6 +58,43 @@ begin
   return null;
 end $$;
 
+-- What the capture triggers depend on: each table listed in publication supabase_realtime (oid, name,
+-- primary key columns, which its RLS checker uses) and each table that carries the trigger. Unchanged since
+-- the last refresh, a refresh would change nothing, so the stack skips it at start. Null (always refresh)
+-- for a publication FOR ALL TABLES or FOR TABLES IN SCHEMA, whose tables come and go without it changing.
+-- It reads pg_publication_rel: the pg_publication_tables view costs ~20-90 ms on PGlite.
+create table if not exists realtime.capture_state (
+  id boolean primary key default true check (id),
+  fingerprint text
+);
+revoke all on realtime.capture_state from public, anon, authenticated, service_role;
+
+create or replace function realtime.capture_fingerprint() returns text
+language sql stable set search_path = pg_catalog, pg_temp as $$
+  select case
+    when not exists (select 1 from pg_publication where pubname = 'supabase_realtime') then md5('none')
+    when exists (select 1 from pg_publication p where p.pubname = 'supabase_realtime' and p.puballtables)
+      or exists (select 1 from pg_publication_namespace pn join pg_publication p on p.oid = pn.pnpubid
+                  where p.pubname = 'supabase_realtime') then null
+    else (
+      select md5(coalesce(string_agg(item, ';' order by item), ''))
+        from (
+          select format('p:%s:%I.%I:%s', c.oid, n.nspname, c.relname,
+                   (select string_agg(a.attname, ',' order by a.attnum)
+                      from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+                     where i.indrelid = c.oid and i.indisprimary)) as item
+            from pg_publication_rel r
+            join pg_publication p on p.oid = r.prpubid
+            join pg_class c on c.oid = r.prrelid
+            join pg_namespace n on n.oid = c.relnamespace
+           where p.pubname = 'supabase_realtime' and n.nspname <> 'realtime'
+          union all
+          select format('t:%s', g.tgrelid) from pg_trigger g where g.tgname = 'vigil_realtime_capture'
+        ) as parts)
+  end
+$$;
+revoke all on function realtime.capture_fingerprint() from public;
+
 -- Attaches the capture trigger to every table in publication supabase_realtime and removes it from
 -- tables that left it. The stack calls this at start; the event trigger below calls it on changes.
 create or replace function realtime.refresh_capture_triggers() returns void
@@ -82,8 +121,11 @@ begin
       'for each row execute function realtime.capture_change()', r.schema_name, r.table_name);
     perform realtime.ensure_rls_checker(format('%I.%I', r.schema_name, r.table_name)::regclass);
   end loop;
+  insert into realtime.capture_state (fingerprint) values (realtime.capture_fingerprint())
+    on conflict (id) do update set fingerprint = excluded.fingerprint;
 end $$;
 revoke all on function realtime.refresh_capture_triggers() from public;
+
 
 -- Keeps the triggers in step with ALTER PUBLICATION where event triggers are allowed (superuser);
 -- elsewhere the stack's refresh at start-up and realtime.refresh_capture_triggers() do the job.
@@ -270,3 +312,26 @@ begin
   return result;
 end $$;
 revoke all on function realtime.visible_columns(text, text, text, jsonb, jsonb) from public;
+
+-- Realtime Authorization, as Supabase Realtime defines it: a private channel's join, broadcasts and presence
+-- are authorised by the joining JWT's RLS policies on realtime.messages (SELECT to receive, INSERT to send),
+-- with realtime.topic() naming the channel. The stack writes rows here only inside rolled-back checks.
+create table if not exists realtime.messages (
+  id uuid primary key default gen_random_uuid(),
+  topic text not null,
+  extension text not null,
+  payload jsonb,
+  event text,
+  private boolean default false,
+  updated_at timestamp not null default now(),
+  inserted_at timestamp not null default now()
+);
+create index if not exists messages_topic_index on realtime.messages (topic);
+alter table realtime.messages enable row level security;
+revoke all on realtime.messages from public;
+grant select, insert, update on realtime.messages to anon, authenticated, service_role;
+
+create or replace function realtime.topic() returns text
+language sql stable as $$ select nullif(current_setting('realtime.topic', true), '')::text $$;
+grant execute on function realtime.topic() to anon, authenticated, service_role;
+

@@ -4,7 +4,7 @@ import type { NodeOptions } from '../parse/query.ts';
 import type { ColumnItem, EmbedItem, SelectItem } from '../parse/select.ts';
 import type { Column, SchemaCache } from '../schema-cache.ts';
 import { ident, qualified, type Params } from '../sql.ts';
-import { resolveRelationship } from './relationships.ts';
+import { resolveRelationship, type Relationship } from './relationships.ts';
 import { fieldSql, filterSql, type Level } from './where.ts';
 
 /** Where a level's rows come from: a table or view, a mutation's RETURNING rows, or a function. */
@@ -63,6 +63,32 @@ function columnSql(ctx: BuildContext, level: Level, item: ColumnItem): [string, 
   return [expr, item.alias ?? fieldOutputName(item.field)];
 }
 
+/**
+ * The child's FROM and its join conditions to the parent. Many-to-many goes through the junction table
+ * (inner-joined, so only linked targets remain), whose row-level security applies like any table's.
+ */
+function joinSql(
+  ctx: BuildContext,
+  rel: Relationship,
+  alias: string,
+  parentAlias: string,
+): { from: string; on: string[] } {
+  const target = `${qualified(ctx.cache.schema, rel.target.name)} as ${ident(alias)}`;
+  if (!rel.junction) {
+    const on = rel.pairs.map(([p, c]) => `${ident(alias)}.${ident(c)} = ${ident(parentAlias)}.${ident(p)}`);
+    return { from: target, on };
+  }
+  const j = rel.junction;
+  const jAlias = `${alias}_junction`;
+  const toTarget = j.targetPairs.map(
+    ([t, jc]) => `${ident(jAlias)}.${ident(jc)} = ${ident(alias)}.${ident(t)}`,
+  );
+  return {
+    from: `${target} inner join ${qualified(ctx.cache.schema, j.name)} as ${ident(jAlias)} on ${toTarget.join(' and ')}`,
+    on: j.sourcePairs.map(([p, jc]) => `${ident(jAlias)}.${ident(jc)} = ${ident(parentAlias)}.${ident(p)}`),
+  };
+}
+
 function embedSql(
   ctx: BuildContext,
   source: ReadSource,
@@ -96,9 +122,9 @@ function embedSql(
     item.select,
     childPath,
   );
-  const on = rel.pairs.map(([p, c]) => `${ident(alias)}.${ident(c)} = ${ident(level.alias)}.${ident(p)}`);
+  const { from, on } = joinSql(ctx, rel, alias, level.alias);
   const marker = item.spread && rel.toOne ? ['1 as pgrst_found'] : [];
-  const inner = `select ${[...child.selectList, ...marker].join(', ')} from ${qualified(ctx.cache.schema, rel.target.name)} as ${ident(alias)}${child.joins} where ${[...on, ...child.where].join(' and ')}${child.orderBy}${child.paging}`;
+  const inner = `select ${[...child.selectList, ...marker].join(', ')} from ${from}${child.joins} where ${[...on, ...child.where].join(' and ')}${child.orderBy}${child.paging}`;
   if (item.spread && rel.toOne) {
     out.joins += ` left join lateral (${inner}) as ${ident(lateral)} on true`;
     child.outputs.forEach((o) => out.selectList.push(`${ident(lateral)}.${ident(o)} as ${ident(o)}`));

@@ -1,10 +1,11 @@
+import { totalSql, type CountMode } from './count.ts';
 import type { BuiltLevel, ReadSource } from './read.ts';
 
 export interface RenderOptions {
   /** `with …` prefix, e.g. the data-modifying CTE of a mutation. */
   ctes?: string;
-  /** Compute the total row count (Prefer: count=exact). */
-  count: boolean;
+  /** Compute the total row count: `true` or a Prefer count mode (planned is completed by count.ts). */
+  count: boolean | CountMode;
   /** Extra output columns of the outer query (e.g. how many rows an upsert inserted). */
   extra?: string;
   /** Render this column's bare values (set-returning scalar functions give `[1,2]`, not objects). */
@@ -36,7 +37,7 @@ const whereSql = (where: string[]) => (where.length > 0 ? ` where ${where.join('
  */
 export function renderStatement(source: ReadSource, level: BuiltLevel, options: RenderOptions): string {
   const from = `${source.from} as "${source.alias.replace(/"/g, '""')}"${level.joins}`;
-  const total = options.count ? `(select count(*) from ${from}${whereSql(level.where)})` : 'null::bigint';
+  const total = totalSql(options.count, from, level.where);
   const inner = `select ${level.selectList.join(', ')} from ${from}${whereSql(level.where)}${level.orderBy}${level.paging}`;
   return (
     `${options.ctes ?? ''}select ${total} as total, count(*)::int as page, ` +

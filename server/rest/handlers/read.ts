@@ -1,4 +1,6 @@
+import type { Queryable } from '../../db/database.ts';
 import { buildLevel, checkUnusedPaths, type BuildContext, type ReadSource } from '../build/read.ts';
+import { applyCountMode } from '../build/count.ts';
 import { renderStatement } from '../build/statement.ts';
 import { unknownTable } from '../errors.ts';
 import { parseQuery } from '../parse/query.ts';
@@ -29,7 +31,9 @@ export async function readTable(req: RestRequest, table: string): Promise<RestRe
   };
   const level = buildLevel(ctx, source, query.select, '');
   checkUnusedPaths(ctx);
-  const sql = renderStatement(source, level, { count: req.prefs.count !== null, stripNulls: req.stripNulls });
-  const row = await req.run(true, (tx) => queryOne(tx, sql, ctx.params.values));
+  const sql = renderStatement(source, level, { count: req.prefs.count, stripNulls: req.stripNulls });
+  const read = await req.run(true, (tx) => queryOne(tx, sql, ctx.params.values));
+  const explain = <T>(fn: (tx: Queryable) => Promise<T>) => req.run(true, fn);
+  const row = await applyCountMode(explain, req.prefs.count, read, source, level, ctx.params.values);
   return readResponse(req, row, query.nodes.get('')?.offset ?? 0, level.outputs);
 }

@@ -1,0 +1,63 @@
+import { protocol, type PGlite } from '@electric-sql/pglite';
+
+const { serialize } = protocol;
+
+/** How many distinct statements stay prepared per database; the least recently used is closed first. */
+const MAX_PREPARED = 256;
+
+/**
+ * Named prepared statements of one PGlite session, by SQL text. Parsing and planning cost about as much
+ * as running a small statement (~0.1 ms each on PGlite), so a statement seen before is only bound and
+ * executed. Postgres re-plans a prepared statement itself when the schema, the role (row-level security)
+ * or search_path changes; a statement that fails is forgotten, so it is parsed afresh next time (after a
+ * DDL change of its result type, say).
+ */
+export class StatementCache {
+  private readonly names = new Map<string, string>();
+  /** Close messages for evicted statements, sent with the next batch. */
+  private closing: Uint8Array[] = [];
+  private counter = 0;
+
+  /** The messages that make `sql` a bound portal: Parse only the first time. */
+  bind(sql: string, values: (string | null)[]): { parts: Uint8Array[]; name: string } {
+    let name = this.names.get(sql);
+    const parts = this.closing;
+    this.closing = [];
+    if (name === undefined) {
+      name = `vigil_${++this.counter}`;
+      this.names.set(sql, name);
+      parts.push(serialize.parse({ text: sql, name }));
+      if (this.names.size > MAX_PREPARED) {
+        const [oldest, oldName] = this.names.entries().next().value!;
+        this.names.delete(oldest);
+        parts.unshift(serialize.close({ type: 'S', name: oldName }));
+      }
+    } else {
+      // Most recently used last: re-insert.
+      this.names.delete(sql);
+      this.names.set(sql, name);
+    }
+    parts.push(serialize.bind({ statement: name, values }));
+    return { parts, name };
+  }
+
+  /** Forgets `sql` after a failed batch; its statement is closed with the next batch, if it was prepared. */
+  forget(sql: string): void {
+    const name = this.names.get(sql);
+    if (name !== undefined) {
+      this.names.delete(sql);
+      this.closing.push(serialize.close({ type: 'S', name }));
+    }
+  }
+}
+
+const caches = new WeakMap<PGlite, StatementCache>();
+
+export function statementCacheFor(db: PGlite): StatementCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new StatementCache();
+    caches.set(db, cache);
+  }
+  return cache;
+}

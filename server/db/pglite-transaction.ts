@@ -1,0 +1,241 @@
+import { parse, protocol, type PGlite } from '@electric-sql/pglite';
+import type { Queryable, QueryResult, TransactionOptions } from './database.ts';
+import { statementCacheFor, type StatementCache } from './pglite-statements.ts';
+
+// A transaction on PGlite in as few calls into the WASM backend as the wire protocol allows. PGlite's own
+// `query` makes six calls (Parse, Describe statement, Bind, Describe portal, Execute, Sync) and its
+// `transaction` two more for each of BEGIN and COMMIT, each with its fixed cost; a REST request used to
+// make sixteen. Here a query is one call (Bind, Describe, Execute, Sync, plus Parse the first time: see
+// pglite-statements.ts), and BEGIN plus the preamble (the request's role and claims) travel in the same
+// call as the first query.
+
+const { serialize } = protocol;
+
+type Message = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
+
+/**
+ * Text values for Bind without asking Postgres for the parameter types first, as node-postgres sends
+ * them (type unknown, inferred by the server). Null when a value is not a plain scalar: such queries
+ * describe the statement first so that PGlite's typed serializers apply, exactly as its `query` does.
+ */
+function plainTextValues(params: readonly unknown[]): (string | null)[] | null {
+  const out: (string | null)[] = [];
+  for (const v of params) {
+    if (v === null || v === undefined) {
+      out.push(null);
+    } else if (typeof v === 'string') {
+      out.push(v);
+    } else if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') {
+      out.push(String(v));
+    } else {
+      return null;
+    }
+  }
+  return out;
+}
+
+const concat = (parts: Uint8Array[]): Uint8Array => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
+
+/** Parse, Bind and Execute of a parameterless statement (BEGIN, COMMIT), unnamed. */
+const unnamed = (sql: string): Uint8Array[] => [
+  serialize.parse({ text: sql }),
+  serialize.bind({ values: [] }),
+  serialize.execute({}),
+];
+
+/** The result of the last statement of a batch: the messages after the one-but-last CommandComplete. */
+function lastResult<R>(db: PGlite, messages: Message[], skip: number): QueryResult<R> {
+  let seen = 0;
+  let from = 0;
+  while (seen < skip && from < messages.length) {
+    if (messages[from]!.name === 'commandComplete') {
+      seen++;
+    }
+    from++;
+  }
+  const [r] = parse.parseResults(messages.slice(from), db.parsers);
+  return { rows: (r?.rows ?? []) as R[], fields: r?.fields ?? [], affectedRows: r?.affectedRows ?? 0 };
+}
+
+class TransactionClosed extends Error {
+  constructor() {
+    super('Transaction is closed');
+  }
+}
+
+/** The Queryable handed to a transaction's callback; `finish` commits or rolls back. */
+export class PipelinedTransaction implements Queryable {
+  private readonly statements: StatementCache;
+  private pending: Uint8Array[];
+  /** The cached statements in `pending`, forgotten if their batch fails. */
+  private pendingSql: string[] = [];
+  /** Statements in `pending` whose results precede the next query's (BEGIN and the preamble). */
+  private pendingCount: number;
+  closed = false;
+
+  /** Set when COMMIT went with the first query (TransactionOptions.endAfterFirstQuery). */
+  private ended = false;
+
+  constructor(
+    private readonly db: PGlite,
+    private readonly options: TransactionOptions,
+  ) {
+    this.statements = statementCacheFor(db);
+    this.pending = unnamed('begin');
+    this.pendingCount = 1;
+    const preamble = options.preamble;
+    if (preamble) {
+      const values = plainTextValues(preamble.params);
+      // Guard: the preamble is built from strings; anything else would need typed serialization.
+      if (values === null) {
+        throw new TypeError('a transaction preamble takes text parameters only');
+      }
+      this.pending.push(...this.statements.bind(preamble.sql, values).parts, serialize.execute({}));
+      this.pendingSql.push(preamble.sql);
+      this.pendingCount++;
+    }
+  }
+
+  private async send(parts: Uint8Array[], cached: string[] = []): Promise<Message[]> {
+    try {
+      const r = await this.db._runExclusiveQuery(() =>
+        this.db.execProtocol(concat(parts), { syncToFs: false }),
+      );
+      return r.messages;
+    } catch (e) {
+      // After an error the backend skipped the rest of the batch, perhaps a Parse: prepare them afresh.
+      for (const sql of cached) {
+        this.statements.forget(sql);
+      }
+      throw e;
+    }
+  }
+
+  private takePending(): { parts: Uint8Array[]; cached: string[] } {
+    const taken = { parts: this.pending, cached: this.pendingSql };
+    this.pending = [];
+    this.pendingSql = [];
+    this.pendingCount = 0;
+    return taken;
+  }
+
+  /** Sends BEGIN and the preamble if they have not gone yet (before a statement that cannot join them). */
+  private async flush(): Promise<void> {
+    if (this.pending.length > 0) {
+      const { parts, cached } = this.takePending();
+      await this.send([...parts, serialize.sync()], cached);
+    }
+  }
+
+  async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+    if (this.closed) {
+      throw new TransactionClosed();
+    }
+    let values = plainTextValues(params);
+    if (values === null) {
+      await this.flush();
+      values = await this.typedValues(sql, params);
+    }
+    const skip = this.pendingCount;
+    const { parts, cached } = this.takePending();
+    parts.push(
+      ...this.statements.bind(sql, values).parts,
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+    );
+    cached.push(sql);
+    if (this.options.endAfterFirstQuery) {
+      // After an error the backend skips to Sync, so this COMMIT runs only if everything before it did.
+      this.closed = true;
+      parts.push(...unnamed('commit'));
+    }
+    parts.push(serialize.sync());
+    let messages: Message[];
+    try {
+      messages = await this.send(parts, cached);
+    } catch (e) {
+      // The transaction stays open (aborted) until finish() rolls it back.
+      this.ended = false;
+      throw e;
+    }
+    this.ended = this.options.endAfterFirstQuery === true;
+    return lastResult<R>(this.db, messages, skip);
+  }
+
+  /** Values serialized by PGlite's serializers for the types Postgres infers (as PGlite's `query`). */
+  private async typedValues(sql: string, params: readonly unknown[]): Promise<(string | null)[]> {
+    const messages = await this.send([
+      serialize.parse({ text: sql }),
+      serialize.describe({ type: 'S' }),
+      serialize.sync(),
+    ]);
+    const types = parse.parseDescribeStatementResults(messages);
+    return params.map((v, i) => {
+      if (v === null || v === undefined) {
+        return null;
+      }
+      const serializer = this.db.serializers[types[i] ?? 0];
+      if (serializer) {
+        return serializer(v);
+      }
+      // A type without a serializer (PGlite's own `query` would send '[object Object]' for an object).
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
+        return String(v);
+      }
+      return JSON.stringify(v) ?? null;
+    });
+  }
+
+  async exec(sql: string): Promise<void> {
+    if (this.closed) {
+      throw new TransactionClosed();
+    }
+    await this.flush();
+    await this.send([serialize.query(sql)]);
+  }
+
+  /** COMMIT (or ROLLBACK when `commit` is false); a COMMIT that rolled back is an error, as in PGlite. */
+  async finish(commit: boolean): Promise<void> {
+    this.closed = true;
+    if (this.ended || (this.pending.length > 0 && !commit)) {
+      // Already committed with the first query, or nothing was sent: nothing is left to end.
+      return;
+    }
+    await this.flush();
+    const messages = await this.send([serialize.query(commit ? 'commit' : 'rollback')]);
+    const done = messages.find((m) => m.name === 'commandComplete') as { text?: string } | undefined;
+    if (commit && done?.text === 'ROLLBACK') {
+      throw Object.assign(new Error('Transaction was rolled back instead of committed'), { code: '25P02' });
+    }
+  }
+}
+
+/** Runs `fn` in one transaction on PGlite, BEGIN and the preamble batched with its first query. */
+export function pipelinedTransaction<T>(
+  db: PGlite,
+  fn: (tx: Queryable) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
+  return db._runExclusiveTransaction(async () => {
+    const tx = new PipelinedTransaction(db, options);
+    let result: T;
+    try {
+      result = await fn(tx);
+    } catch (e) {
+      await tx.finish(false).catch(() => undefined);
+      throw e;
+    }
+    await tx.finish(true);
+    // Outside a transaction PGlite syncs its file system after each statement; do the same once here.
+    await db.syncToFs();
+    return result;
+  });
+}
