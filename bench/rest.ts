@@ -44,11 +44,22 @@ export async function benchRest(n = 400): Promise<BenchRow[]> {
         `insert into public.monitoring_metrics (user_id, metric_name, value, metadata) values ($1, 'bench', $2, $3)`,
         [user.id, i, { i }],
       );
+    // What a REST read cannot go below: an HTTP round trip on loopback that touches no database, and the
+    // same statement through the mechanism REST uses (a pipelined transaction, statement prepared once).
+    const health = async () => (await fetch(`${stack.url}/health`)).arrayBuffer();
+    const txRead = () =>
+      db.transaction((tx) => tx.query('select * from public.agent_roles where id = $1', [role.id]), {
+        endAfterFirstQuery: true,
+      });
     // Warm up both paths (JIT, plan caches) before measuring.
     await timeLoop(50, restRead);
     await timeLoop(50, rawRead);
+    await timeLoop(50, health);
+    await timeLoop(50, txRead);
     const rr = await timeLoop(n, restRead);
     const dr = await timeLoop(n, rawRead);
+    const hr = await timeLoop(n, health);
+    const tr = await timeLoop(n, txRead);
     const rw = await timeLoop(n, restWrite);
     const dw = await timeLoop(n, rawWrite);
     const rows: BenchRow[] = [];
@@ -72,6 +83,15 @@ export async function benchRest(n = 400): Promise<BenchRow[]> {
         { name: `REST ${label} requests per second (sequential)`, value: rps, unit: 'req/s' },
       );
     }
+    rows.push(
+      { name: 'HTTP floor: GET /health p50 (no database)', value: percentile(hr, 50), unit: 'ms' },
+      {
+        name: 'raw read in a pipelined transaction p50',
+        value: percentile(tr, 50),
+        unit: 'ms',
+        note: 'BEGIN + statement (prepared once) + COMMIT in one PGlite call, as REST reads do',
+      },
+    );
     return rows;
   } finally {
     await stack.close();
