@@ -2,6 +2,7 @@
 // Lighthouse performance, accessibility, best practices and SEO for /, /auth and /dashboard (signed in), in
 // Lighthouse's mobile default and its desktop preset. Runs Debian's Chromium; nothing is downloaded.
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -98,7 +99,31 @@ async function injectSession(port: number, stack: RunningStack): Promise<void> {
 
 type LighthouseResult = Awaited<ReturnType<typeof lighthouse>>;
 
-function scoreRows(preset: string, route: string, result: LighthouseResult): BenchRow[] {
+/**
+ * One Lighthouse run, again (up to twice more) when Lighthouse itself failed to record the page load
+ * (runtimeError such as NO_NAVSTART, whose message asks to run it again); a low score is never retried.
+ */
+async function audit(url: string, flags: Flags, config?: typeof desktopConfig): Promise<LighthouseResult> {
+  let result: LighthouseResult;
+  for (let attempt = 1; ; attempt += 1) {
+    result = await lighthouse(url, flags, config);
+    if (!result?.lhr.runtimeError || attempt === 3) {
+      return result;
+    }
+    console.warn(`lighthouse ${url}: ${result.lhr.runtimeError.code}, running it again`);
+  }
+}
+
+/** Keeps each full Lighthouse report in bench/results/lighthouse/ (gitignored), to read where points go. */
+async function saveReport(preset: string, route: string, result: LighthouseResult): Promise<void> {
+  const dir = path.resolve(import.meta.dirname, 'results/lighthouse');
+  await mkdir(dir, { recursive: true });
+  const slug = route === '/' ? 'landing' : route.slice(1).replaceAll('/', '-');
+  await writeFile(path.join(dir, `${preset}-${slug}.json`), JSON.stringify(result?.lhr, null, 1));
+}
+
+async function scoreRows(preset: string, route: string, result: LighthouseResult): Promise<BenchRow[]> {
+  await saveReport(preset, route, result);
   const lhr = result?.lhr;
   if (!lhr) {
     throw new Error(`Lighthouse returned nothing for ${route}`);
@@ -147,7 +172,7 @@ async function lighthouseScores(stack: RunningStack): Promise<BenchRow[]> {
     // Public pages signed out first: Lighthouse does not reliably clear a session put in earlier.
     for (const [preset, config] of presets) {
       for (const route of ['/', '/auth']) {
-        rows.push(...scoreRows(preset, route, await lighthouse(`${stack.url}${route}`, base, config)));
+        rows.push(...(await scoreRows(preset, route, await audit(`${stack.url}${route}`, base, config))));
       }
     }
     // The dashboard signed in: the session goes into the profile, and Lighthouse must not wipe it.
@@ -155,7 +180,7 @@ async function lighthouseScores(stack: RunningStack): Promise<BenchRow[]> {
     for (const [preset, config] of presets) {
       const flags = { ...base, disableStorageReset: true };
       rows.push(
-        ...scoreRows(preset, '/dashboard', await lighthouse(`${stack.url}/dashboard`, flags, config)),
+        ...(await scoreRows(preset, '/dashboard', await audit(`${stack.url}/dashboard`, flags, config))),
       );
     }
   } finally {

@@ -1,14 +1,17 @@
 // Prices (SPEC point 9): stored in cents, shown in USD per month without decimals; bundle discount by count.
 
-const usd = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 0,
-});
+// Created on first use: building an Intl formatter costs tens of milliseconds on a slow phone, which
+// would otherwise be spent while the landing page hydrates, before any price is shown.
+let usd: Intl.NumberFormat | undefined;
 
 /** 29900 → "$299". */
 export function formatPrice(cents: number): string {
+  usd ??= new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 0,
+  });
   return usd.format(Math.round(cents) / 100);
 }
 

@@ -1,4 +1,5 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,8 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
   await writeFile(path.join(dist, 'assets', 'index-3f2a1b.js'), 'console.log(1)');
   await writeFile(path.join(dist, 'favicon.svg'), '<svg/>');
+  await writeFile(path.join(dist, 'assets', 'big-9c8d7e.js'), BIG_SCRIPT);
+  await writeFile(path.join(dist, 'assets', 'logo-1a2b3c.png'), Buffer.alloc(4096, 7));
   await writeFile(path.join(dist, '.env'), 'SECRET=1');
   await writeFile(path.join(os.tmpdir(), 'vigil-web-outside.txt'), 'outside');
 });
@@ -24,6 +27,7 @@ afterAll(async () => {
 });
 
 const web = () => webRoutes(stack.ctx, { dir: dist });
+const BIG_SCRIPT = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ i, name: `row ${i}` })))};`;
 
 describe('/config.json', () => {
   it('gives the web build the public URL and anon key only, uncached', async () => {
@@ -82,5 +86,42 @@ describe('web app', () => {
     const res = await webRoutes(stack.ctx, { dir: path.join(dist, 'nope') }).request('/');
     expect(res.status).toBe(503);
     expect(await res.text()).toContain('npm run build:web');
+  });
+});
+
+describe('compression', () => {
+  const get = (route: string, acceptEncoding?: string) =>
+    web().request(route, {
+      headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+    });
+
+  it('sends scripts as Brotli or gzip, as the browser prefers, and the bytes decode to the file', async () => {
+    const br = await get('/assets/big-9c8d7e.js', 'gzip, deflate, br');
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toBe('Accept-Encoding');
+    const brBytes = Buffer.from(await br.arrayBuffer());
+    expect(brBytes.length).toBeLessThan(BIG_SCRIPT.length / 3);
+    expect(brotliDecompressSync(brBytes).toString()).toBe(BIG_SCRIPT);
+
+    const gz = await get('/assets/big-9c8d7e.js', 'gzip;q=1, br;q=0.5');
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(BIG_SCRIPT);
+    // Served again from the cache: the same bytes.
+    const again = await get('/assets/big-9c8d7e.js', 'gzip, deflate, br');
+    expect(Buffer.from(await again.arrayBuffer()).equals(brBytes)).toBe(true);
+  });
+
+  it('sends as is what the browser refuses, images, and files too small to gain', async () => {
+    for (const accept of [undefined, 'identity', 'br;q=0, gzip;q=0', 'compress']) {
+      const res = await get('/assets/big-9c8d7e.js', accept);
+      expect(res.headers.get('content-encoding'), String(accept)).toBeNull();
+      expect(await res.text()).toBe(BIG_SCRIPT);
+    }
+    const png = await get('/assets/logo-1a2b3c.png', 'gzip, br');
+    expect(png.headers.get('content-encoding')).toBeNull();
+    expect((await png.arrayBuffer()).byteLength).toBe(4096);
+    const small = await get('/assets/index-3f2a1b.js', 'gzip, br');
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(await small.text()).toBe('console.log(1)');
   });
 });

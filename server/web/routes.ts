@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Hono } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 import type { StackContext } from '../context.ts';
+import { chooseEncoding, CompressionCache } from './compression.ts';
 import { NOT_BUILT_HTML } from './not-built.ts';
 import { webSecurityHeaders } from './security-headers.ts';
 
@@ -20,6 +21,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export function webRoutes(ctx: StackContext, options: { dir?: string } = {}): Hono {
   const root = options.dir ?? defaultWebDir();
   const headers = webSecurityHeaders(ctx.config.publicUrl);
+  const compressed = new CompressionCache();
   const app = new Hono();
 
   app.get('/config.json', (c) => {
@@ -38,14 +40,19 @@ export function webRoutes(ctx: StackContext, options: { dir?: string } = {}): Ho
     const file = await resolveFile(root, new URL(c.req.url).pathname);
     if (file) {
       const cache = file.startsWith(path.join(root, 'assets') + path.sep) ? IMMUTABLE : 'no-cache';
-      return send(file, { ...headers, 'Cache-Control': cache });
+      return send(file, { ...headers, 'Cache-Control': cache }, c.req.header('accept-encoding'), compressed);
     }
     // A missing file (has an extension or lives under /assets/) is a 404; anything else is an app route.
     const last = c.req.path.split('/').pop() ?? '';
     if (c.req.path.startsWith('/assets/') || last.includes('.')) {
       return c.text('Not found', 404, headers);
     }
-    return send(path.join(root, 'index.html'), { ...headers, 'Cache-Control': 'no-cache' });
+    return send(
+      path.join(root, 'index.html'),
+      { ...headers, 'Cache-Control': 'no-cache' },
+      c.req.header('accept-encoding'),
+      compressed,
+    );
   });
   return app;
 }
@@ -72,7 +79,21 @@ async function resolveFile(root: string, urlPath: string): Promise<string | null
   return info?.isFile() ? file : null;
 }
 
-async function send(file: string, headers: Record<string, string>): Promise<Response> {
+async function send(
+  file: string,
+  headers: Record<string, string>,
+  acceptEncoding: string | undefined,
+  cache: CompressionCache,
+): Promise<Response> {
   const type = getMimeType(file) ?? 'application/octet-stream';
-  return new Response(await readFile(file), { headers: { ...headers, 'Content-Type': type } });
+  const [body, info] = await Promise.all([readFile(file), stat(file)]);
+  const encoding = chooseEncoding(acceptEncoding, type, body.length);
+  const base = { ...headers, 'Content-Type': type, Vary: 'Accept-Encoding' };
+  if (!encoding) {
+    return new Response(body, { headers: base });
+  }
+  const version = `${file}:${info.size}:${info.mtimeMs}`;
+  return new Response(await cache.get(version, body, encoding), {
+    headers: { ...base, 'Content-Encoding': encoding },
+  });
 }

@@ -102,7 +102,8 @@ export function SiteFooter() {
           </nav>
         ))}
       </div>
-      <p className="mx-auto mt-10 max-w-7xl text-sm text-muted-foreground">
+      {/* The prerendered page carries the build's year; the browser's year wins without a hydration error. */}
+      <p className="mx-auto mt-10 max-w-7xl text-sm text-muted-foreground" suppressHydrationWarning>
         © {new Date().getFullYear()} Vigil. All rights reserved.
       </p>
     </footer>

@@ -5,16 +5,18 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 
 import { authRedirectUrl } from '../platform/index.ts';
 import { rateLimiter } from '../rate-limiter.ts';
-import { supabase } from '../supabase.ts';
+import { onSupabaseCreated, supabase } from '../supabase.ts';
 import { ConfigProblem } from '../../components/errors/config-problem.tsx';
 import { AuthContext, type AuthContextValue } from './auth-context.ts';
+import { isSessionKey, mayHaveStoredSession } from './stored-session.ts';
 
 /** Refresh on visibility only if the last refresh is older than this, so tab flicking does not hammer the API. */
 const VISIBILITY_REFRESH_MIN_MS = 60_000;
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session | null>(null);
-  const [loading, setLoading] = useState(true);
+  // A visitor with no stored session is known to be signed out at once: no spinner, no supabase-js yet.
+  const [loading, setLoading] = useState(mayHaveStoredSession);
   const [lastEvent, setLastEvent] = useState<AuthChangeEvent | null>(null);
   const [configError, setConfigError] = useState<unknown>(null);
   const [signedOutByUser, setSignedOutByUser] = useState(false);
@@ -27,6 +29,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (document.visibilityState !== 'visible' || Date.now() - lastRefresh < VISIBILITY_REFRESH_MIN_MS) {
         return;
       }
+      // Nothing to refresh for a visitor who never signed in (and no reason to load supabase-js for it).
+      if (!mayHaveStoredSession()) {
+        return;
+      }
       lastRefresh = Date.now();
       void supabase()
         .then(async (client) => {
@@ -36,42 +42,57 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         })
         .catch(() => undefined);
     };
-    supabase().then(
-      (client) => {
-        if (!active) {
-          return;
-        }
-        const { data } = client.auth.onAuthStateChange((event, next) => {
-          setLastEvent(event);
-          setSession(next);
-          if (event === 'SIGNED_IN') {
-            setSignedOutByUser(false);
+    const follow = (pending: ReturnType<typeof supabase>) =>
+      pending.then(
+        (client) => {
+          if (!active) {
+            return;
           }
-          setLoading(false);
-        });
-        unsubscribe = () => data.subscription.unsubscribe();
-        // INITIAL_SESSION normally arrives through the listener; this covers a storage read that fails.
-        client.auth.getSession().then(
-          ({ data: current }) => {
-            setSession(current.session);
+          const { data } = client.auth.onAuthStateChange((event, next) => {
+            setLastEvent(event);
+            setSession(next);
+            if (event === 'SIGNED_IN') {
+              setSignedOutByUser(false);
+            }
             setLoading(false);
-          },
-          () => setLoading(false),
-        );
-      },
-      (error: unknown) => {
-        // Without a valid config nothing can reach the backend: show what is wrong instead of a spinner.
-        if (active) {
-          setConfigError(error);
-          setLoading(false);
-        }
-      },
-    );
+          });
+          unsubscribe = () => data.subscription.unsubscribe();
+          // INITIAL_SESSION normally arrives through the listener; this covers a storage read that fails.
+          client.auth.getSession().then(
+            ({ data: current }) => {
+              setSession(current.session);
+              setLoading(false);
+            },
+            () => setLoading(false),
+          );
+        },
+        (error: unknown) => {
+          // Without a valid config nothing can reach the backend: show what is wrong instead of a spinner.
+          if (active) {
+            setConfigError(error);
+            setLoading(false);
+          }
+        },
+      );
+    // Whoever creates the client (this provider, a sign-in, a page's query), the session follows it.
+    if (mayHaveStoredSession()) {
+      void supabase();
+    }
+    const stopFollowing = onSupabaseCreated((pending) => void follow(pending));
+    // A sign-in in another tab stores a session: load the client so this tab follows it too.
+    const onStorage = (event: StorageEvent) => {
+      if (isSessionKey(event.key) && event.newValue) {
+        void supabase().catch(() => undefined);
+      }
+    };
     document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('storage', onStorage);
     return () => {
       active = false;
+      stopFollowing();
       unsubscribe();
       document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('storage', onStorage);
     };
   }, []);
 

@@ -4,6 +4,10 @@ import type { DesktopBridge, Platform } from './types.ts';
 import { webPlatform } from './web.ts';
 
 function detect(): Platform {
+  // Prerendering at build time (no window): the page is rendered as the web app.
+  if (typeof window === 'undefined') {
+    return webPlatform;
+  }
   const bridge = (window as unknown as { vigil?: DesktopBridge }).vigil;
   // A page without the preload (any browser) is the web app; only the preload defines window.vigil.
   return bridge && typeof bridge.onDeepLink === 'function' ? desktopPlatform(bridge) : webPlatform;

@@ -1,9 +1,29 @@
-import { useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 
 import { AuthShell } from '../../../features/auth/components/auth-shell.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { useSignOut } from '../../../features/dashboard/components/use-sign-out.ts';
 import { MfaChallengePanel } from '../../../features/biometric/components/mfa-challenge-panel.tsx';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { ProtectedRoute, type FromState } from '../../../lib/auth/protected-route.tsx';
+
+/** A way out for someone without their second factor at hand: sign out, and support can help. */
+function SignOutInstead() {
+  const signOut = useSignOut();
+  return (
+    <p className="mt-6 text-center text-sm text-muted-foreground">
+      No access to your second factor?{' '}
+      <Button variant="link" className="h-auto p-0" onClick={() => void signOut()}>
+        Sign out
+      </Button>{' '}
+      or{' '}
+      <Link className="underline underline-offset-4" to="/support">
+        contact support
+      </Link>
+      .
+    </p>
+  );
+}
 
 /** /auth/mfa: the second sign-in step; afterwards back to where the guard stopped the visitor. */
 export function Component() {
@@ -18,6 +38,7 @@ export function Component() {
     <ProtectedRoute>
       <AuthShell title="Two-Factor Verification" description="Confirm it is you with your second factor.">
         <MfaChallengePanel onVerified={() => void navigate(target, { replace: true })} />
+        <SignOutInstead />
       </AuthShell>
     </ProtectedRoute>
   );

@@ -1,0 +1,151 @@
+// Build step of `npm run build:web` (run by the vigil-prerender plugin in vite.config.ts after the client
+// build): renders the prerendered pages of renderer/src/app/shells.ts (landing, /auth) to static HTML with
+// react-dom/static and writes them into dist/web/index.html, so the first paint needs no JavaScript.
+// The HTML carries no inline script (the CSP forbids them): theme-init.js shows the shell for the path,
+// and main.tsx hydrates it.
+import { rm, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import react from '@vitejs/plugin-react';
+import { transform } from 'esbuild';
+import { build } from 'vite';
+
+interface Shell {
+  name: string;
+  paths: string[];
+  visitorOnly: boolean;
+}
+
+interface PrerenderModule {
+  SHELLS: readonly Shell[];
+  SHELLS_META: string;
+  renderShell(path: string): Promise<string>;
+}
+
+const escapeAttribute = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+
+/** The <head> additions: the shell table for theme-init.js, and CSS showing only the chosen shell. */
+export function shellHead(shells: readonly Shell[], metaName: string): string {
+  const table = shells.map(({ name, paths, visitorOnly }) => ({ name, paths, visitorOnly }));
+  const shown = shells.map(({ name }) => `html[data-shell='${name}'] body > [data-shell='${name}']`);
+  return [
+    `<meta name="${metaName}" content="${escapeAttribute(JSON.stringify(table))}" />`,
+    `<style>body > [data-shell] { display: none } ${shown.join(', ')} { display: block }</style>`,
+  ].join('\n    ');
+}
+
+/**
+ * Moves Vite's entry script and module preloads into <meta name="vigil-entry"> for theme-init.js, which
+ * starts them after the first paint of a prerendered page (at once otherwise), so the app's code does not
+ * compete with the HTML and CSS that paint the page.
+ */
+export function deferEntry(html: string, session: string[] = []): string {
+  const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
+  // Guards against an entry tag this step does not recognise: the page would never load its code.
+  if (!entry?.[1]) {
+    throw new Error('prerender: index.html has no module entry script');
+  }
+  const preloads = [...html.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g)];
+  let out = html.replace(entry[0], '');
+  for (const preload of preloads) {
+    out = out.replace(preload[0], '');
+  }
+  const preload = preloads.map((p) => p[1]);
+  const content = {
+    entry: entry[1],
+    preload,
+    session: session.filter((f) => f !== entry[1] && !preload.includes(f)),
+  };
+  const meta = `<meta name="vigil-entry" content="${escapeAttribute(JSON.stringify(content))}" />`;
+  return out.replace(
+    '<script src="/theme-init.js"></script>',
+    `${meta}\n    <script src="/theme-init.js"></script>`,
+  );
+}
+
+/**
+ * index.html with the shells' HTML in <body> (before #root) and their table and CSS in <head>. A shell is
+ * inert until main.tsx has hydrated it: it looks ready at once, but takes no clicks it could not handle.
+ */
+export function injectShells(html: string, head: string, bodies: { name: string; html: string }[]): string {
+  const marker = '<script src="/theme-init.js"></script>';
+  const root = '<div id="root"></div>';
+  // Guards against an index.html this step does not understand: better no prerender than a broken page.
+  if (!html.includes(marker) || !html.includes(root) || html.includes('data-shell=')) {
+    throw new Error('prerender: index.html lacks the theme-init script or #root, or is prerendered already');
+  }
+  const shells = bodies
+    .map(({ name, html: body }) => `<div data-shell="${name}" inert>${body}</div>`)
+    .join('\n    ');
+  return html.replace(marker, `${head}\n    ${marker}`).replace(root, `${shells}\n    ${root}`);
+}
+
+type Manifest = Record<string, { file: string; src?: string; imports?: string[] }>;
+
+/**
+ * The supabase-js chunk and everything it imports, from Vite's manifest (which is then removed): with a
+ * stored session theme-init.js preloads them beside the entry, as the session check needs them at once.
+ */
+export async function sessionChunks(outDir: string): Promise<string[]> {
+  const manifestDir = path.join(outDir, '.vite');
+  const manifest = JSON.parse(await readFile(path.join(manifestDir, 'manifest.json'), 'utf8')) as Manifest;
+  await rm(manifestDir, { recursive: true, force: true });
+  const start = Object.keys(manifest).find((key) => key.endsWith('src/lib/supabase-client.ts'));
+  // Guards against a renamed module: the preload would silently stop, so the build says so.
+  if (!start) {
+    throw new Error('prerender: the manifest has no chunk for src/lib/supabase-client.ts');
+  }
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (chunk && !files.has(`/${chunk.file}`)) {
+      files.add(`/${chunk.file}`);
+      chunk.imports?.forEach(visit);
+    }
+  };
+  visit(start);
+  return [...files];
+}
+
+/** theme-init.js is copied as written (with its comments); the served copy is minified. */
+async function minifyBootScript(file: string): Promise<void> {
+  const { code } = await transform(await readFile(file, 'utf8'), { minify: true, target: 'es2015' });
+  await writeFile(file, code);
+}
+
+export async function prerenderShells(options: { root: string; outDir: string }): Promise<string[]> {
+  // Inside node_modules/.cache so Node resolves the externalised packages (react, react-router…).
+  const work = path.resolve(options.root, '../node_modules/.cache/vigil-prerender');
+  await build({
+    configFile: false,
+    root: options.root,
+    logLevel: 'warn',
+    plugins: [react()],
+    build: {
+      ssr: 'src/app/prerender.tsx',
+      outDir: work,
+      emptyOutDir: true,
+      target: 'node20',
+      sourcemap: false,
+      rollupOptions: { output: { entryFileNames: 'prerender.js' } },
+    },
+  });
+  try {
+    const module = (await import(pathToFileURL(path.join(work, 'prerender.js')).href)) as PrerenderModule;
+    const bodies = [];
+    for (const shell of module.SHELLS) {
+      bodies.push({ name: shell.name, html: await module.renderShell(shell.paths[0] ?? '/') });
+    }
+    const indexFile = path.join(options.outDir, 'index.html');
+    const html = await readFile(indexFile, 'utf8');
+    const head = shellHead(module.SHELLS, module.SHELLS_META);
+    const session = await sessionChunks(options.outDir);
+    await writeFile(indexFile, deferEntry(injectShells(html, head, bodies), session));
+    await minifyBootScript(path.join(options.outDir, 'theme-init.js'));
+    return bodies.map((b) => b.name);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
