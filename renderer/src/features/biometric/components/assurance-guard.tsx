@@ -8,8 +8,8 @@ import { supabase } from '../../../lib/supabase.ts';
 type Verdict = { token: string; needsSecondStep: boolean };
 
 /**
- * The aal2 guard (issue 8): with a verified factor, a password-only session (aal1, next level aal2) may not
- * reach the pages below; it is sent to /auth/mfa for the second step first. Without a session it lets the
+ * The aal2 guard (issue 8): while the user has a verified factor, a password-only session (aal1, next level
+ * aal2) may not reach the pages below; it is sent to /auth/mfa for the second step first. Without a session it lets the
  * inner ProtectedRoute send the visitor to /auth as usual.
  */
 export function AssuranceGuard() {
@@ -24,8 +24,12 @@ export function AssuranceGuard() {
     }
     let live = true;
     void (async () => {
-      // Decoded from the stored access token and the session's factors: no request, so it is cheap.
-      const { data } = await (await supabase()).auth.mfa.getAuthenticatorAssuranceLevel();
+      const mfa = (await supabase()).auth.mfa;
+      // With the token, the user's factors come from the server: the stored session's copy is stale when a
+      // factor was added in another browser after this session signed in, and it must step up too. Once per
+      // token. Should the server be out of reach, the stored copy still decides.
+      const fresh = await mfa.getAuthenticatorAssuranceLevel(token);
+      const { data } = fresh.data ? fresh : await mfa.getAuthenticatorAssuranceLevel();
       if (live) {
         setVerdict({ token, needsSecondStep: data?.currentLevel === 'aal1' && data.nextLevel === 'aal2' });
       }
@@ -35,7 +39,10 @@ export function AssuranceGuard() {
     };
   }, [token]);
 
-  if (loading || (token && verdict?.token !== token)) {
+  // A new token for a session already let through (a refresh, or the aal2 upgrade right after enrolling)
+  // keeps the page mounted while it is checked again: unmounting would lose what the page shows.
+  const recheckingAllowed = verdict !== null && !verdict.needsSecondStep;
+  if (loading || (token && verdict?.token !== token && !recheckingAllowed)) {
     return <FullPageSpinner />;
   }
   if (token && verdict?.needsSecondStep) {

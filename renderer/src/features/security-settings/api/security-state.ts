@@ -3,6 +3,7 @@
 import type { Factor } from '@supabase/supabase-js';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
+import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { supabase } from '../../../lib/supabase.ts';
 
 export const securityKeys = { all: ['security-settings'] as const };
@@ -29,9 +30,13 @@ export async function getSecurityState(): Promise<SecurityState> {
   return { factors: factors.data.all, twoFactor: row.data, currentLevel: aal.data?.currentLevel ?? null };
 }
 
-export const securityStateOptions = () =>
-  queryOptions({ queryKey: securityKeys.all, queryFn: getSecurityState });
-export const useSecurityState = () => useQuery(securityStateOptions());
+/**
+ * Keyed by the session's access token: the state (above all its assurance level) belongs to one session,
+ * so a second step passed on /auth/mfa, or another user signing in, never shows a cached older answer.
+ */
+export const securityStateOptions = (accessToken: string) =>
+  queryOptions({ queryKey: [...securityKeys.all, accessToken], queryFn: getSecurityState });
+export const useSecurityState = () => useQuery(securityStateOptions(useAuth().session?.access_token ?? ''));
 
 /** two_factor_auth follows the verified factors (the function also drops removed credentials). */
 export async function syncTwoFactorState(): Promise<void> {

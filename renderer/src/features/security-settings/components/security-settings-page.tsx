@@ -25,12 +25,15 @@ export function SecuritySettingsPanel() {
   };
 
   const remove = async (factor: Factor) => {
-    // Removing a verified factor needs a fresh second step (aal2): ask for it first, then come back.
-    if (factor.status === 'verified' && data?.currentLevel !== 'aal2') {
+    const client = await supabase();
+    // Removing a verified factor needs the second step (aal2) in this very session, read now rather than
+    // from the page's data: ask for it first, then come back.
+    const { data: assurance } = await client.auth.mfa.getAuthenticatorAssuranceLevel();
+    if (factor.status === 'verified' && assurance?.currentLevel !== 'aal2') {
       void navigate('/auth/mfa', { state: { from: { pathname: '/dashboard/security-settings' } } });
       return;
     }
-    const { error: removeError } = await (await supabase()).auth.mfa.unenroll({ factorId: factor.id });
+    const { error: removeError } = await client.auth.mfa.unenroll({ factorId: factor.id });
     if (removeError) {
       setMessage(removeError.message);
       return;
