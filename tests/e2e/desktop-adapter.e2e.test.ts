@@ -93,6 +93,23 @@ describe('desktop platform adapter', () => {
     await context.close();
   });
 
+  it('says plainly that the biometric factor is a browser feature, not the desktop app’s', async () => {
+    const { context, page } = await desktop();
+    const email = `desk-bio-${Date.now()}@example.com`;
+    await createUser(email, 'tux-penguin-91');
+    await page.goto('/auth');
+    await page.getByRole('textbox', { name: 'Email' }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('tux-penguin-91');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.goto('/auth/biometric-setup');
+    const notice = page.getByTestId('webauthn-desktop');
+    await notice.getByText('Not available in the desktop app').waitFor();
+    expect(await notice.textContent()).toContain('add an authenticator app in Security Settings');
+    expect(await page.getByRole('button', { name: 'Register Biometric' }).isDisabled()).toBe(true);
+    await context.close();
+  });
+
   it('confirms the e-mail through a vigil:// deep link routed to /auth/callback', async () => {
     const { context, page, main } = await desktop();
     const email = `deep-${Date.now()}@example.com`;

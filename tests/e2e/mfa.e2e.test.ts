@@ -119,7 +119,7 @@ describe('biometric setup errors', () => {
     await page
       .getByTestId('biometric-error')
       .getByText(
-        'Biometric authentication is blocked in this sandboxed or embedded page. Open Vigil in its own browser tab (or the desktop app) and try again.',
+        'Biometric authentication is blocked in this sandboxed or embedded page. Open Vigil in its own browser tab and try again.',
       )
       .waitFor();
     await saveScreenshot(page, 'mfa biometric origin error');

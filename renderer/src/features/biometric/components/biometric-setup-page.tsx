@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import { Alert, AlertDescription, AlertTitle } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { platform } from '../../../lib/platform/index.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { getRegistrationChallenge, verifyRegistration } from '../api/two-factor-auth.ts';
 import { BIOMETRIC_MESSAGES, biometricErrorMessage } from '../lib/biometric-messages.ts';
@@ -17,7 +18,8 @@ export function BiometricSetupPanel() {
   const { user } = useAuth();
   const navigate = useNavigate();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
-  const supported = browserSupportsWebAuthn();
+  const onDesktop = platform.kind === 'desktop';
+  const supported = !onDesktop && browserSupportsWebAuthn();
 
   const register = async () => {
     if (!user) {
@@ -52,7 +54,14 @@ export function BiometricSetupPanel() {
 
   return (
     <div className="space-y-4">
-      {!supported && (
+      {onDesktop && (
+        <Alert variant="warning" data-testid="webauthn-desktop">
+          <XCircle className="size-4" aria-hidden />
+          <AlertTitle>{BIOMETRIC_MESSAGES.desktopTitle}</AlertTitle>
+          <AlertDescription>{BIOMETRIC_MESSAGES.desktop}</AlertDescription>
+        </Alert>
+      )}
+      {!supported && !onDesktop && (
         <Alert variant="warning" data-testid="webauthn-unsupported">
           <XCircle className="size-4" aria-hidden />
           <AlertTitle>Unsupported device</AlertTitle>

@@ -6,8 +6,9 @@ import { Alert, AlertDescription, AlertTitle } from '../../../components/ui/aler
 import { Button } from '../../../components/ui/button.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
+import { platform } from '../../../lib/platform/index.ts';
 import { supabase } from '../../../lib/supabase.ts';
-import { biometricErrorMessage } from '../lib/biometric-messages.ts';
+import { BIOMETRIC_MESSAGES, biometricErrorMessage } from '../lib/biometric-messages.ts';
 
 /**
  * The second sign-in step (aal1 → aal2): an assertion from the registered platform authenticator, or a
@@ -45,8 +46,11 @@ export function MfaChallengePanel({ onVerified }: { onVerified: () => void }) {
     }
   };
 
-  const biometric = factors?.webauthn[0];
+  // The desktop app's pages (app://) may not use WebAuthn: there only the code works.
+  const onDesktop = platform.kind === 'desktop';
+  const biometric = onDesktop ? undefined : factors?.webauthn[0];
   const totp = factors?.totp[0];
+  const biometricOnlyOnDesktop = onDesktop && !totp && (factors?.webauthn.length ?? 0) > 0;
   return (
     <div className="space-y-4">
       {error && (
@@ -97,7 +101,13 @@ export function MfaChallengePanel({ onVerified }: { onVerified: () => void }) {
           </Button>
         </form>
       )}
-      {factors && !biometric && !totp && (
+      {biometricOnlyOnDesktop && (
+        <Alert variant="warning" data-testid="mfa-desktop-biometric">
+          <AlertTitle>{BIOMETRIC_MESSAGES.desktopTitle}</AlertTitle>
+          <AlertDescription>{BIOMETRIC_MESSAGES.desktopOnlyBiometric}</AlertDescription>
+        </Alert>
+      )}
+      {factors && !biometric && !totp && !biometricOnlyOnDesktop && (
         <p className="text-sm text-muted-foreground">No verified second factor was found.</p>
       )}
     </div>

@@ -6,7 +6,13 @@ export const BIOMETRIC_MESSAGES = {
   timedOut:
     'The biometric operation timed out or was canceled. Please try again and follow your device prompts.',
   sandbox:
-    'Biometric authentication is blocked in this sandboxed or embedded page. Open Vigil in its own browser tab (or the desktop app) and try again.',
+    'Biometric authentication is blocked in this sandboxed or embedded page. Open Vigil in its own browser tab and try again.',
+  // Chromium lets only https:// and http://localhost pages use WebAuthn; the desktop app's pages are app://.
+  desktopTitle: 'Not available in the desktop app',
+  desktop:
+    'The desktop app cannot use your device’s biometric authenticator. Register it in Vigil in your browser, and add an authenticator app in Security Settings to sign in here with a code.',
+  desktopOnlyBiometric:
+    'Your second factor is a biometric registered in the browser, which the desktop app cannot use. Complete this step in the browser, or add an authenticator app there to sign in here with a code.',
   success: 'Biometric Setup Complete',
 } as const;
 
