@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type E2E, newPage, startE2E } from './harness.ts';
 import { saveScreenshot } from './screenshots.ts';
+import { fillSignUpForm } from './sign-up.ts';
 
 const PUBLIC_PAGES = [
   '/',
@@ -108,16 +109,13 @@ async function themed(theme: (typeof THEMES)[number]): Promise<{ context: Browse
 
 async function signUp(page: Page): Promise<void> {
   await page.goto('/auth');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByLabel('Full Name').fill('Grace Hopper');
-  await page.getByLabel('Company Name').fill('Compiler Co');
-  await page.getByRole('combobox', { name: 'Industry Type' }).click();
-  await page.getByRole('option', { name: 'Technology' }).click();
-  await page
-    .getByRole('textbox', { name: 'Email' })
-    .fill(`grace-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('cobol-1959');
-  await page.getByRole('button', { name: 'Create Account' }).click();
+  await fillSignUpForm(page, {
+    fullName: 'Grace Hopper',
+    company: 'Compiler Co',
+    industry: 'Technology',
+    email: `grace-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+    password: 'cobol-1959',
+  });
   await page.waitForURL('**/dashboard');
 }
 

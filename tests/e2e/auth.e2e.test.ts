@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type E2E, latestMail, newPage, startE2E } from './harness.ts';
+import { fillSignUpForm } from './sign-up.ts';
 
 let e2e: E2E;
 
@@ -17,15 +18,13 @@ const text = (page: Page, value: string) => page.getByText(value, { exact: true 
 
 async function signUp(page: Page, email: string, password = 'correct-horse-1') {
   await page.goto('/auth');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByRole('heading', { name: 'Create an Account' }).waitFor();
-  await page.getByLabel('Full Name').fill('Ada Lovelace');
-  await page.getByLabel('Company Name').fill('Analytical Engines Ltd');
-  await page.getByRole('combobox', { name: 'Industry Type' }).click();
-  await page.getByRole('option', { name: 'Technology' }).click();
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Create Account' }).click();
+  await fillSignUpForm(page, {
+    fullName: 'Ada Lovelace',
+    company: 'Analytical Engines Ltd',
+    industry: 'Technology',
+    email: email,
+    password: password,
+  });
 }
 
 async function confirmByMail(page: Page, email: string) {

@@ -1,18 +1,18 @@
 // Steps shared by the agents and billing end-to-end suites (stack started with autoconfirm).
 import type { Page } from 'playwright-core';
+import { fillSignUpForm } from './sign-up.ts';
 
 /** Signs a new customer up; with autoconfirm they land on the dashboard signed in. */
 export async function signUpConfirmed(page: Page, prefix: string): Promise<string> {
   const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
   await page.goto('/auth');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByLabel('Full Name').fill('Katherine Johnson');
-  await page.getByLabel('Company Name').fill('Orbital Mechanics Inc');
-  await page.getByRole('combobox', { name: 'Industry Type' }).click();
-  await page.getByRole('option', { name: 'Technology' }).click();
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('trajectory-62');
-  await page.getByRole('button', { name: 'Create Account' }).click();
+  await fillSignUpForm(page, {
+    fullName: 'Katherine Johnson',
+    company: 'Orbital Mechanics Inc',
+    industry: 'Technology',
+    email: email,
+    password: 'trajectory-62',
+  });
   await page.waitForURL((url) => url.pathname === '/dashboard');
   return email;
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveScreenshot } from './screenshots.ts';
 import { type E2E, latestMail, newPage, startE2E } from './harness.ts';
 import { client } from '../helpers/stack.ts';
+import { fillSignUpForm } from './sign-up.ts';
 
 let e2e: E2E;
 
@@ -23,15 +24,13 @@ const shot = (page: Page, name: string) => saveScreenshot(page, `checkout ${name
 const checkbox = (page: Page, name: string) => page.getByRole('checkbox', { name: `Select ${name}` });
 
 async function signUp(page: Page, email: string) {
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByRole('heading', { name: 'Create an Account' }).waitFor();
-  await page.getByLabel('Full Name').fill('Joan Clarke');
-  await page.getByLabel('Company Name').fill('Hut 8 Security');
-  await page.getByRole('combobox', { name: 'Industry Type' }).click();
-  await page.getByRole('option', { name: 'Financial Services' }).click();
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('crib-sheet-42');
-  await page.getByRole('button', { name: 'Create Account' }).click();
+  await fillSignUpForm(page, {
+    fullName: 'Joan Clarke',
+    company: 'Hut 8 Security',
+    industry: 'Financial Services',
+    email: email,
+    password: 'crib-sheet-42',
+  });
 }
 
 describe('visitor checkout', () => {

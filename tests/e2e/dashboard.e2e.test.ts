@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type E2E, newPage, startE2E } from './harness.ts';
+import { fillSignUpForm } from './sign-up.ts';
 
 let e2e: E2E;
 
@@ -16,14 +17,13 @@ afterAll(async () => {
 
 async function signedIn(page: Page): Promise<void> {
   await page.goto('/auth');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByLabel('Full Name').fill('Alan Turing');
-  await page.getByLabel('Company Name').fill('Bletchley Labs');
-  await page.getByRole('combobox', { name: 'Industry Type' }).click();
-  await page.getByRole('option', { name: 'Government' }).click();
-  await page.getByRole('textbox', { name: 'Email' }).fill(`alan-${Date.now()}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('enigma-1234');
-  await page.getByRole('button', { name: 'Create Account' }).click();
+  await fillSignUpForm(page, {
+    fullName: 'Alan Turing',
+    company: 'Bletchley Labs',
+    industry: 'Government',
+    email: `alan-${Date.now()}@example.com`,
+    password: 'enigma-1234',
+  });
   await page.waitForURL('**/dashboard');
   await page.getByRole('heading', { name: 'Welcome back, Alan Turing' }).waitFor();
 }

@@ -14,6 +14,7 @@ import { client } from '../helpers/stack.ts';
 import { type DesktopHarness, installDesktopBridge } from './desktop-bridge.ts';
 import { type E2E, latestMail, startE2E } from './harness.ts';
 import { saveScreenshot } from './screenshots.ts';
+import { fillSignUpForm } from './sign-up.ts';
 
 // Compile-time proof that the preload's bridge is what the renderer's desktop platform expects.
 const preloadSatisfiesRenderer = (bridge: VigilBridge): DesktopBridge => bridge;
@@ -57,15 +58,19 @@ async function createUser(email: string, password: string): Promise<void> {
   expect(error).toBeNull();
 }
 
+async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/auth');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('tux-penguin-91');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
 describe('desktop platform adapter', () => {
   it('keeps the session in the encrypted vault, not in localStorage', async () => {
     const { context, page, main } = await desktop();
     const email = `desk-${Date.now()}@example.com`;
     await createUser(email, 'tux-penguin-91');
-    await page.goto('/auth');
-    await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('tux-penguin-91');
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await signIn(page, email);
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'Welcome back, Linus Desktop' }).waitFor();
     await saveScreenshot(page, 'desktop dashboard');
@@ -97,10 +102,7 @@ describe('desktop platform adapter', () => {
     const { context, page } = await desktop();
     const email = `desk-bio-${Date.now()}@example.com`;
     await createUser(email, 'tux-penguin-91');
-    await page.goto('/auth');
-    await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('tux-penguin-91');
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await signIn(page, email);
     await page.waitForURL('**/dashboard');
     await page.goto('/auth/biometric-setup');
     const notice = page.getByTestId('webauthn-desktop');
@@ -114,14 +116,13 @@ describe('desktop platform adapter', () => {
     const { context, page, main } = await desktop();
     const email = `deep-${Date.now()}@example.com`;
     await page.goto('/auth');
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByLabel('Full Name').fill('Dennis Deeplink');
-    await page.getByLabel('Company Name').fill('Bell Labs');
-    await page.getByRole('combobox', { name: 'Industry Type' }).click();
-    await page.getByRole('option', { name: 'Technology' }).click();
-    await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('unix-epoch-1970');
-    await page.getByRole('button', { name: 'Create Account' }).click();
+    await fillSignUpForm(page, {
+      fullName: 'Dennis Deeplink',
+      company: 'Bell Labs',
+      industry: 'Technology',
+      email: email,
+      password: 'unix-epoch-1970',
+    });
     await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
     // The PKCE verifier went to the vault too.
     expect([...main.disk.keys()].some((k) => k.endsWith('-code-verifier'))).toBe(true);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type E2E, newPage, startE2E } from './harness.ts';
 import { saveScreenshot } from './screenshots.ts';
+import { fillSignUpForm } from './sign-up.ts';
 
 let e2e: E2E;
 
@@ -89,14 +90,13 @@ describe('error screen', () => {
     const { page, context } = await newPage(e2e);
     const email = `crash-${Date.now()}@example.com`;
     await page.goto('/auth');
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByLabel('Full Name').fill('Margaret Hamilton');
-    await page.getByLabel('Company Name').fill('Apollo Guidance');
-    await page.getByRole('combobox', { name: 'Industry Type' }).click();
-    await page.getByRole('option', { name: 'Government' }).click();
-    await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('lunar-module-1202');
-    await page.getByRole('button', { name: 'Create Account' }).click();
+    await fillSignUpForm(page, {
+      fullName: 'Margaret Hamilton',
+      company: 'Apollo Guidance',
+      industry: 'Government',
+      email: email,
+      password: 'lunar-module-1202',
+    });
     await page.waitForURL('**/dashboard');
 
     const errorId = await crashOnTerms(page);

@@ -7,6 +7,7 @@ import { expect } from 'vitest';
 
 import { client } from '../helpers/stack.ts';
 import { type E2E, latestMail } from './harness.ts';
+import { fillSignUpForm } from './sign-up.ts';
 
 export const PASSWORD = 'correct-horse-1';
 
@@ -65,15 +66,13 @@ export const text = (page: Page, value: string) => page.getByText(value, { exact
 /** Signs up through /auth, confirms through the link in the mail outbox, and lands on the dashboard. */
 export async function signUpAndConfirm(e2e: E2E, page: Page, email: string): Promise<string> {
   await page.goto('/auth');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByRole('heading', { name: 'Create an Account' }).waitFor();
-  await page.getByLabel('Full Name').fill('Ada Lovelace');
-  await page.getByLabel('Company Name').fill('Analytical Engines Ltd');
-  await page.getByRole('combobox', { name: 'Industry Type' }).click();
-  await page.getByRole('option', { name: 'Technology' }).click();
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create Account' }).click();
+  await fillSignUpForm(page, {
+    fullName: 'Ada Lovelace',
+    company: 'Analytical Engines Ltd',
+    industry: 'Technology',
+    email: email,
+    password: PASSWORD,
+  });
   await page.waitForURL('**/auth/verify');
   const mail = await latestMail(e2e.stack, email);
   const link = mail.links.find((url) => url.includes('/auth/v1/verify'));

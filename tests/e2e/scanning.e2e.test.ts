@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClient } from '../../agents/queue/client.ts';
 import { type Agent, startAgent } from '../../agents/worker/agent.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';
+import { fillSignUpForm } from './sign-up.ts';
 
 interface VulnerableServer {
   url: string;
@@ -76,14 +77,13 @@ afterAll(async () => {
 
 async function signedIn(page: Page): Promise<void> {
   await page.goto('/auth');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByLabel('Full Name').fill('Grace Hopper');
-  await page.getByLabel('Company Name').fill('Cobol Works');
-  await page.getByRole('combobox', { name: 'Industry Type' }).click();
-  await page.getByRole('option', { name: 'Technology' }).click();
-  await page.getByRole('textbox', { name: 'Email' }).fill(`grace-${Date.now()}@example.com`);
-  await page.getByLabel('Password', { exact: true }).fill('compiler-1952');
-  await page.getByRole('button', { name: 'Create Account' }).click();
+  await fillSignUpForm(page, {
+    fullName: 'Grace Hopper',
+    company: 'Cobol Works',
+    industry: 'Technology',
+    email: `grace-${Date.now()}@example.com`,
+    password: 'compiler-1952',
+  });
   await page.waitForURL('**/dashboard');
 }
 

@@ -8,20 +8,31 @@ export interface NewCustomer {
   password: string;
 }
 
+export interface SignUpForm extends NewCustomer {
+  /** One of the form's industries; Technology when left out. */
+  industry?: string;
+}
+
+/** From /auth (sign-in view): switches to sign-up, fills every field as a person would and submits. */
+export async function fillSignUpForm(page: Page, form: SignUpForm): Promise<void> {
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByRole('heading', { name: 'Create an Account' }).waitFor();
+  await page.getByLabel('Full Name').fill(form.fullName);
+  await page.getByLabel('Company Name').fill(form.company);
+  await page.getByRole('combobox', { name: 'Industry Type' }).click();
+  await page.getByRole('option', { name: form.industry ?? 'Technology' }).click();
+  await page.getByRole('textbox', { name: 'Email' }).fill(form.email);
+  await page.getByLabel('Password', { exact: true }).fill(form.password);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+}
+
 /**
- * Signs a new customer up through the /auth form as a person would (the stack must autoconfirm) and
- * returns the user's id once the dashboard is reached.
+ * Signs a new customer up through the /auth form (the stack must autoconfirm) and returns the user's id
+ * once the dashboard is reached.
  */
 export async function signUpThroughForm(e2e: E2E, page: Page, customer: NewCustomer): Promise<string> {
   await page.goto('/auth');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.getByLabel('Full Name').fill(customer.fullName);
-  await page.getByLabel('Company Name').fill(customer.company);
-  await page.getByRole('combobox', { name: 'Industry Type' }).click();
-  await page.getByRole('option', { name: 'Technology' }).click();
-  await page.getByRole('textbox', { name: 'Email' }).fill(customer.email);
-  await page.getByLabel('Password', { exact: true }).fill(customer.password);
-  await page.getByRole('button', { name: 'Create Account' }).click();
+  await fillSignUpForm(page, customer);
   await page.waitForURL('**/dashboard');
   const { rows } = await e2e.stack.ctx.db.query<{ id: string }>(
     'select id from auth.users where email = $1',
