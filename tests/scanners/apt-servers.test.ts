@@ -46,7 +46,7 @@ describe.skipIf(missing('sshd'))(title('sshd', 'infrastructure scanner against a
     await sshd?.close();
   });
 
-  it('reads the weak algorithms from its KEXINIT, and nothing else', async () => {
+  it('reads the weak algorithms from its KEXINIT and the password login from its auth methods, and nothing else', async () => {
     const result = await runScan('infrastructure', {
       target: sshd.target,
       mode: 'local',
@@ -60,8 +60,36 @@ describe.skipIf(missing('sshd'))(title('sshd', 'infrastructure scanner against a
     expect(evidence('infra.ssh.weak-kex')).toMatch(/diffie-hellman-group1-sha1/);
     expect(evidence('infra.ssh.weak-cipher')).toMatch(/3des-cbc/);
     expect(evidence('infra.ssh.weak-mac')).toMatch(/hmac-md5/);
+    expect(evidence('infra.ssh.password-auth')).toMatch(/lists: .*password/);
   });
 });
+
+describe.skipIf(missing('sshd'))(
+  title('sshd', 'infrastructure scanner against a hardened real OpenSSH'),
+  () => {
+    let sshd: RunningFixture;
+    beforeAll(async () => {
+      sshd = await startSshd(true);
+    });
+    afterAll(async () => {
+      await sshd?.close();
+    });
+
+    it('reports only the open port when logins need a key and the algorithms are the defaults', async () => {
+      const result = await runScan('infrastructure', {
+        target: sshd.target,
+        mode: 'local',
+        ports: String(aptPorts.sshdHardened),
+      });
+      const m = measure(result.findings, sshd.planted, sshd.target);
+      expect(m.missed).toEqual([]);
+      expect(m.unexpected).toEqual([]);
+      expect(result.findings.find((f) => f.rule_id === 'infra.open-port')?.evidence).toMatch(
+        /^ssh: SSH-2\.0-OpenSSH_\d/,
+      );
+    });
+  },
+);
 
 describe.skipIf(missing('vsftpd'))(title('vsftpd', 'infrastructure scanner against a real vsftpd'), () => {
   let ftp: RunningFixture;

@@ -6,6 +6,7 @@ import { findingSchema } from '../../shared/findings.ts';
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import { connectScan } from '../../agents/scanners/infrastructure/connect-scan.ts';
 import { bannerPorts, startBannerServices } from '../fixtures/banner-services.ts';
+import { startSlowFtp } from '../fixtures/slow-ftp.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { measure } from './measure.ts';
 
@@ -67,6 +68,27 @@ describe('infrastructure scanner', () => {
     expect(Date.now() - started).toBeLessThan(2300);
     expect(result.partial).toBe(true);
   });
+
+  it('finds anonymous FTP on a slow server: a late multi-line greeting, replies after a second, split', async () => {
+    // The loopback RTT makes the scanner's first-byte wait 400 ms; this server greets after 1.5 s and
+    // answers each command after 1 s, as a loaded machine or one doing reverse DNS lookups does.
+    const ftp = await startSlowFtp({ greetingMs: 1500, replyMs: 1000 });
+    try {
+      const result = await runScan('infrastructure', {
+        target: ftp.target,
+        mode: 'local',
+        ports: String(ftp.port),
+      });
+      const m = measure(result.findings, ftp.planted, ftp.target);
+      expect(m.missed).toEqual([]);
+      expect(m.unexpected).toEqual([]);
+      expect(result.findings.find((f) => f.rule_id === 'infra.ftp.anonymous')?.evidence).toMatch(
+        /230 Login successful/,
+      );
+    } finally {
+      await ftp.close();
+    }
+  }, 30_000);
 
   it('refuses loopback in hosted mode before connecting', async () => {
     await expect(

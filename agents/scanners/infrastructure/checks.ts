@@ -2,84 +2,52 @@
 // anonymous account, an informational command, never a write.
 import type { Finding } from '../../../shared/findings.ts';
 import { grab } from './grab.ts';
+import type { Step } from './grab.ts';
 import type { ServiceInfo, Timing } from './identify.ts';
-import { printable } from './identify.ts';
+import { printable, slowServiceMs } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';
-import { parseKexInit, scannerIdent, sshWeaknesses } from './ssh-kex.ts';
+import { sshFindings } from './ssh-checks.ts';
 import { httpGet, mongoCommand, parseMongoReply } from './wire.ts';
 
-interface CheckContext {
+export interface CheckContext {
   address: string;
   host: string;
   port: number;
   location: string;
   timing: Timing;
+  /** The scan's stop signal: a check ends its conversation at once. */
+  signal?: AbortSignal;
 }
 
 type Check = (ctx: CheckContext, service: ServiceInfo) => Finding[] | Promise<Finding[]>;
 
-const talk = (
-  ctx: CheckContext,
-  send: Buffer | string | null,
-  then?: ((received: Buffer) => Buffer | null)[],
-) => grab(ctx.address, ctx.port, send, { firstByteMs: ctx.timing.firstByteMs * 2, then });
-
-/** OpenSSH before 8.0 (2019) and any SSH-1 server; Dropbear before 2020. */
-export function outdatedSsh(banner: string): string | null {
-  if (/^SSH-1\./.test(banner)) {
-    return 'SSH protocol 1 offered (broken since 2001)';
-  }
-  const openssh = /OpenSSH_(\d+)\.(\d+)/.exec(banner);
-  if (openssh && Number(openssh[1]) < 8) {
-    return `OpenSSH ${openssh[1]}.${openssh[2]} is older than 8.0 (known issues include CVE-2018-15473, CVE-2019-6111, CVE-2016-20012)`;
-  }
-  const dropbear = /dropbear_(\d{4})\.(\d+)/i.exec(banner);
-  if (dropbear && Number(dropbear[1]) < 2020) {
-    return `Dropbear ${dropbear[1]}.${dropbear[2]} is older than 2020.79`;
-  }
-  return null;
-}
+const talk = (ctx: CheckContext, send: Buffer | string | null, then?: Step[]) =>
+  // A known service gets time to answer even when slow (a loaded server); a quick one costs nothing more.
+  grab(ctx.address, ctx.port, send, {
+    firstByteMs: Math.max(ctx.timing.firstByteMs * 2, slowServiceMs),
+    then,
+    signal: ctx.signal,
+  });
 
 const checks: Record<string, Check> = {
-  ssh: async (ctx, service) => {
-    const outdated = outdatedSsh(service.banner);
-    const findings = outdated
-      ? [
-          infrastructureFinding('infra.ssh.outdated', {
-            location: ctx.location,
-            evidence: `${service.banner}: ${outdated}`,
-          }),
-        ]
-      : [];
-    // The server's algorithm offer (its KEXINIT) follows our identification line, before any login.
-    const transcript = await talk(ctx, null, [
-      (got) => (/^SSH-[^\n]*\n/.test(got.toString('latin1')) ? Buffer.from(scannerIdent) : null),
-    ]);
-    const offered = parseKexInit(transcript);
-    if (offered) {
-      const weak = sshWeaknesses(offered);
-      const report = (
-        rule: 'infra.ssh.weak-kex' | 'infra.ssh.weak-cipher' | 'infra.ssh.weak-mac',
-        names: string[],
-      ) => {
-        if (names.length > 0) {
-          findings.push(
-            infrastructureFinding(rule, { location: ctx.location, evidence: `offered: ${names.join(', ')}` }),
-          );
-        }
-      };
-      report('infra.ssh.weak-kex', weak.kex);
-      report('infra.ssh.weak-cipher', weak.ciphers);
-      report('infra.ssh.weak-mac', weak.macs);
-    }
-    return findings;
-  },
+  ssh: sshFindings,
   ftp: async (ctx) => {
+    // A reply is complete at its last line, "code space text" (RFC 959 §4.2): a multi-line greeting
+    // ("220-...") or a reply split over reads is waited for, not answered half-way.
+    const after =
+      (code: number, message: string): Step =>
+      (got) => {
+        const text = got.toString('latin1');
+        const last = /^(\d{3}) [^\n]*\n$/m.exec(text.slice(text.lastIndexOf('\n', text.length - 2) + 1));
+        if (!last) {
+          return 'wait';
+        }
+        return Number(last[1]) === code ? Buffer.from(message) : null;
+      };
     const transcript = await talk(ctx, null, [
-      (got) => (/^220/m.test(got.toString('latin1')) ? Buffer.from('USER anonymous\r\n') : null),
-      (got) =>
-        /^331/m.test(got.toString('latin1')) ? Buffer.from('PASS vigil-scanner@example.com\r\n') : null,
-      (got) => (/^230/m.test(got.toString('latin1')) ? Buffer.from('QUIT\r\n') : null),
+      after(220, 'USER anonymous\r\n'),
+      after(331, 'PASS vigil-scanner@example.com\r\n'),
+      after(230, 'QUIT\r\n'),
     ]);
     const text = transcript.toString('latin1');
     return /^230/m.test(text)

@@ -2,6 +2,8 @@
 // comes back until the peer goes quiet, closes, or the byte limit is reached.
 import net from 'node:net';
 
+export type Step = (received: Buffer) => Buffer | 'wait' | null;
+
 export interface GrabOptions {
   /** How long to wait for the first byte. */
   firstByteMs: number;
@@ -10,8 +12,12 @@ export interface GrabOptions {
   maxBytes?: number;
   /** Ends the conversation at once (scan stopped). */
   signal?: AbortSignal;
-  /** Further messages, each sent after the peer answered the previous one. */
-  then?: ((received: Buffer) => Buffer | null)[];
+  /**
+   * Further messages, each sent once the peer's answer so far makes its step return one. A step returns
+   * 'wait' while the awaited answer is incomplete (the wait for it goes on, up to firstByteMs from the
+   * last message), and null when the peer answered something else (the conversation ends once it is quiet).
+   */
+  then?: Step[];
 }
 
 export function grab(
@@ -20,19 +26,27 @@ export function grab(
   send: Buffer | string | null,
   options: GrabOptions,
 ): Promise<Buffer> {
+  // Guard: a scan already stopped opens no new connection (an aborted signal fires no more events).
+  if (options.signal?.aborted) {
+    return Promise.resolve(Buffer.alloc(0));
+  }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let steps = [...(options.then ?? [])];
+    const steps = [...(options.then ?? [])];
     const socket = net.connect({ host: address, port });
     let timer = setTimeout(() => finish(), options.firstByteMs + 2000);
+    /** When the answer awaited by the current step is due. */
+    let replyBy = Date.now() + options.firstByteMs;
     const finish = () => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', finish);
       socket.destroy();
       resolve(Buffer.concat(chunks));
     };
     socket.once('connect', () => {
       clearTimeout(timer);
+      replyBy = Date.now() + options.firstByteMs;
       timer = setTimeout(finish, options.firstByteMs);
       if (send !== null) {
         socket.write(send);
@@ -47,15 +61,21 @@ export function grab(
         finish();
         return;
       }
-      const next = steps.shift();
+      const next = steps[0];
       if (next) {
         const message = next(Buffer.concat(chunks));
+        if (message === 'wait') {
+          timer = setTimeout(finish, Math.max(0, replyBy - Date.now()));
+          return;
+        }
         if (message) {
+          steps.shift();
+          replyBy = Date.now() + options.firstByteMs;
           timer = setTimeout(finish, options.firstByteMs);
           socket.write(message);
           return;
         }
-        steps = [];
+        steps.length = 0;
       }
       timer = setTimeout(finish, options.idleMs ?? 120);
     });

@@ -146,6 +146,15 @@ const probes: Probe[] = [
   },
 ];
 
+/**
+ * How long a known or silent service may take to answer. Servers that look up the client's name (reverse
+ * DNS, ident) before greeting, or a loaded machine, take seconds; nmap's NULL probe waits 6 s.
+ */
+export const slowServiceMs = 5000;
+
+/** A reply to a probe that is really a late greeting (the service spoke first, slowly). */
+const greetingIn = (reply: Buffer, port: number) => (reply.length > 0 ? fromBanner(reply, port) : null);
+
 export async function identifyService(
   address: string,
   host: string,
@@ -161,19 +170,40 @@ export async function identifyService(
   if (greeting.length > 0) {
     return { name: 'unknown', banner: printable(greeting) };
   }
-  const ordered = [...probes].sort((a, b) => Number(b.ports.includes(port)) - Number(a.ports.includes(port)));
-  for (const probe of ordered) {
-    if (signal?.aborted) {
-      return null;
+  // Nothing yet: while the probes run, a second connection keeps listening for a late greeting. The
+  // probes of a silent port take about as long, so this costs a connection, not time.
+  const stopListening = new AbortController();
+  let late: ServiceInfo | null = null;
+  const listening = grab(address, port, null, {
+    firstByteMs: slowServiceMs,
+    signal: signal ? AbortSignal.any([signal, stopListening.signal]) : stopListening.signal,
+  }).then((data) => {
+    late = data.length > 0 ? (fromBanner(data, port) ?? { name: 'unknown', banner: printable(data) }) : null;
+  });
+  try {
+    const ordered = [...probes].sort(
+      (a, b) => Number(b.ports.includes(port)) - Number(a.ports.includes(port)),
+    );
+    for (const probe of ordered) {
+      // Guard: a stopped scan, or a greeting that arrived meanwhile, makes the other probes pointless.
+      if (signal?.aborted || late) {
+        break;
+      }
+      const reply = await grab(address, port, probe.send(host), {
+        firstByteMs: timing.firstByteMs * 2,
+        signal,
+      });
+      const match = (reply.length > 0 ? probe.match(reply) : null) ?? greetingIn(reply, port);
+      if (match) {
+        return match;
+      }
     }
-    const reply = await grab(address, port, probe.send(host), {
-      firstByteMs: timing.firstByteMs * 2,
-      signal,
-    });
-    const match = reply.length > 0 ? probe.match(reply) : null;
-    if (match) {
-      return match;
+    if (!signal?.aborted) {
+      await listening;
     }
+    return late;
+  } finally {
+    stopListening.abort();
+    await listening;
   }
-  return null;
 }

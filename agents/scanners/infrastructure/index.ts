@@ -67,7 +67,14 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
         const location = `${display}:${port}`;
         const checkFindings: Finding[] = service
           ? await serviceFindings(
-              { address: target.address, host, port, location, timing: { firstByteMs } },
+              {
+                address: target.address,
+                host,
+                port,
+                location,
+                timing: { firstByteMs },
+                signal: options.signal,
+              },
               service,
             )
           : [];

@@ -102,6 +102,20 @@ export const infrastructureRules = {
     cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:N/A:N',
     remediation: 'Upgrade OpenSSH to a supported release from the OS vendor and disable SSH protocol 1.',
   },
+  'infra.ssh.password-auth': {
+    title: 'SSH server accepts password authentication',
+    cwe: 'CWE-307',
+    owasp: A07,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:L/A:N',
+    remediation:
+      'Allow only key (or certificate) logins so passwords cannot be guessed over the network: in sshd_config set "PasswordAuthentication no" and "KbdInteractiveAuthentication no" (older OpenSSH: "ChallengeResponseAuthentication no"), check no Match block re-enables them, and reload sshd; add fail2ban or firewall limits meanwhile.',
+  },
+  'infra.ssh.no-auth': unauthenticated(
+    'SSH server',
+    'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    'Require authentication: remove PermitEmptyPasswords yes and any "none" authentication from the SSH server, allow only key logins, and reload it.',
+  ),
   'infra.ssh.weak-kex': {
     title: 'SSH server offers weak key exchange',
     cwe: 'CWE-327',

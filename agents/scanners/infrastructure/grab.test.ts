@@ -1,0 +1,73 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { grab } from './grab.ts';
+import type { Step } from './grab.ts';
+
+const servers: net.Server[] = [];
+afterEach(() => servers.splice(0).forEach((server) => server.close()));
+
+/** A server that writes `script` pieces after their delays (ms from connection). */
+async function scripted(script: [number, string][]): Promise<number> {
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    script.forEach(([ms, text]) => setTimeout(() => !socket.destroyed && socket.write(text), ms));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+const untilLine =
+  (line: string, reply: string): Step =>
+  (got) =>
+    got.toString().includes(line) ? Buffer.from(reply) : 'wait';
+
+describe('grab', () => {
+  it('waits for an answer that arrives in pieces well apart, up to the reply time', async () => {
+    const port = await scripted([
+      [50, '220-first line\r\n'],
+      [450, '220 last line\r\n'],
+    ]);
+    const got = await grab('127.0.0.1', port, null, {
+      firstByteMs: 1000,
+      then: [untilLine('220 last', 'USER x\r\n')],
+    });
+    expect(got.toString()).toBe('220-first line\r\n220 last line\r\n');
+  });
+
+  it('gives up at the reply time when the awaited answer never completes', async () => {
+    const port = await scripted([[20, '220-only a first line\r\n']]);
+    const started = Date.now();
+    await grab('127.0.0.1', port, null, { firstByteMs: 600, then: [untilLine('220 ', 'USER x\r\n')] });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+    expect(Date.now() - started).toBeLessThan(1200);
+  });
+
+  it('ends soon after a different answer, without waiting the reply time', async () => {
+    const port = await scripted([[20, '530 no\r\n']]);
+    const started = Date.now();
+    const got = await grab('127.0.0.1', port, null, { firstByteMs: 5000, then: [() => null] });
+    expect(got.toString()).toBe('530 no\r\n');
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('opens no connection once the scan is stopped', async () => {
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections += 1;
+      socket.end();
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const controller = new AbortController();
+    controller.abort();
+    const port = (server.address() as AddressInfo).port;
+    expect(
+      (await grab('127.0.0.1', port, null, { firstByteMs: 500, signal: controller.signal })).length,
+    ).toBe(0);
+    expect(connections).toBe(0);
+  });
+});
