@@ -13,14 +13,16 @@ export interface RoleRequestInfo {
 export const ROLE_PREAMBLE = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
   set_config('request.method', $3, true), set_config('request.path', $4, true), set_config('request.headers', $5, true)`;
 
+// The same RequestRole object comes back for every request with the same tokens (rest/role-cache.ts).
+const claimsJson = new WeakMap<RequestRole, string>();
+
 export function rolePreambleParams(who: RequestRole, info: RoleRequestInfo = {}): string[] {
-  return [
-    who.role,
-    JSON.stringify(who.claims),
-    info.method ?? '',
-    info.path ?? '',
-    JSON.stringify(info.headers ?? {}),
-  ];
+  let claims = claimsJson.get(who);
+  if (claims === undefined) {
+    claims = JSON.stringify(who.claims);
+    claimsJson.set(who, claims);
+  }
+  return [who.role, claims, info.method ?? '', info.path ?? '', JSON.stringify(info.headers ?? {})];
 }
 
 /**

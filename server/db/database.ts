@@ -47,6 +47,21 @@ export interface Database extends Queryable {
   /** LISTEN on a channel; resolves to the function that stops listening. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** Set for a PGlite data directory (one process at a time): what the database was when it opened. */
+  readonly openState?: OpenState;
+}
+
+/**
+ * A persistent PGlite's state right after it opened and was brought up to date. `xmax` is the next
+ * transaction id (pg_snapshot_xmax): any later change, DDL included, assigns a transaction id, so a file
+ * written with the same xmax describes exactly this database (see rest/schema-cache-file.ts).
+ */
+export interface OpenState {
+  /** The stack's data directory (pgdata's parent). */
+  dataDir: string;
+  /** vigil_platform.schema_state.hash: the schema sources the database was migrated from. */
+  schemaHash: string;
+  xmax: string;
 }
 
 /** A Postgres error as both engines surface it: SQLSTATE in `code`, plus the server's detail and hint. */

@@ -34,5 +34,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const db = await openPGlite({ dataDir: pgdata });
   // An existing data dir may predate newer migrations (a fresh copy is already current: a no-op).
   await applySchema(db, sources);
-  return db;
+  // Read before anything else can write: caches validated against it must describe this exact state.
+  const { rows } = await db.query<{ hash: string; xmax: string }>(
+    'select hash, pg_snapshot_xmax(pg_current_snapshot())::text as xmax from vigil_platform.schema_state',
+  );
+  const state = rows[0];
+  return state
+    ? { ...db, openState: { dataDir: target.dataDir, schemaHash: state.hash, xmax: state.xmax } }
+    : db;
 }

@@ -2,6 +2,41 @@ import { protocol, type PGlite } from '@electric-sql/pglite';
 
 const { serialize } = protocol;
 
+/**
+ * A Bind message for a named statement with text parameters and text results, byte for byte what
+ * PGlite's `serialize.bind` writes, in one allocation: its growing writer cost ~80 µs for a REST request's
+ * preamble (the JWT claims and request headers as JSON).
+ */
+export function bindMessage(statement: string, values: readonly (string | null)[]): Uint8Array {
+  const encoded = values.map((v) => (v === null ? null : Buffer.from(v, 'utf8')));
+  const name = Buffer.from(statement, 'utf8');
+  // Length (itself included), portal "", statement, format codes, values, result format codes.
+  let length = 4 + 1 + name.length + 1 + 2 + 2 * values.length + 2 + 2;
+  for (const e of encoded) {
+    length += 4 + (e === null ? 0 : e.length);
+  }
+  const out = Buffer.alloc(1 + length);
+  let at = out.write('B', 0, 'latin1');
+  at = out.writeInt32BE(length, at);
+  at = out.writeUInt8(0, at);
+  at += name.copy(out, at);
+  at = out.writeUInt8(0, at);
+  at = out.writeInt16BE(values.length, at);
+  // Every parameter in text format (code 0; Buffer.alloc already wrote the zeros).
+  at += 2 * values.length;
+  at = out.writeInt16BE(values.length, at);
+  for (const e of encoded) {
+    if (e === null) {
+      at = out.writeInt32BE(-1, at);
+    } else {
+      at = out.writeInt32BE(e.length, at);
+      at += e.copy(out, at);
+    }
+  }
+  out.writeInt16BE(0, at);
+  return out;
+}
+
 /** How many distinct statements stay prepared per database; the least recently used is closed first. */
 const MAX_PREPARED = 256;
 
@@ -37,7 +72,7 @@ export class StatementCache {
       this.names.delete(sql);
       this.names.set(sql, name);
     }
-    parts.push(serialize.bind({ statement: name, values }));
+    parts.push(bindMessage(name, values));
     return { parts, name };
   }
 

@@ -51,6 +51,13 @@ const unnamed = (sql: string): Uint8Array[] => [
   serialize.execute({}),
 ];
 
+// The messages every transaction sends, serialized once (batches are copied by `concat`, never mutated).
+const BEGIN = unnamed('begin');
+const COMMIT = unnamed('commit');
+const EXECUTE = serialize.execute({});
+const DESCRIBE_PORTAL = serialize.describe({ type: 'P' });
+const SYNC = serialize.sync();
+
 /** The result of the last statement of a batch: the messages after the one-but-last CommandComplete. */
 function lastResult<R>(db: PGlite, messages: Message[], skip: number): QueryResult<R> {
   let seen = 0;
@@ -89,7 +96,7 @@ export class PipelinedTransaction implements Queryable {
     private readonly options: TransactionOptions,
   ) {
     this.statements = statementCacheFor(db);
-    this.pending = unnamed('begin');
+    this.pending = [...BEGIN];
     this.pendingCount = 1;
     const preamble = options.preamble;
     if (preamble) {
@@ -98,7 +105,7 @@ export class PipelinedTransaction implements Queryable {
       if (values === null) {
         throw new TypeError('a transaction preamble takes text parameters only');
       }
-      this.pending.push(...this.statements.bind(preamble.sql, values).parts, serialize.execute({}));
+      this.pending.push(...this.statements.bind(preamble.sql, values).parts, EXECUTE);
       this.pendingSql.push(preamble.sql);
       this.pendingCount++;
     }
@@ -131,7 +138,7 @@ export class PipelinedTransaction implements Queryable {
   private async flush(): Promise<void> {
     if (this.pending.length > 0) {
       const { parts, cached } = this.takePending();
-      await this.send([...parts, serialize.sync()], cached);
+      await this.send([...parts, SYNC], cached);
     }
   }
 
@@ -146,18 +153,14 @@ export class PipelinedTransaction implements Queryable {
     }
     const skip = this.pendingCount;
     const { parts, cached } = this.takePending();
-    parts.push(
-      ...this.statements.bind(sql, values).parts,
-      serialize.describe({ type: 'P' }),
-      serialize.execute({}),
-    );
+    parts.push(...this.statements.bind(sql, values).parts, DESCRIBE_PORTAL, EXECUTE);
     cached.push(sql);
     if (this.options.endAfterFirstQuery) {
       // After an error the backend skips to Sync, so this COMMIT runs only if everything before it did.
       this.closed = true;
-      parts.push(...unnamed('commit'));
+      parts.push(...COMMIT);
     }
-    parts.push(serialize.sync());
+    parts.push(SYNC);
     let messages: Message[];
     try {
       messages = await this.send(parts, cached);

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { PGlite, types } from '@electric-sql/pglite';
 import type { Database, Queryable, QueryResult } from './database.ts';
 import { pipelinedTransaction } from './pglite-transaction.ts';
@@ -32,10 +33,31 @@ export interface PGliteOptions {
   loadDataDir?: Blob;
 }
 
+// PGlite's engine (9 MB of WASM, ~50–130 ms to compile) starts compiling on V8's background threads
+// when this module is first evaluated, so that the compile overlaps the rest of start-up.
+// Node's global WebAssembly (this project's TypeScript lib declares only its types).
+const wasm = (
+  globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<WebAssembly.Module> } }
+).WebAssembly;
+let engine: Promise<WebAssembly.Module | null> | null = null;
+function pgliteEngine(): Promise<WebAssembly.Module | null> {
+  engine ??= readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite')))
+    .then((bytes) => wasm.compile(bytes))
+    // Not found or not compilable here: PGlite loads the engine itself.
+    .catch(() => null);
+  return engine;
+}
+// With DATABASE_URL set, PGlite is not used (unless a caller opens one anyway: then it compiles then).
+if (!process.env.DATABASE_URL) {
+  void pgliteEngine();
+}
+
 export async function openPGlite(options: PGliteOptions = {}): Promise<Database> {
+  const pgliteWasmModule = await pgliteEngine();
   const db = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
     parsers,
   });
   return fromPGlite(db);

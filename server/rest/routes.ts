@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { StackContext } from '../context.ts';
 import { isRoleFailure, type RequestRole, type RoleFailure } from '../http/request-role.ts';
@@ -69,8 +69,8 @@ function checkProfile(c: Context): void {
   }
 }
 
-const lowerCaseHeaders = (c: Context) =>
-  Object.fromEntries([...c.req.raw.headers].map(([k, v]) => [k.toLowerCase(), v]));
+// Fetch Headers iterate with lower-cased names already.
+const lowerCaseHeaders = (c: Context): Record<string, string> => Object.fromEntries(c.req.raw.headers);
 
 type Handler = (req: RestRequest, name: string) => Promise<RestResponse>;
 
@@ -138,24 +138,28 @@ export function restRoutes(ctx: StackContext): Hono {
   };
 
   const app = new Hono();
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      // The unread rest of the body is still on the socket: close the connection rather than reuse it.
-      onError: (c) =>
-        c.json(
-          {
-            code: 'PGRST413',
-            details: null,
-            hint: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
-            message: 'Payload Too Large',
-          },
-          413,
-          { connection: 'close' },
-        ),
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    // The unread rest of the body is still on the socket: close the connection rather than reuse it.
+    onError: (c) =>
+      c.json(
+        {
+          code: 'PGRST413',
+          details: null,
+          hint: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+          message: 'Payload Too Large',
+        },
+        413,
+        { connection: 'close' },
+      ),
+  });
+  // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3). bodyLimit itself
+  // would read `raw.body`, which makes the adapter build a full fetch Request (~0.1 ms per read).
+  const limitBodyIfAny: MiddlewareHandler = (c, next) =>
+    c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined
+      ? next()
+      : limitBody(c, next);
+  app.use('*', limitBodyIfAny);
   const notAllowed = (c: Context) =>
     c.json(
       { code: 'PGRST117', details: null, hint: null, message: `Unsupported HTTP method: ${c.req.method}` },

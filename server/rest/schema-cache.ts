@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Database } from '../db/database.ts';
+import { restoredIntrospection } from './schema-cache-file.ts';
 import { INTROSPECT_SQL } from './schema-introspect.sql.ts';
 
 /** The one schema /rest/v1 exposes (Supabase's default `db.schema`). */
@@ -88,7 +89,17 @@ function toFunction(f: z.infer<typeof fn>): RestFunction {
 /** Reads the exposed schema from pg_catalog (one query) into lookup maps. */
 export async function introspect(db: Database, schema = EXPOSED_SCHEMA): Promise<SchemaCache> {
   const { rows } = await db.query<{ cache: string }>(INTROSPECT_SQL, [schema]);
-  const data = introspection.parse(JSON.parse(rows[0]?.cache ?? '{}'));
+  return toSchemaCache(rows[0]?.cache ?? '{}', schema);
+}
+
+/** At start-up: the copy saved at the last clean close when it still matches the database exactly. */
+async function introspectAtStart(db: Database, schema = EXPOSED_SCHEMA): Promise<SchemaCache> {
+  const saved = await restoredIntrospection(db, schema);
+  return saved === null ? introspect(db, schema) : toSchemaCache(saved, schema);
+}
+
+function toSchemaCache(json: string, schema: string): SchemaCache {
+  const data = introspection.parse(JSON.parse(json));
   const functions = new Map<string, RestFunction[]>();
   for (const f of data.functions) {
     functions.set(f.name, [...(functions.get(f.name) ?? []), toFunction(f)]);
@@ -109,7 +120,7 @@ export class SchemaCacheHolder {
   private current: Promise<SchemaCache>;
 
   constructor(private readonly db: Database) {
-    this.current = introspect(db);
+    this.current = introspectAtStart(db);
     // A failed first load must not crash the process; the next request retries.
     this.current.catch(() => undefined);
   }
