@@ -1,6 +1,8 @@
 // Start-up: hydrate the page prerendered into index.html when theme-init.js showed one for this path
 // (the landing page, /auth), else render the app from scratch. supabase-js loads only when needed.
 import './index.css';
+// Before any schema parses (see the module).
+import './lib/zod-jitless.ts';
 
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';

@@ -12,8 +12,18 @@ export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('flex flex-col space-y-1.5 p-6', className)} {...props} />;
 }
 
-export function CardTitle({ className, ...props }: ComponentProps<'h3'>) {
-  return <h3 className={cn('text-xl leading-tight font-semibold tracking-tight', className)} {...props} />;
+/**
+ * A card's heading. h2 by default: most cards sit right under the page's h1, and a heading may never skip
+ * a level (h1 then h3). A card inside an h2 section passes `as="h3"`.
+ */
+export function CardTitle({
+  className,
+  as: Heading = 'h2',
+  ...props
+}: ComponentProps<'h3'> & { as?: 'h2' | 'h3' | 'h4' }) {
+  return (
+    <Heading className={cn('text-xl leading-tight font-semibold tracking-tight', className)} {...props} />
+  );
 }
 
 export function CardDescription({ className, ...props }: ComponentProps<'p'>) {

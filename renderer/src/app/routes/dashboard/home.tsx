@@ -2,6 +2,7 @@ import { Bell, Bot, FileText, ScanSearch } from 'lucide-react';
 import { Link, Navigate } from 'react-router-dom';
 
 import { Card, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
+import { SecuritySummary } from '../../../features/dashboard/components/security-summary.tsx';
 import { hasPendingSelection } from '../../../features/agents/hooks/selected-roles.ts';
 import { useSubscriptionSuccessToast } from '../../../features/billing/hooks/use-subscription-success-toast.ts';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
@@ -57,6 +58,7 @@ export function Component() {
           {user?.email}
         </p>
       </div>
+      <SecuritySummary userId={user?.id} />
       <div className="grid gap-4 sm:grid-cols-2">
         {SHORTCUTS.map(({ to, Icon, title, text }) => (
           <Link key={to} to={to} className="rounded-lg focus-visible:outline-2 focus-visible:outline-ring">

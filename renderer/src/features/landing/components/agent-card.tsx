@@ -21,7 +21,7 @@ export function AgentCard({ role, className }: { role: AgentRole; className?: st
     <Card className={cn('flex flex-col', className)} data-testid="agent-card">
       <CardHeader>
         <Icon className="size-10 text-primary" aria-hidden />
-        <CardTitle>{role.name}</CardTitle>
+        <CardTitle as="h3">{role.name}</CardTitle>
         <CardDescription>{role.description}</CardDescription>
       </CardHeader>
       <CardContent className="flex-1 space-y-4">
