@@ -4,6 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
+import { createServiceClient } from '../../agents/queue/client.ts';
+import { type WorkerOptions, Worker } from '../../agents/worker/worker.ts';
 import type { RunningStack } from '../../server/stack.ts';
 import type { Database } from '../../shared/database.types.ts';
 import { client } from '../helpers/stack.ts';
@@ -142,4 +144,35 @@ export async function waitFor<T>(
     }
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * Two workers (w1, w2) sharing the stack's queue with the given handlers, run until every one of `jobIds`
+ * has succeeded, then stopped.
+ */
+export async function runTwoWorkersUntilDone(
+  stack: RunningStack,
+  jobIds: readonly string[],
+  options: Pick<WorkerOptions, 'handlers' | 'concurrency'>,
+): Promise<void> {
+  const workers = ['w1', 'w2'].map(
+    (id) =>
+      new Worker({
+        db: createServiceClient(stack.url, stack.status.service_role_key),
+        mode: 'local',
+        id,
+        pollMs: 50,
+        log: () => {},
+        ...options,
+      }),
+  );
+  workers.forEach((w) => w.start());
+  await waitFor('all jobs done', async () => {
+    const { rows } = await stack.ctx.db.query<{ n: number }>(
+      `select count(*)::int as n from public.jobs where id = any($1) and status = 'succeeded'`,
+      [jobIds],
+    );
+    return rows[0]!.n === jobIds.length;
+  });
+  await Promise.all(workers.map((w) => w.stop()));
 }

@@ -3,10 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClient, type ServiceClient } from '../../agents/queue/client.ts';
 import { Queue, type JobRow } from '../../agents/queue/queue.ts';
-import { Worker } from '../../agents/worker/worker.ts';
 import type { RunningStack } from '../../server/stack.ts';
 import { startTestStack } from '../helpers/stack.ts';
-import { customer, target, waitFor } from './queue-support.ts';
+import { customer, runTwoWorkersUntilDone, target } from './queue-support.ts';
 
 let stack: RunningStack;
 let db: ServiceClient;
@@ -49,27 +48,7 @@ async function runWithTwoWorkers(jobs: string[], holdMs: number) {
     spans.set(job.id, { start, end: Date.now() });
     return null;
   };
-  const workers = ['w1', 'w2'].map(
-    (id) =>
-      new Worker({
-        db: service(),
-        mode: 'local',
-        id,
-        handlers: { scan: handler },
-        pollMs: 50,
-        concurrency: 2,
-        log: () => {},
-      }),
-  );
-  workers.forEach((w) => w.start());
-  await waitFor('both scans done', async () => {
-    const { rows } = await stack.ctx.db.query<{ n: number }>(
-      `select count(*)::int as n from public.jobs where id = any($1) and status = 'succeeded'`,
-      [jobs],
-    );
-    return rows[0]!.n === jobs.length;
-  });
-  await Promise.all(workers.map((w) => w.stop()));
+  await runTwoWorkersUntilDone(stack, jobs, { handlers: { scan: handler }, concurrency: 2 });
   return jobs.map((id) => spans.get(id)!);
 }
 

@@ -5,7 +5,7 @@ import { enqueueDueScans } from '../../agents/scheduler/scheduler.ts';
 import { Worker } from '../../agents/worker/worker.ts';
 import type { RunningStack } from '../../server/stack.ts';
 import { startTestStack } from '../helpers/stack.ts';
-import { customer, initialised, target, waitFor } from './queue-support.ts';
+import { customer, initialised, runTwoWorkersUntilDone, target, waitFor } from './queue-support.ts';
 
 let stack: RunningStack;
 let db: ServiceClient;
@@ -57,27 +57,7 @@ describe('job queue', () => {
       await new Promise((r) => setTimeout(r, 20));
       return null;
     };
-    const workers = ['w1', 'w2'].map(
-      (id) =>
-        new Worker({
-          db: service(),
-          mode: 'local',
-          id,
-          handlers: { analysis: handler },
-          pollMs: 50,
-          concurrency: 3,
-          log: () => {},
-        }),
-    );
-    workers.forEach((w) => w.start());
-    await waitFor('all jobs done', async () => {
-      const { rows } = await stack.ctx.db.query<{ n: number }>(
-        `select count(*)::int as n from public.jobs where id = any($1) and status = 'succeeded'`,
-        [ids],
-      );
-      return rows[0]!.n === ids.length;
-    });
-    await Promise.all(workers.map((w) => w.stop()));
+    await runTwoWorkersUntilDone(stack, ids, { handlers: { analysis: handler }, concurrency: 3 });
     expect(runs.filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
     const lockedBy = new Set((await Promise.all(ids.map(job))).map((j) => j.locked_by));
     expect([...lockedBy].every((w) => w === 'w1' || w === 'w2')).toBe(true);
