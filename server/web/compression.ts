@@ -41,12 +41,14 @@ export class CompressionCache {
   private readonly entries = new Map<string, Buffer>();
   private bytes = 0;
 
-  async get(version: string, body: Buffer, encoding: Encoding): Promise<Buffer> {
+  /** The compressed bytes of this version of a file; `read` runs only when they are not cached yet. */
+  async get(version: string, encoding: Encoding, read: () => Promise<Buffer>): Promise<Buffer> {
     const key = `${encoding}:${version}`;
     const hit = this.entries.get(key);
     if (hit) {
       return hit;
     }
+    const body = await read();
     const compressed =
       encoding === 'br'
         ? await brotli(body, {

@@ -86,14 +86,15 @@ async function send(
   cache: CompressionCache,
 ): Promise<Response> {
   const type = getMimeType(file) ?? 'application/octet-stream';
-  const [body, info] = await Promise.all([readFile(file), stat(file)]);
-  const encoding = chooseEncoding(acceptEncoding, type, body.length);
+  const info = await stat(file);
+  const encoding = chooseEncoding(acceptEncoding, type, info.size);
   const base = { ...headers, 'Content-Type': type, Vary: 'Accept-Encoding' };
   if (!encoding) {
-    return new Response(body, { headers: base });
+    return new Response(await readFile(file), { headers: base });
   }
+  // A cache hit reads nothing but the file's metadata.
   const version = `${file}:${info.size}:${info.mtimeMs}`;
-  return new Response(await cache.get(version, body, encoding), {
+  return new Response(await cache.get(version, encoding, () => readFile(file)), {
     headers: { ...base, 'Content-Encoding': encoding },
   });
 }
