@@ -9,7 +9,8 @@ import { defineConfig, type Plugin } from 'vite';
 import { prerenderShells } from './scripts/prerender.ts';
 
 const root = fileURLToPath(new URL('./renderer', import.meta.url));
-const outDir = fileURLToPath(new URL('./dist/web', import.meta.url));
+// VIGIL_WEB_DIR builds elsewhere (the stack serves it from there too): parallel builds do not collide.
+const outDir = process.env.VIGIL_WEB_DIR ?? fileURLToPath(new URL('./dist/web', import.meta.url));
 
 function prerender(): Plugin {
   return {

@@ -12,6 +12,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 
 import { startStack, type RunningStack } from '../server/stack.ts';
+import { defaultWebDir } from '../server/web/routes.ts';
 import type { BenchRow } from './lib/report.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -190,8 +191,8 @@ async function lighthouseScores(stack: RunningStack): Promise<BenchRow[]> {
 }
 
 export async function benchWeb(): Promise<BenchRow[]> {
-  if (!existsSync(path.resolve(import.meta.dirname, '../dist/web/index.html'))) {
-    throw new Error('dist/web is missing: run `npm run build:web` first');
+  if (!existsSync(path.join(defaultWebDir(), 'index.html'))) {
+    throw new Error(`${defaultWebDir()} is missing: run \`npm run build:web\` first`);
   }
   const stack = await startStack({ port: 0, dataDir: 'memory' });
   try {

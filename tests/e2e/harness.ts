@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 import type { RunningStack } from '../../server/stack.ts';
+import { defaultWebDir } from '../../server/web/routes.ts';
 import { startTestStack } from '../helpers/stack.ts';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -16,8 +17,8 @@ export interface E2E {
 }
 
 export async function startE2E(overrides: Parameters<typeof startTestStack>[0] = {}): Promise<E2E> {
-  if (!existsSync(path.resolve(import.meta.dirname, '../../dist/web/index.html'))) {
-    throw new Error('dist/web is missing: run `npm run build:web` before the end-to-end tests');
+  if (!existsSync(path.join(defaultWebDir(), 'index.html'))) {
+    throw new Error(`${defaultWebDir()} is missing: run \`npm run build:web\` before the end-to-end tests`);
   }
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
