@@ -4,8 +4,10 @@ import { percentile, type BenchRow } from './lib/report.ts';
 
 /**
  * REST read and write latency (p50/p99) and requests per second, each against the same statement run on
- * the database directly in the same process. The REST figure includes HTTP on loopback, JWT verification,
- * the role transaction and JSON rendering; the target is REST ≤ 1.5× the raw query.
+ * the database directly in the same process. Two ratios: the stack's REST layer alone (the request handed
+ * to the app in-process: routing, JWT verification, the role transaction with RLS, SQL and JSON), which
+ * is the overhead the target (≤ 1.5× the raw query) is about; and end to end over loopback HTTP with
+ * fetch, as supabase-js calls it, which adds a transport floor (GET /health) the stack cannot go below.
  */
 export async function benchRest(n = 400): Promise<BenchRow[]> {
   const stack = await startStack({ port: 0, dataDir: 'memory' });
@@ -27,6 +29,13 @@ export async function benchRest(n = 400): Promise<BenchRow[]> {
       }
       return res.json();
     };
+    const inStackRead = async () => {
+      const res = await stack.handle(new Request(readUrl, { headers }));
+      if (!res.ok) {
+        throw new Error(`in-stack REST read failed: ${res.status} ${await res.text()}`);
+      }
+      return res.json();
+    };
     const rawRead = () => db.query('select * from public.agent_roles where id = $1', [role.id]);
     const restWrite = async (i: number) => {
       const res = await fetch(`${stack.url}/rest/v1/monitoring_metrics`, {
@@ -36,6 +45,19 @@ export async function benchRest(n = 400): Promise<BenchRow[]> {
       });
       if (res.status !== 201) {
         throw new Error(`REST write failed: ${res.status} ${await res.text()}`);
+      }
+      await res.arrayBuffer();
+    };
+    const inStackWrite = async (i: number) => {
+      const res = await stack.handle(
+        new Request(`${stack.url}/rest/v1/monitoring_metrics`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ metric_name: 'bench', value: i, metadata: { i } }),
+        }),
+      );
+      if (res.status !== 201) {
+        throw new Error(`in-stack REST write failed: ${res.status} ${await res.text()}`);
       }
       await res.arrayBuffer();
     };
@@ -53,38 +75,54 @@ export async function benchRest(n = 400): Promise<BenchRow[]> {
       });
     // Warm up both paths (JIT, plan caches) before measuring.
     await timeLoop(50, restRead);
+    await timeLoop(50, inStackRead);
     await timeLoop(50, rawRead);
     await timeLoop(50, health);
     await timeLoop(50, txRead);
     const rr = await timeLoop(n, restRead);
+    const sr = await timeLoop(n, inStackRead);
     const dr = await timeLoop(n, rawRead);
     const hr = await timeLoop(n, health);
     const tr = await timeLoop(n, txRead);
     const rw = await timeLoop(n, restWrite);
+    const sw = await timeLoop(n, inStackWrite);
     const dw = await timeLoop(n, rawWrite);
+    const floor = percentile(hr, 50);
     const rows: BenchRow[] = [];
-    for (const [label, rest, raw] of [
-      ['read', rr, dr],
-      ['write', rw, dw],
+    for (const [label, rest, inStack, raw] of [
+      ['read', rr, sr, dr],
+      ['write', rw, sw, dw],
     ] as const) {
-      const ratio = percentile(rest, 50) / percentile(raw, 50);
+      const rawP50 = percentile(raw, 50);
+      const layer = percentile(inStack, 50) / rawP50;
+      const endToEnd = percentile(rest, 50) / rawP50;
       const rps = 1000 / (rest.reduce((a, b) => a + b, 0) / rest.length);
       rows.push(
         { name: `REST ${label} p50`, value: percentile(rest, 50), unit: 'ms' },
         { name: `REST ${label} p99`, value: percentile(rest, 99), unit: 'ms' },
-        { name: `raw PGlite ${label} p50 (same statement)`, value: percentile(raw, 50), unit: 'ms' },
+        { name: `raw PGlite ${label} p50 (same statement)`, value: rawP50, unit: 'ms' },
+        { name: `REST ${label} in the stack, no HTTP, p50`, value: percentile(inStack, 50), unit: 'ms' },
         {
-          name: `REST ${label} / raw p50 ratio`,
-          value: ratio,
+          name: `REST ${label} layer / raw p50 ratio`,
+          value: layer,
           unit: '×',
           target: '≤ 1.5',
-          pass: ratio <= 1.5,
+          pass: layer <= 1.5,
+          note: 'the request handed to the stack in-process: routing, JWT, role transaction with RLS, SQL, JSON',
+        },
+        {
+          name: `REST ${label} / raw p50 ratio`,
+          value: endToEnd,
+          unit: '×',
+          target: '≤ 1.5',
+          pass: endToEnd <= 1.5,
+          note: `over loopback HTTP with fetch; the transport alone (GET /health) is ${(floor / rawP50).toFixed(1)}× the raw ${label}`,
         },
         { name: `REST ${label} requests per second (sequential)`, value: rps, unit: 'req/s' },
       );
     }
     rows.push(
-      { name: 'HTTP floor: GET /health p50 (no database)', value: percentile(hr, 50), unit: 'ms' },
+      { name: 'HTTP floor: GET /health p50 (no database)', value: floor, unit: 'ms' },
       {
         name: 'raw read in a pipelined transaction p50',
         value: percentile(tr, 50),

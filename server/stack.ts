@@ -27,6 +27,8 @@ export interface RunningStack {
   url: string;
   status: StackStatus;
   ctx: StackContext;
+  /** The app's request handler, the same one the HTTP server calls (the bench measures the stack without HTTP). */
+  handle(request: Request): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -73,7 +75,8 @@ export async function startStack(overrides: Partial<StackConfig> = {}): Promise<
   // query at a time, and the app's schema introspection (~150 ms) would otherwise run ahead of realtime's
   // start-up queries. The introspection finishes in the background; REST requests wait for it.
   const detachRealtime = await attachRealtime(ctx, server);
-  handler = createApp(ctx, status).fetch;
+  const app = createApp(ctx, status);
+  handler = app.fetch;
   const statusFile = config.dataDir === 'memory' ? null : path.join(config.dataDir, 'stack.json');
   if (statusFile) {
     await mkdir(config.dataDir, { recursive: true });
@@ -86,6 +89,7 @@ export async function startStack(overrides: Partial<StackConfig> = {}): Promise<
     url: config.publicUrl,
     status,
     ctx,
+    handle: async (request) => app.fetch(request),
     async close() {
       if (closed) {
         return;

@@ -119,12 +119,13 @@ export function restRoutes(ctx: StackContext): Hono {
       stripNulls: wantsNullsStripped(c.req.header('accept')),
       bodyText: method === 'GET' || method === 'HEAD' || method === 'DELETE' ? null : await c.req.text(),
       cache: await cache.get(),
-      run: (readOnly, fn) =>
+      run: (readOnly, fn, oneStatement = false) =>
         runAsRequest(
           ctx.db,
           who,
           {
             readOnly,
+            oneStatement,
             rollback: prefs.tx === 'rollback',
             method,
             path: url.pathname,

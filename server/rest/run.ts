@@ -16,6 +16,8 @@ class Rollback<T> extends Error {
 
 export interface RunOptions {
   readOnly: boolean;
+  /** The request runs one statement and nothing after it can fail it (see RestRequest.run). */
+  oneStatement: boolean;
   rollback: boolean;
   method: string;
   path: string;
@@ -50,8 +52,8 @@ export async function runAsRequest<T>(
       // The preamble runs before fn's first statement (on PGlite in the same backend call).
       {
         preamble: { sql: options.readOnly ? PREAMBLE_RO : PREAMBLE_RW, params },
-        // A read-only request's one statement decides nothing after it: COMMIT may go along with it.
-        endAfterFirstQuery: options.readOnly && !options.rollback,
+        // A read-only request's statement, or a write nothing after can fail: COMMIT may go along with it.
+        endAfterFirstQuery: (options.readOnly || options.oneStatement) && !options.rollback,
       },
     );
   } catch (e) {

@@ -140,6 +140,21 @@ describe('/rest/v1 mutations with supabase-js', () => {
     expect(notNull.error?.code).toBe('23502');
   });
 
+  it('commits a minimal write with its statement, and a failed one leaves nothing behind', async () => {
+    // return=minimal commits in the same backend call as the INSERT: a failure must still roll back all.
+    const failed = await alice.from('rt_projects').insert([
+      { id: 9300, name: 'first of a failing batch' },
+      { id: 9300, name: 'duplicate' },
+    ]);
+    expect(failed.error?.code).toBe('23505');
+    const after = await alice.from('rt_projects').select('id').eq('id', 9300);
+    expect(after.data).toEqual([]);
+    const ok = await alice.from('rt_projects').insert({ id: 9300, name: 'alone' });
+    expect(ok.status).toBe(201);
+    const stored = await alice.from('rt_projects').select('name').eq('id', 9300).single();
+    expect(stored.data).toEqual({ name: 'alone' });
+  });
+
   it('rolls back with Prefer: tx=rollback and enforces max-affected with handling=strict', async () => {
     const rolled = await alice.from('rt_projects').insert({ name: 'ghost' }).select('name').rollback();
     expect(rolled.data).toEqual([{ name: 'ghost' }]);

@@ -190,32 +190,35 @@ export async function mutateTable(req: RestRequest, table: string): Promise<Rest
   const representation =
     req.prefs.return === 'representation' || req.prefs.return === 'headers-only' || req.media === 'object';
   const mutation = buildMutation(req, rel, query, params, representation);
-  const outcome = await req.run(false, async (tx) => {
-    const result: Outcome =
-      mutation === null
-        ? { row: { total: null, page: 0, body: '' }, outputs: [] }
-        : await execute(req, rel, query, params, mutation, representation, tx);
-    // max-affected with handling=strict: too many rows → error, and the throw rolls the change back.
-    if (
-      req.prefs.handling === 'strict' &&
-      req.prefs.maxAffected !== null &&
-      req.method !== 'POST' &&
-      result.row.page > req.prefs.maxAffected
-    ) {
-      throw new RestError(
-        400,
-        'PGRST124',
-        'Query result exceeds max-affected preference constraint',
-        `The query affects ${result.row.page} rows`,
-      );
-    }
-    // single() on a mutation: anything but one row is refused and rolled back, as PostgREST does.
-    const body =
-      representation && req.prefs.return !== 'headers-only'
-        ? renderBody(result.row, req.media, result.outputs)
-        : null;
-    return { ...result, body };
-  });
+  const strictLimit =
+    req.prefs.handling === 'strict' && req.prefs.maxAffected !== null && req.method !== 'POST';
+  // return=minimal without a row limit: the statement alone decides, so COMMIT can go with it.
+  const oneStatement = mutation !== null && !representation && !strictLimit;
+  const outcome = await req.run(
+    false,
+    async (tx) => {
+      const result: Outcome =
+        mutation === null
+          ? { row: { total: null, page: 0, body: '' }, outputs: [] }
+          : await execute(req, rel, query, params, mutation, representation, tx);
+      // max-affected with handling=strict: too many rows → error, and the throw rolls the change back.
+      if (strictLimit && req.prefs.maxAffected !== null && result.row.page > req.prefs.maxAffected) {
+        throw new RestError(
+          400,
+          'PGRST124',
+          'Query result exceeds max-affected preference constraint',
+          `The query affects ${result.row.page} rows`,
+        );
+      }
+      // single() on a mutation: anything but one row is refused and rolled back, as PostgREST does.
+      const body =
+        representation && req.prefs.return !== 'headers-only'
+          ? renderBody(result.row, req.media, result.outputs)
+          : null;
+      return { ...result, body };
+    },
+    oneStatement,
+  );
   const headers: Record<string, string> = {};
   if (req.prefs.applied.length > 0) {
     headers['preference-applied'] = req.prefs.applied.join(', ');

@@ -14,8 +14,12 @@ export interface RestRequest {
   stripNulls: boolean;
   bodyText: string | null;
   cache: SchemaCache;
-  /** Runs `fn` in the request's transaction (as its role); tx=rollback is applied there. */
-  run<T>(readOnly: boolean, fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in the request's transaction (as its role); tx=rollback is applied there. `oneStatement`
+   * promises that `fn` runs exactly one statement and nothing after it can fail the request, so COMMIT
+   * may travel with it (reads always qualify).
+   */
+  run<T>(readOnly: boolean, fn: (tx: Queryable) => Promise<T>, oneStatement?: boolean): Promise<T>;
 }
 
 export async function queryOne(tx: Queryable, sql: string, params: unknown[]): Promise<RenderedRow> {
