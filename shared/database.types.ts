@@ -77,42 +77,60 @@ export type Database = {
       ai_security_recommendations: {
         Row: {
           category: string;
+          completed_at: string | null;
+          completed_by: string | null;
           created_at: string;
           description: string;
           finding_id: string | null;
           id: string;
+          implemented_at: string | null;
           priority: Database['public']['Enums']['recommendation_priority'];
+          resolution: string | null;
           status: Database['public']['Enums']['recommendation_status'];
           steps: Json;
           title: string;
           updated_at: string;
           user_id: string;
+          verification_queued_at: string | null;
+          verification_requested_at: string | null;
         };
         Insert: {
           category: string;
+          completed_at?: string | null;
+          completed_by?: string | null;
           created_at?: string;
           description: string;
           finding_id?: string | null;
           id?: string;
+          implemented_at?: string | null;
           priority: Database['public']['Enums']['recommendation_priority'];
+          resolution?: string | null;
           status?: Database['public']['Enums']['recommendation_status'];
           steps?: Json;
           title: string;
           updated_at?: string;
           user_id?: string;
+          verification_queued_at?: string | null;
+          verification_requested_at?: string | null;
         };
         Update: {
           category?: string;
+          completed_at?: string | null;
+          completed_by?: string | null;
           created_at?: string;
           description?: string;
           finding_id?: string | null;
           id?: string;
+          implemented_at?: string | null;
           priority?: Database['public']['Enums']['recommendation_priority'];
+          resolution?: string | null;
           status?: Database['public']['Enums']['recommendation_status'];
           steps?: Json;
           title?: string;
           updated_at?: string;
           user_id?: string;
+          verification_queued_at?: string | null;
+          verification_requested_at?: string | null;
         };
         Relationships: [
           {
@@ -800,7 +818,9 @@ export type Database = {
           event_type: string;
           finding_id: string | null;
           id: string;
+          resolution: string | null;
           resolved_at: string | null;
+          resolved_by: string | null;
           scan_result_id: string | null;
           severity: Database['public']['Enums']['alert_severity'];
           status: Database['public']['Enums']['event_status'];
@@ -814,7 +834,9 @@ export type Database = {
           event_type: string;
           finding_id?: string | null;
           id?: string;
+          resolution?: string | null;
           resolved_at?: string | null;
+          resolved_by?: string | null;
           scan_result_id?: string | null;
           severity: Database['public']['Enums']['alert_severity'];
           status?: Database['public']['Enums']['event_status'];
@@ -828,7 +850,9 @@ export type Database = {
           event_type?: string;
           finding_id?: string | null;
           id?: string;
+          resolution?: string | null;
           resolved_at?: string | null;
+          resolved_by?: string | null;
           scan_result_id?: string | null;
           severity?: Database['public']['Enums']['alert_severity'];
           status?: Database['public']['Enums']['event_status'];
@@ -1186,7 +1210,10 @@ export type Database = {
       };
       ingest_findings: { Args: { p_complete: boolean; p_findings: Json; p_scan: string }; Returns: Json };
       is_time_zone: { Args: { p_zone: string }; Returns: boolean };
+      mark_recommendation_implemented: { Args: { p_recommendation: string }; Returns: string };
       request_report: { Args: { p_configuration: string }; Returns: string };
+      resolve_security_event: { Args: { p_event: string }; Returns: undefined };
+      scan_label: { Args: { p_scan: string }; Returns: string };
     };
     Enums: {
       agent_role_type:

@@ -32,6 +32,9 @@ interface Ingested {
   regressed: string[];
   fixed: string[];
   seen: string[];
+  automatic_remediation: boolean;
+  scan_label: string;
+  scan_started: string;
 }
 
 export async function processScan(db: ServiceClient, input: ProcessInput): Promise<Ingested> {
@@ -112,6 +115,12 @@ async function analyse(db: ServiceClient, input: ProcessInput, ingested: Ingeste
     newServiceLocations,
     partial: input.partial,
   });
-  await refreshRecommendations(db, input.userId);
+  await refreshRecommendations(db, input.userId, {
+    targetId: input.targetId,
+    label: ingested.scan_label,
+    startedAt: ingested.scan_started,
+    automaticRemediation: ingested.automatic_remediation,
+    complete: !input.partial && input.finalStatus === 'completed',
+  });
   await queueNotifications(db, input.userId, input.scanId);
 }

@@ -1,8 +1,9 @@
 // ai_security_recommendations from the customer's open findings: one per root cause (one change fixes
 // them all), prioritised by the worst severity and by exposure (how many places and targets show it),
 // with the concrete steps of that change. Re-running keeps one live recommendation per cause, updated;
-// a cause with no open finding left is marked completed.
+// what happens to a cause with no open finding left depends on automatic remediation (closeRecommendations).
 import type { ServiceClient } from '../queue/client.ts';
+import { closeRecommendations, type ScanVerdict } from './close-recommendations.ts';
 import { rootCauseOf } from './root-causes.ts';
 
 type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
@@ -59,7 +60,11 @@ export function groupRecommendations(findings: readonly OpenFinding[]): Recommen
   return out.sort((a, b) => priorityRank[b.priority] - priorityRank[a.priority] || b.exposure - a.exposure);
 }
 
-export async function refreshRecommendations(db: ServiceClient, userId: string): Promise<Recommendation[]> {
+export async function refreshRecommendations(
+  db: ServiceClient,
+  userId: string,
+  scan: ScanVerdict,
+): Promise<Recommendation[]> {
   const { data: open, error } = await db
     .from('findings')
     .select('id, rule_id, severity, target_id, location, title')
@@ -72,7 +77,7 @@ export async function refreshRecommendations(db: ServiceClient, userId: string):
   const wanted = groupRecommendations(open as OpenFinding[]);
   const { data: live, error: liveError } = await db
     .from('ai_security_recommendations')
-    .select('id, category, status')
+    .select('id, category, status, verification_requested_at')
     .eq('user_id', userId)
     .in('status', ['pending', 'in_progress']);
   if (liveError) {
@@ -98,15 +103,6 @@ export async function refreshRecommendations(db: ServiceClient, userId: string):
       throw new Error(`writing recommendation ${rec.category} failed: ${writeError.message}`);
     }
   }
-  const done = live.filter((r) => !wanted.some((w) => w.category === r.category)).map((r) => r.id);
-  if (done.length) {
-    const { error: doneError } = await db
-      .from('ai_security_recommendations')
-      .update({ status: 'completed' })
-      .in('id', done);
-    if (doneError) {
-      throw new Error(`closing recommendations failed: ${doneError.message}`);
-    }
-  }
+  await closeRecommendations(db, live, wanted, open as OpenFinding[], scan);
   return wanted;
 }

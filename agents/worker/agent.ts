@@ -1,10 +1,12 @@
 // One agent process: the job worker plus the periodic duties every worker shares safely (the 24-hour
-// scan scheduler, idempotent per slot; the notification outbox, claimed per row).
+// scan scheduler, idempotent per slot; verification rescans, idempotent per request; the notification
+// outbox, claimed per row).
 import type { ServiceClient } from '../queue/client.ts';
 import { deliverDue, type MailTransport } from '../notify/deliver.ts';
 import { runReportJob } from '../reports/generate.ts';
 import { enqueueDueReports } from '../reports/scheduler.ts';
 import { enqueueDueScans } from '../scheduler/scheduler.ts';
+import { enqueueVerificationScans } from '../pipeline/verification.ts';
 import type { ScanMode } from '../scanners/target-policy.ts';
 import { runScanJob } from './scan-job.ts';
 import { runVerifyJob } from './verify-job.ts';
@@ -47,6 +49,12 @@ export function startAgent(options: AgentOptions): Agent {
       const scheduled = await enqueueDueScans(options.db);
       if (scheduled.enqueued) {
         log(`[scheduler] enqueued ${scheduled.enqueued} automatic scan(s)`);
+      }
+      const verifying = await enqueueVerificationScans(options.db);
+      if (verifying.queued || verifying.errors.length) {
+        log(
+          `[remediation] queued ${verifying.queued} verification scan(s)${verifying.errors.length ? `; errors: ${verifying.errors.join('; ')}` : ''}`,
+        );
       }
       await deliverDue(options.db, { mode: options.mode, ...(options.mail ? { mail: options.mail } : {}) });
     } catch (e) {

@@ -10,7 +10,7 @@ export async function getRecommendations(userId: string) {
     await supabase()
   )
     .from('ai_security_recommendations')
-    .select('id, title, description, priority, category, status, steps, finding_id, created_at')
+    .select('id, title, description, priority, category, status, steps, finding_id, resolution, created_at')
     .eq('user_id', userId)
     .eq('status', 'pending')
     .order('created_at', { ascending: false })

@@ -44,6 +44,7 @@ export function AlertsPage({ userId }: { userId: string }) {
                 title: e.description,
                 description: `${e.event_type.replaceAll('_', ' ')} · ${when(e.created_at)}`,
                 ref: e.finding_id ? { ids: [e.finding_id] } : null,
+                close: { kind: 'event', id: e.id, label: 'Mark resolved' },
               })
             }
           >
@@ -100,6 +101,7 @@ export function AlertsPage({ userId }: { userId: string }) {
                     ...recommendationSteps(r.steps).map((s, n) => `${n + 1}. ${s.title}`),
                   ].join(' '),
                   ref: r.finding_id ? { ids: [r.finding_id] } : null,
+                  close: { kind: 'recommendation', id: r.id, label: 'Mark implemented' },
                 })
               }
             >
@@ -110,6 +112,7 @@ export function AlertsPage({ userId }: { userId: string }) {
                 </Badge>
               </span>
               <span className="text-sm text-muted-foreground">{r.description}</span>
+              {r.resolution ? <span className="text-sm">{r.resolution}</span> : null}
             </AlertRow>
           )}
         </AlertSection>

@@ -46,7 +46,8 @@ export function acceptedUntil(date: string, now: Date = new Date()): { value: st
 
 export const triageLabels: Record<string, string> = {
   open: 'Open',
-  fixed: 'Fixed',
+  // Only a rescan by the agents marks a finding fixed (the customer cannot): it is their verification.
+  fixed: 'Verified fixed by the agent',
   accepted_risk: 'Accepted risk',
   false_positive: 'False positive',
 };

@@ -1,5 +1,6 @@
 // The four notification and automation settings of the signed-in user (user_settings, one row per user,
-// owner-only under row-level security), read by the agents when they notify and remediate. A user without
+// owner-only under row-level security), read by the agents when they notify and when they verify and close
+// fixed findings (automatic remediation: supabase/migrations/*_automatic_remediation.sql). A user without
 // a row yet has the table's defaults.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 

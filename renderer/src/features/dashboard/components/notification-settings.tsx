@@ -24,7 +24,7 @@ const TOGGLES: readonly { key: Toggle; label: string; text: string }[] = [
   {
     key: 'automatic_remediation',
     label: 'Automatic Remediation',
-    text: 'Let agents apply safe fixes without asking first.',
+    text: 'Agents never change your systems. With this on, they verify your fixes: when a new scan no longer finds an issue, they close its alert and complete its recommendation, and when you mark a recommendation implemented they rescan to check it. With it off, you close alerts and recommendations yourself.',
   },
   { key: 'webhook_notifications', label: 'Webhook Notifications', text: 'Send events to your own endpoint.' },
 ];
