@@ -8,6 +8,7 @@ import { rateLimiter } from '../rate-limiter.ts';
 import { onSupabaseCreated, supabase } from '../supabase.ts';
 import { ConfigProblem } from '../../components/errors/config-problem.tsx';
 import { AuthContext, type AuthContextValue } from './auth-context.ts';
+import { refreshOrSignOut } from './refresh-session.ts';
 import { isSessionKey, mayHaveStoredSession } from './stored-session.ts';
 
 /** Refresh on visibility only if the last refresh is older than this, so tab flicking does not hammer the API. */
@@ -34,12 +35,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         return;
       }
       lastRefresh = Date.now();
+      // A refused refresh token signs this device out; the listener below sees SIGNED_OUT.
       void supabase()
-        .then(async (client) => {
-          const { data: current } = await client.auth.getSession();
-          // A non-retryable failure signs the user out inside supabase-js; the listener below sees it.
-          return current.session ? client.auth.refreshSession() : undefined;
-        })
+        .then((client) => refreshOrSignOut(client.auth))
         .catch(() => undefined);
     };
     const follow = (pending: ReturnType<typeof supabase>) =>
