@@ -2,7 +2,15 @@ import { z } from 'zod';
 
 /** The app's URL scheme; e-mails and notifications open `vigil://…` links. */
 export const DEEP_LINK_SCHEME = 'vigil';
-export const MAX_DEEP_LINK_LENGTH = 2048;
+/**
+ * Longest link accepted. Sized for the biometric hand-off (auth/webauthn): a platform authenticator's
+ * registration response as base64url JSON measured 1,573 characters for the whole link (Chromium, ES256, no
+ * attestation, 32-byte credential id; tests/e2e/mfa-desktop.e2e.test.ts). The id appears three times and is
+ * encoded twice, so 4 kB leaves room for ids of a few hundred bytes; every other link is far shorter.
+ */
+export const MAX_DEEP_LINK_LENGTH = 4096;
+/** Longest base64url credential response in an auth/webauthn link. */
+export const MAX_WEBAUTHN_RESPONSE_LENGTH = 3800;
 
 const code = z.string().regex(/^[A-Za-z0-9-]{8,128}$/, 'a code is 8–128 letters, digits or dashes');
 const errorText = z.string().max(500);
@@ -23,14 +31,37 @@ const authResult = z
   .strict()
   .refine((p) => p.code !== undefined || p.error !== undefined, 'an auth link carries a code or an error');
 
+const base64url = /^[A-Za-z0-9_-]+$/;
 /**
- * Every deep link the app accepts: the e-mail links of sign-up and password reset, and the dashboard pages a
- * notification opens. Anything else is refused. Keys are `host/path` of the `vigil://` URL; values say which
+ * The biometric hand-off's answer (the relay page /auth/webauthn-relay in the system browser returns it): the
+ * state nonce the desktop generated, and either the credential response or why there is none.
+ */
+const webauthnResult = z
+  .object({
+    state: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, 'state is 22–64 base64url characters'),
+    response: z
+      .string()
+      .max(MAX_WEBAUTHN_RESPONSE_LENGTH)
+      .regex(base64url, 'response is base64url')
+      .optional(),
+    error: z.enum(['cancelled', 'unsupported']).optional(),
+  })
+  .strict()
+  .refine(
+    (p) => (p.response === undefined) !== (p.error === undefined),
+    'a webauthn link carries a response or an error, not both',
+  );
+
+/**
+ * Every deep link the app accepts: the e-mail links of sign-up and password reset, the biometric hand-off's
+ * answer, and the dashboard pages a notification opens. Anything else is refused. Keys are `host/path` of the `vigil://` URL; values say which
  * renderer route it opens and which query parameters it may carry (strict: no others).
  */
 const ROUTES = {
   'auth/callback': { route: '/auth/callback', params: authResult },
   'auth/reset-password': { route: '/auth/reset-password', params: authResult },
+  // Never navigated to: the renderer hands it to the biometric step waiting for its state.
+  'auth/webauthn': { route: '/auth/webauthn', params: webauthnResult },
   dashboard: { route: '/dashboard', params: z.object({}).strict() },
   'dashboard/alerts': {
     route: '/dashboard/alerts',

@@ -13,7 +13,8 @@ export const IpcPayload = {
   [IpcChannel.vaultSet]: z.tuple([vaultKey, z.string().max(64 * 1024)]),
   [IpcChannel.vaultRemove]: z.tuple([vaultKey]),
   [IpcChannel.vaultStatus]: z.tuple([]),
-  [IpcChannel.openExternal]: z.tuple([z.string().url().max(2048)]),
+  // 8 kB: the biometric hand-off's relay URL carries the WebAuthn options in its fragment.
+  [IpcChannel.openExternal]: z.tuple([z.string().url().max(8192)]),
   [IpcChannel.saveReport]: z.tuple([
     z.object({
       url: z.string().url().max(4096),

@@ -4,6 +4,7 @@ import type { FetchLike, PublicConfig } from './backend-config.ts';
 import type { createValidatedIpc } from './ipc.ts';
 import { isAllowedExternal } from './security-rules.ts';
 import type { Vault } from './vault.ts';
+import { isWebauthnRelayUrl } from './webauthn-relay-url.ts';
 
 export interface BridgeDeps {
   ipc: ReturnType<typeof createValidatedIpc>;
@@ -11,6 +12,8 @@ export interface BridgeDeps {
   config: () => Promise<PublicConfig>;
   openExternal(url: string): Promise<void>;
   externalOrigins: readonly string[];
+  /** The web app's origin (webUrlFromEnv): its relay page is the one page there the renderer may open. */
+  webUrl: string | null;
   /** Asks the user where to save; resolves to the chosen path or null when cancelled. */
   chooseSavePath(suggestedName: string): Promise<string | null>;
   fetch: FetchLike;
@@ -18,13 +21,13 @@ export interface BridgeDeps {
 
 /** The main-process side of window.vigil: each handler behind the validated IPC gate. */
 export function registerBridgeHandlers(d: BridgeDeps): void {
-  d.ipc.handle(IpcChannel.configGet, () => d.config());
+  d.ipc.handle(IpcChannel.configGet, async () => ({ ...(await d.config()), webUrl: d.webUrl }));
   d.ipc.handle(IpcChannel.vaultGet, (key) => d.vault.getItem(key));
   d.ipc.handle(IpcChannel.vaultSet, (key, value) => d.vault.setItem(key, value));
   d.ipc.handle(IpcChannel.vaultRemove, (key) => d.vault.removeItem(key));
   d.ipc.handle(IpcChannel.vaultStatus, () => d.vault.status());
   d.ipc.handle(IpcChannel.openExternal, async (url) => {
-    if (!isAllowedExternal(url, d.externalOrigins)) {
+    if (!isAllowedExternal(url, d.externalOrigins) && !isWebauthnRelayUrl(url, d.webUrl)) {
       return false;
     }
     await d.openExternal(url);

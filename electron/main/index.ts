@@ -29,7 +29,7 @@ import {
 } from './app-scheme.ts';
 import { appMenuTemplate } from './app-menu.ts';
 import { checkForUpdates } from './auto-update.ts';
-import { apiUrlFromEnv, fetchPublicConfig, type PublicConfig } from './backend-config.ts';
+import { apiUrlFromEnv, fetchPublicConfig, type PublicConfig, webUrlFromEnv } from './backend-config.ts';
 import {
   createMainSupabase,
   observeWrites,
@@ -50,6 +50,7 @@ const distDir = path.join(app.getAppPath(), 'dist');
 const webDir = path.join(distDir, 'web');
 const apiUrl = apiUrlFromEnv(process.env);
 const externalOrigins = [...DEFAULT_EXTERNAL_ORIGINS, apiUrl];
+const webUrl = webUrlFromEnv(process.env, apiUrl);
 const resourcesDir = app.isPackaged ? process.resourcesPath : path.join(app.getAppPath(), 'resources');
 const log = (m: string) => console.log(`[vigil] ${m}`);
 
@@ -147,6 +148,7 @@ function start(): void {
     config: loadConfig,
     openExternal: (url) => shell.openExternal(url),
     externalOrigins,
+    webUrl,
     chooseSavePath: async (name) => {
       const r = await dialog.showSaveDialog({ defaultPath: path.join(app.getPath('downloads'), name) });
       return r.canceled || !r.filePath ? null : r.filePath;

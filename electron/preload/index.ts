@@ -6,7 +6,7 @@ import type { DeepLinkMessage } from '../../shared/deep-links.ts';
 
 const bridge = {
   platform: process.platform,
-  config: (): Promise<{ supabaseUrl: string; supabaseAnonKey: string }> =>
+  config: (): Promise<{ supabaseUrl: string; supabaseAnonKey: string; webUrl: string | null }> =>
     ipcRenderer.invoke(IpcChannel.configGet),
   vault: {
     getItem: (key: string): Promise<string | null> => ipcRenderer.invoke(IpcChannel.vaultGet, key),

@@ -98,17 +98,30 @@ describe('desktop platform adapter', () => {
     await context.close();
   });
 
-  it('says plainly that the biometric factor is a browser feature, not the desktop app’s', async () => {
-    const { context, page } = await desktop();
+  it('hands the biometric factor to the system browser: only the web origin’s relay page opens', async () => {
+    const { context, page, main } = await desktop();
     const email = `desk-bio-${Date.now()}@example.com`;
     await createUser(email, 'tux-penguin-91');
     await signIn(page, email);
     await page.waitForURL('**/dashboard');
     await page.goto('/auth/biometric-setup');
-    const notice = page.getByTestId('webauthn-desktop');
-    await notice.getByText('Not available in the desktop app').waitFor();
-    expect(await notice.textContent()).toContain('add an authenticator app in Security Settings');
-    expect(await page.getByRole('button', { name: 'Register Biometric' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Register Biometric' }).click();
+    await page.getByTestId('webauthn-handoff').getByText('Continue in your browser').waitFor();
+    const webOrigin = e2e.stack.url.replace('//127.0.0.1:', '//localhost:');
+    expect(main.opened).toHaveLength(1);
+    expect(main.opened[0]!.startsWith(`${webOrigin}/auth/webauthn-relay#mode=register&state=`)).toBe(true);
+    // The bridge opens no other page of the web origin (tests/e2e/mfa-desktop.e2e.test.ts does the rest).
+    const refusedPage = await page.evaluate(
+      (url) =>
+        (
+          globalThis as unknown as { vigil: { openExternal(u: string): Promise<boolean> } }
+        ).vigil.openExternal(url),
+      `${webOrigin}/dashboard`,
+    );
+    expect(refusedPage).toBe(false);
+    expect(main.opened).toHaveLength(1);
+    await page.getByTestId('webauthn-handoff').getByRole('button', { name: 'Stop waiting' }).click();
+    await page.getByTestId('biometric-error').waitFor();
     await context.close();
   });
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 
 import type { BrowserContext, Page } from 'playwright-core';
 
-import { fetchPublicConfig } from '../../electron/main/backend-config.ts';
+import { fetchPublicConfig, webUrlFromEnv } from '../../electron/main/backend-config.ts';
 import { registerBridgeHandlers } from '../../electron/main/bridge-handlers.ts';
 import { createDeepLinkRouter } from '../../electron/main/deep-link-router.ts';
 import { createValidatedIpc, type IpcMainLike } from '../../electron/main/ipc.ts';
@@ -105,6 +105,8 @@ export async function installDesktopBridge(
       return Promise.resolve();
     },
     externalOrigins: [...DEFAULT_EXTERNAL_ORIGINS, appOrigin],
+    // As the desktop derives it for the embedded stack: the stack on host localhost.
+    webUrl: webUrlFromEnv({}, appOrigin),
     chooseSavePath: (name) => {
       saveRequests.push(name);
       return Promise.resolve(path.join(saveDir, name));

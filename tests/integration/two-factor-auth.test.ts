@@ -188,6 +188,14 @@ describe('two-factor-auth edge function', () => {
     });
     expect(wrongOrigin.status).toBe(400);
     expect(wrongOrigin.body.error).toContain('origin "https://vigil-secure.example" is not allowed');
+    // The desktop app's own pages never run a ceremony (it hands it to the browser): app:// is no origin.
+    const desktopPage = new SoftwareAuthenticator({ origin: 'app://vigil' });
+    const fromApp = await call(alice, {
+      action: 'verify_registration',
+      credential: await createCredential(desktopPage, await getChallenge(alice)),
+    });
+    expect(fromApp.status).toBe(400);
+    expect(fromApp.body.error).toContain('origin "app://vigil" is not allowed');
     const presence = new SoftwareAuthenticator({ origin: ORIGIN, userVerified: false });
     const noUv = await call(alice, {
       action: 'verify_registration',

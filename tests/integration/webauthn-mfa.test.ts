@@ -164,6 +164,19 @@ describe('WebAuthn second factor (auth server)', () => {
     expect(refused.error?.code).toBe('mfa_verification_failed');
     expect(refused.error?.message).toContain('origin "https://vigil-login.example" is not allowed');
 
+    // The desktop's app:// pages hand ceremonies to the browser; one signed there does not count.
+    ch = await challenge(user.supabase, factorId);
+    refused = await verify(
+      user.supabase,
+      factorId,
+      ch.id,
+      'create',
+      await new SoftwareAuthenticator({ origin: 'app://vigil' }).create(
+        ch.webauthn.credential_options.publicKey as never,
+      ),
+    );
+    expect(refused.error?.message).toContain('origin "app://vigil" is not allowed');
+
     const wrongRp = new SoftwareAuthenticator({ origin: ORIGIN });
     ch = await challenge(user.supabase, factorId);
     const options = ch.webauthn.credential_options.publicKey as { rp: { id?: string } };

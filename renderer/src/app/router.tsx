@@ -36,6 +36,7 @@ function appRoutes(): RouteObject[] {
     { path: '/auth/forgot-password', ...page(() => import('./routes/auth/forgot-password.tsx')) },
     { path: '/auth/reset-password', ...page(() => import('./routes/auth/reset-password.tsx')) },
     { path: '/auth/mfa', ...page(() => import('./routes/auth/mfa.tsx')) },
+    { path: '/auth/webauthn-relay', ...page(() => import('./routes/auth/webauthn-relay.tsx')) },
     {
       // aal2 guard: with a verified factor, a password-only session must pass /auth/mfa first (also before
       // enrolling another factor).

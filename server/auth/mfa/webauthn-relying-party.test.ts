@@ -13,7 +13,8 @@ describe('WebAuthn relying party', () => {
   it('allows only its own origins', () => {
     const hosted = relyingParty({ siteUrl: 'https://app.vigil.dev', publicUrl: 'https://api.vigil.dev' });
     expect(hosted.allowsOrigin('https://app.vigil.dev')).toBe(true);
-    expect(hosted.allowsOrigin('app://vigil')).toBe(true);
+    // The desktop runs its ceremonies in the browser on the site's origin; its app:// pages never count.
+    expect(hosted.allowsOrigin('app://vigil')).toBe(false);
     expect(hosted.allowsOrigin('http://app.vigil.dev')).toBe(false);
     expect(hosted.allowsOrigin('https://evil.vigil.dev')).toBe(false);
     expect(hosted.allowsOrigin('https://vigil.dev.evil.example')).toBe(false);
@@ -25,5 +26,6 @@ describe('WebAuthn relying party', () => {
     expect(local.allowsOrigin('http://localhost:54321')).toBe(true);
     expect(local.allowsOrigin('http://127.0.0.1:54321')).toBe(false);
     expect(local.allowsOrigin('https://localhost.evil.example')).toBe(false);
+    expect(local.allowsOrigin('app://vigil')).toBe(false);
   });
 });

@@ -1,9 +1,6 @@
 import { isIP } from 'node:net';
 import type { StackConfig } from '../../config.ts';
 
-/** The desktop app's renderer origin (electron/: the privileged app:// scheme). */
-export const DESKTOP_ORIGIN = 'app://vigil';
-
 export interface RelyingParty {
   /** The WebAuthn relying-party id every credential is scoped to. */
   id: string;
@@ -39,18 +36,16 @@ const originOf = (url: string): string | null => {
  * The relying party comes from the stack's own configuration (its site URL), never from the client:
  * auth-js sends rpId/rpOrigins from `location`, and trusting them would let any page claim our factors.
  * Allowed origins: the site URL and the API's own origin over https on hosts the RP id covers, any
- * http(s)://localhost:<port> when the RP is 'localhost', and the desktop app's app://vigil.
+ * http(s)://localhost:<port> when the RP is 'localhost'. The desktop app's own pages (app://vigil) cannot run
+ * WebAuthn: it hands the ceremony to the system browser on the web origin (/auth/webauthn-relay).
  */
 export function relyingParty(config: Pick<StackConfig, 'siteUrl' | 'publicUrl'>): RelyingParty {
   const id = relyingPartyId(new URL(config.siteUrl).hostname);
-  const listed = new Set([originOf(config.siteUrl), originOf(config.publicUrl), DESKTOP_ORIGIN]);
+  const listed = new Set([originOf(config.siteUrl), originOf(config.publicUrl)]);
   return {
     id,
     name: 'Vigil',
     allowsOrigin(origin) {
-      if (origin === DESKTOP_ORIGIN) {
-        return true;
-      }
       let url: URL;
       try {
         url = new URL(origin);

@@ -1,8 +1,5 @@
 import { getEnv, requireEnv } from '../_shared/env.ts';
 
-/** The desktop app's renderer origin (its privileged app:// scheme). */
-export const DESKTOP_ORIGIN = 'app://vigil';
-
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
@@ -29,14 +26,12 @@ export function configuredRpId(): string {
 }
 
 /**
- * Whether a registration signed at `origin` may count: app://vigil, any localhost origin for the
- * 'localhost' RP, else https origins the RP id covers that are SITE_URL, the API's own, or listed in
- * WEBAUTHN_ALLOWED_ORIGINS. Guards against ceremonies run on look-alike sites.
+ * Whether a registration signed at `origin` may count: any localhost origin for the 'localhost' RP, else
+ * https origins the RP id covers that are SITE_URL, the API's own, or listed in WEBAUTHN_ALLOWED_ORIGINS.
+ * Guards against ceremonies run on look-alike sites. (The desktop app runs its ceremony in the browser on
+ * the web origin, so its app://vigil never signs one.)
  */
 export function originAllowed(origin: string, rpId: string): boolean {
-  if (origin === DESKTOP_ORIGIN) {
-    return true;
-  }
   let url: URL;
   try {
     url = new URL(origin);

@@ -6,7 +6,7 @@ import type { DesktopBridge } from './types.ts';
 function fakeBridge() {
   let listener: ((m: { route: string; params: Record<string, string> }) => void) | undefined;
   const bridge: DesktopBridge = {
-    config: vi.fn(() => Promise.resolve({})),
+    config: vi.fn(() => Promise.resolve({ webUrl: 'http://localhost:54321' })),
     vault: {
       getItem: vi.fn(() => Promise.resolve(null)),
       setItem: vi.fn(() => Promise.resolve()),
@@ -71,5 +71,33 @@ describe('desktopPlatform', () => {
     platform.openExternal('https://evil.example');
     expect(bridge.openExternal).toHaveBeenCalledWith('https://evil.example');
     expect(platform.authRedirectBase()).toBe('vigil://');
+  });
+});
+
+describe('desktopPlatform: the biometric hand-off', () => {
+  it('hands vigil://auth/webauthn answers to their listeners, never to the router, and drops them unheard', () => {
+    const { bridge, emit } = fakeBridge();
+    const platform = desktopPlatform(bridge);
+    emit('/auth/webauthn', { state: 's'.repeat(43), error: 'cancelled' });
+    const navigate = vi.fn();
+    platform.onNavigate(navigate);
+    const listener = vi.fn();
+    const stop = platform.onRelayResult(listener);
+    emit('/auth/webauthn', { state: 's'.repeat(43), response: 'abc' });
+    stop();
+    emit('/auth/webauthn', { state: 's'.repeat(43), response: 'def' });
+    expect(listener.mock.calls).toEqual([[{ state: 's'.repeat(43), response: 'abc' }]]);
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('takes the web origin from the main process config', async () => {
+    const { bridge } = fakeBridge();
+    await expect(desktopPlatform(bridge).webUrl()).resolves.toBe('http://localhost:54321');
+    for (const webUrl of [null, 42, undefined]) {
+      bridge.config = vi.fn(() => Promise.resolve({ webUrl }));
+      await expect(desktopPlatform(bridge).webUrl(), String(webUrl)).resolves.toBeNull();
+    }
+    bridge.config = vi.fn(() => Promise.reject(new Error('backend down')));
+    await expect(desktopPlatform(bridge).webUrl()).resolves.toBeNull();
   });
 });

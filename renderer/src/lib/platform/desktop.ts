@@ -23,11 +23,28 @@ export function deepLinkPath(message: Message): string | null {
   return query ? `${message.route}?${query}` : message.route;
 }
 
+/** The biometric hand-off's answer: handed to whoever waits for it, never navigated to. */
+export const RELAY_RESULT_ROUTE = '/auth/webauthn';
+
+/** The web origin from the main process's config (which checked it: https, or the stack on localhost). */
+function webUrlOf(raw: unknown): string | null {
+  const value = (raw as { webUrl?: unknown } | null)?.webUrl;
+  return typeof value === 'string' ? value : null;
+}
+
 export function desktopPlatform(bridge: DesktopBridge): Platform {
   // Subscribe at once: a link that opened the app arrives right after the page loads, before React mounts.
   const pending: string[] = [];
   let navigator: ((path: string) => void) | null = null;
+  const relayListeners = new Set<(params: Record<string, string>) => void>();
   bridge.onDeepLink((message) => {
+    if (message.route === RELAY_RESULT_ROUTE) {
+      // Not queued: an answer nobody waits for (the attempt was cancelled or the app restarted) is void.
+      for (const listener of relayListeners) {
+        listener({ ...message.params });
+      }
+      return;
+    }
     const path = deepLinkPath(message);
     if (path === null) {
       return;
@@ -63,5 +80,12 @@ export function desktopPlatform(bridge: DesktopBridge): Platform {
       };
     },
     saveReport: (url, suggestedName) => bridge.saveReport(url, suggestedName),
+    webUrl: async () => webUrlOf(await bridge.config().catch(() => null)),
+    // The main process allows only the web origin's relay page here; a refusal or failure is false.
+    openInBrowser: (url) => bridge.openExternal(url).catch(() => false),
+    onRelayResult(listener) {
+      relayListeners.add(listener);
+      return () => void relayListeners.delete(listener);
+    },
   };
 }

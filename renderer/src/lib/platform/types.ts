@@ -26,6 +26,12 @@ export interface Platform {
   onNavigate(navigate: (path: string) => void): () => void;
   /** Saves a report file (a signed storage URL) where the person chooses. */
   saveReport(url: string, suggestedName: string): Promise<SaveResult>;
+  /** The web app's origin, where WebAuthn ceremonies can run; null when the desktop was not told it. */
+  webUrl(): Promise<string | null>;
+  /** Opens `url` in the system browser; false when it was refused or could not be opened. */
+  openInBrowser(url: string): Promise<boolean>;
+  /** Follows the biometric hand-off's answers (vigil://auth/webauthn links); returns the unsubscribe. */
+  onRelayResult(listener: (params: Record<string, string>) => void): () => void;
 }
 
 /**

@@ -10,6 +10,10 @@ export const webPlatform: Platform = {
   runtimeConfig: null,
   authStorage: null,
   onNavigate: () => () => undefined,
+  webUrl: () => Promise.resolve(window.location.origin),
+  openInBrowser: (url) => Promise.resolve(window.open(url, '_blank', 'noopener,noreferrer') !== null),
+  // Web pages run WebAuthn themselves: no hand-off answers arrive here.
+  onRelayResult: () => () => undefined,
   saveReport: (url, suggestedName) => {
     // The browser asks where to save (or uses its downloads folder); the page cannot learn the path.
     const link = document.createElement('a');

@@ -9,17 +9,30 @@ import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { platform } from '../../../lib/platform/index.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { getRegistrationChallenge, verifyRegistration } from '../api/two-factor-auth.ts';
+import { useHandoff } from '../hooks/use-handoff.ts';
 import { BIOMETRIC_MESSAGES, biometricErrorMessage } from '../lib/biometric-messages.ts';
+import { HandoffError } from '../lib/desktop-handoff.ts';
+import { HandoffNotice } from './handoff-notice.tsx';
 
-type Status = { kind: 'idle' } | { kind: 'working' } | { kind: 'done' } | { kind: 'error'; message: string };
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'working' }
+  | { kind: 'done' }
+  | { kind: 'error'; message: string }
+  | { kind: 'handoff-failed'; message: string };
 
-/** Registers the device's platform authenticator as a second factor through two-factor-auth (SPEC point 2). */
+/**
+ * Registers the device's platform authenticator as a second factor through two-factor-auth (SPEC point 2).
+ * The desktop app's pages cannot run WebAuthn: there the ceremony runs in the system browser (useHandoff).
+ */
 export function BiometricSetupPanel() {
   const { user } = useAuth();
   const navigate = useNavigate();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const handoff = useHandoff();
   const onDesktop = platform.kind === 'desktop';
-  const supported = !onDesktop && browserSupportsWebAuthn();
+  // On the desktop the browser's support is only known from the hand-off's answer.
+  const supported = onDesktop || browserSupportsWebAuthn();
 
   const register = async () => {
     if (!user) {
@@ -42,31 +55,38 @@ export function BiometricSetupPanel() {
       return;
     }
     try {
-      const credential = await startRegistration({ optionsJSON: challenge.options });
+      const credential = onDesktop
+        ? await handoff.register(challenge.options, Date.parse(challenge.expiresAt))
+        : await startRegistration({ optionsJSON: challenge.options });
       const result = await verifyRegistration(credential, user.id);
       // The verified factor upgraded the session to aal2: keep using it in this client.
       await (await supabase()).auth.setSession(result.session);
       setStatus({ kind: 'done' });
     } catch (error) {
-      setStatus({ kind: 'error', message: biometricErrorMessage(error) });
+      // Unsupported, on the desktop: the browser could not be reached, or did not answer in time.
+      const handoffFailed = error instanceof HandoffError && error.reason !== 'cancelled';
+      setStatus({ kind: handoffFailed ? 'handoff-failed' : 'error', message: biometricErrorMessage(error) });
     }
   };
 
   return (
     <div className="space-y-4">
-      {onDesktop && (
-        <Alert variant="warning" data-testid="webauthn-desktop">
-          <XCircle className="size-4" aria-hidden />
-          <AlertTitle>{BIOMETRIC_MESSAGES.desktopTitle}</AlertTitle>
-          <AlertDescription>{BIOMETRIC_MESSAGES.desktop}</AlertDescription>
-        </Alert>
-      )}
-      {!supported && !onDesktop && (
+      {!supported && (
         <Alert variant="warning" data-testid="webauthn-unsupported">
           <XCircle className="size-4" aria-hidden />
           <AlertTitle>Unsupported device</AlertTitle>
           <AlertDescription>{BIOMETRIC_MESSAGES.unsupported}</AlertDescription>
         </Alert>
+      )}
+      {status.kind === 'handoff-failed' && (
+        <Alert variant="warning" data-testid="webauthn-unsupported">
+          <XCircle className="size-4" aria-hidden />
+          <AlertTitle>Browser confirmation did not complete</AlertTitle>
+          <AlertDescription>{status.message}</AlertDescription>
+        </Alert>
+      )}
+      {handoff.waiting && (
+        <HandoffNotice waiting={handoff.waiting} onCancel={handoff.cancel} onReopen={handoff.reopen} />
       )}
       {status.kind === 'done' && (
         <Alert data-testid="biometric-success">
@@ -94,7 +114,11 @@ export function BiometricSetupPanel() {
         ) : (
           <Button disabled={!supported || status.kind === 'working'} onClick={() => void register()}>
             <Fingerprint aria-hidden />{' '}
-            {status.kind === 'working' ? 'Follow your device prompts...' : 'Register Biometric'}
+            {status.kind !== 'working'
+              ? 'Register Biometric'
+              : onDesktop
+                ? 'Waiting for your browser...'
+                : 'Follow your device prompts...'}
           </Button>
         )}
         <Button variant="outline" onClick={() => void navigate('/dashboard/security-settings')}>

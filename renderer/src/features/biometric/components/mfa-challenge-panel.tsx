@@ -8,17 +8,24 @@ import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { platform } from '../../../lib/platform/index.ts';
 import { supabase } from '../../../lib/supabase.ts';
-import { BIOMETRIC_MESSAGES, biometricErrorMessage } from '../lib/biometric-messages.ts';
+import { challengeWebauthnFactor, verifyWebauthnFactor } from '../api/mfa-webauthn.ts';
+import { useHandoff } from '../hooks/use-handoff.ts';
+import { biometricErrorMessage } from '../lib/biometric-messages.ts';
+import { HandoffError } from '../lib/desktop-handoff.ts';
+import { HandoffNotice } from './handoff-notice.tsx';
 
 /**
  * The second sign-in step (aal1 → aal2): an assertion from the registered platform authenticator, or a
- * code from the authenticator app. `onVerified` runs once the session carries aal2.
+ * code from the authenticator app. `onVerified` runs once the session carries aal2. The desktop app's pages
+ * (app://) may not use WebAuthn: there the assertion is made in the system browser (useHandoff).
  */
 export function MfaChallengePanel({ onVerified }: { onVerified: () => void }) {
   const [factors, setFactors] = useState<{ webauthn: Factor[]; totp: Factor[] } | null>(null);
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const handoff = useHandoff();
+  const onDesktop = platform.kind === 'desktop';
 
   useEffect(() => {
     void (async () => {
@@ -46,11 +53,18 @@ export function MfaChallengePanel({ onVerified }: { onVerified: () => void }) {
     }
   };
 
-  // The desktop app's pages (app://) may not use WebAuthn: there only the code works.
-  const onDesktop = platform.kind === 'desktop';
-  const biometric = onDesktop ? undefined : factors?.webauthn[0];
+  const verifyInBrowser = async (factorId: string) => {
+    const webUrl = await platform.webUrl();
+    if (!webUrl) {
+      throw new HandoffError('unavailable');
+    }
+    const challenge = await challengeWebauthnFactor(factorId, webUrl);
+    const deadline = Math.min(challenge.expiresAt, Date.now() + (challenge.options.timeout ?? 60_000));
+    return verifyWebauthnFactor(factorId, challenge, await handoff.authenticate(challenge.options, deadline));
+  };
+
+  const biometric = factors?.webauthn[0];
   const totp = factors?.totp[0];
-  const biometricOnlyOnDesktop = onDesktop && !totp && (factors?.webauthn.length ?? 0) > 0;
   return (
     <div className="space-y-4">
       {error && (
@@ -59,13 +73,18 @@ export function MfaChallengePanel({ onVerified }: { onVerified: () => void }) {
           <AlertDescription>{error}</AlertDescription>
         </Alert>
       )}
+      {handoff.waiting && (
+        <HandoffNotice waiting={handoff.waiting} onCancel={handoff.cancel} onReopen={handoff.reopen} />
+      )}
       {biometric && (
         <Button
           className="w-full"
           disabled={busy}
           onClick={() =>
             void run(async () =>
-              (await supabase()).auth.mfa.webauthn.authenticate({ factorId: biometric.id }),
+              onDesktop
+                ? verifyInBrowser(biometric.id)
+                : (await supabase()).auth.mfa.webauthn.authenticate({ factorId: biometric.id }),
             )
           }
         >
@@ -101,13 +120,7 @@ export function MfaChallengePanel({ onVerified }: { onVerified: () => void }) {
           </Button>
         </form>
       )}
-      {biometricOnlyOnDesktop && (
-        <Alert variant="warning" data-testid="mfa-desktop-biometric">
-          <AlertTitle>{BIOMETRIC_MESSAGES.desktopTitle}</AlertTitle>
-          <AlertDescription>{BIOMETRIC_MESSAGES.desktopOnlyBiometric}</AlertDescription>
-        </Alert>
-      )}
-      {factors && !biometric && !totp && !biometricOnlyOnDesktop && (
+      {factors && !biometric && !totp && (
         <p className="text-sm text-muted-foreground">No verified second factor was found.</p>
       )}
     </div>
