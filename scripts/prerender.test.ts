@@ -53,7 +53,29 @@ describe('prerender', () => {
       preload: ['/assets/react-def.js'],
       // Chunks the entry already loads are not listed twice.
       session: ['/assets/supabase-x.js'],
+      routes: [],
     });
+  });
+
+  it("lists each path's route chunks, without those the entry or the session loads already", () => {
+    const html = deferEntry(
+      VITE_HTML,
+      ['/assets/supabase-x.js', '/assets/zod-z.js'],
+      [
+        {
+          paths: ['/'],
+          files: ['/assets/landing-l.js', '/assets/react-def.js', '/assets/zod-z.js'],
+          signedIn: false,
+        },
+        { paths: ['/dashboard'], files: ['/assets/home-h.js', '/assets/zod-z.js'], signedIn: true },
+      ],
+    );
+    const content = /name="vigil-entry" content="([^"]+)"/.exec(html)?.[1]?.replaceAll('&quot;', '"');
+    expect((JSON.parse(content ?? 'null') as { routes: unknown }).routes).toEqual([
+      // A visitor's page loads no session chunks: it keeps the chunk it shares with them.
+      { paths: ['/'], files: ['/assets/landing-l.js', '/assets/zod-z.js'], signedIn: false },
+      { paths: ['/dashboard'], files: ['/assets/home-h.js'], signedIn: true },
+    ]);
   });
 
   it('refuses an index.html without the module entry', () => {

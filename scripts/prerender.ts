@@ -36,12 +36,20 @@ export function shellHead(shells: readonly Shell[], metaName: string): string {
   ].join('\n    ');
 }
 
+/** Chunks a first visit to some paths needs at once: theme-init.js preloads them beside the entry. */
+export interface RoutePreload {
+  paths: string[];
+  files: string[];
+  /** Only for a visitor who may be signed in (a signed-out visitor is sent elsewhere). */
+  signedIn: boolean;
+}
+
 /**
  * Moves Vite's entry script and module preloads into <meta name="vigil-entry"> for theme-init.js, which
  * starts them after the first paint of a prerendered page (at once otherwise), so the app's code does not
  * compete with the HTML and CSS that paint the page.
  */
-export function deferEntry(html: string, session: string[] = []): string {
+export function deferEntry(html: string, session: string[] = [], routes: RoutePreload[] = []): string {
   const entry = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(html);
   // Guards against an entry tag this step does not recognise: the page would never load its code.
   if (!entry?.[1]) {
@@ -53,10 +61,16 @@ export function deferEntry(html: string, session: string[] = []): string {
     out = out.replace(preload[0], '');
   }
   const preload = preloads.map((p) => p[1]);
+  const known = (f: string) => f === entry[1] || preload.includes(f);
   const content = {
     entry: entry[1],
     preload,
-    session: session.filter((f) => f !== entry[1] && !preload.includes(f)),
+    session: session.filter((f) => !known(f)),
+    // A signed-in path's files are fetched beside the session chunks: not listed twice either.
+    routes: routes.map((r) => ({
+      ...r,
+      files: r.files.filter((f) => !known(f) && !(r.signedIn && session.includes(f))),
+    })),
   };
   const meta = `<meta name="vigil-entry" content="${escapeAttribute(JSON.stringify(content))}" />`;
   return out.replace(
@@ -85,17 +99,34 @@ export function injectShells(html: string, head: string, bodies: { name: string;
 type Manifest = Record<string, { file: string; src?: string; imports?: string[] }>;
 
 /**
- * The supabase-js chunk and everything it imports, from Vite's manifest (which is then removed): with a
- * stored session theme-init.js preloads them beside the entry, as the session check needs them at once.
+ * The route modules a first visit to these paths renders: main.tsx loads them (resolveRoutes) before its
+ * first render, so without a preload they would wait for the entry to run. Mirrors app/router.tsx.
  */
-export async function sessionChunks(outDir: string): Promise<string[]> {
-  const manifestDir = path.join(outDir, '.vite');
-  const manifest = JSON.parse(await readFile(path.join(manifestDir, 'manifest.json'), 'utf8')) as Manifest;
-  await rm(manifestDir, { recursive: true, force: true });
-  const start = Object.keys(manifest).find((key) => key.endsWith('src/lib/supabase-client.ts'));
+export const ROUTE_MODULES: readonly { paths: string[]; modules: string[]; signedIn: boolean }[] = [
+  { paths: ['/', '/home'], modules: ['src/app/routes/landing.tsx'], signedIn: false },
+  {
+    paths: ['/auth'],
+    modules: ['src/app/query-layout.tsx', 'src/app/routes/auth/auth.tsx'],
+    signedIn: false,
+  },
+  {
+    paths: ['/dashboard'],
+    modules: [
+      'src/app/query-layout.tsx',
+      'src/app/routes/require-aal2.tsx',
+      'src/app/routes/dashboard/layout.tsx',
+      'src/app/routes/dashboard/home.tsx',
+    ],
+    signedIn: true,
+  },
+];
+
+/** The chunk of `module` and every chunk it imports statically, as absolute paths. */
+function chunksOf(manifest: Manifest, module: string): string[] {
+  const start = Object.keys(manifest).find((key) => key.endsWith(module));
   // Guards against a renamed module: the preload would silently stop, so the build says so.
   if (!start) {
-    throw new Error('prerender: the manifest has no chunk for src/lib/supabase-client.ts');
+    throw new Error(`prerender: the manifest has no chunk for ${module}`);
   }
   const files = new Set<string>();
   const visit = (key: string) => {
@@ -107,6 +138,23 @@ export async function sessionChunks(outDir: string): Promise<string[]> {
   };
   visit(start);
   return [...files];
+}
+
+/**
+ * From Vite's manifest (which is then removed): the supabase-js chunk and everything it imports (with a
+ * stored session theme-init.js preloads them beside the entry, as the session check needs them at once),
+ * and the chunks of each path of ROUTE_MODULES.
+ */
+export async function preloadChunks(outDir: string): Promise<{ session: string[]; routes: RoutePreload[] }> {
+  const manifestDir = path.join(outDir, '.vite');
+  const manifest = JSON.parse(await readFile(path.join(manifestDir, 'manifest.json'), 'utf8')) as Manifest;
+  await rm(manifestDir, { recursive: true, force: true });
+  const routes = ROUTE_MODULES.map(({ paths, modules, signedIn }) => ({
+    paths,
+    signedIn,
+    files: [...new Set(modules.flatMap((module) => chunksOf(manifest, module)))],
+  }));
+  return { session: chunksOf(manifest, 'src/lib/supabase-client.ts'), routes };
 }
 
 /** theme-init.js is copied as written (with its comments); the served copy is minified. */
@@ -141,8 +189,8 @@ export async function prerenderShells(options: { root: string; outDir: string })
     const indexFile = path.join(options.outDir, 'index.html');
     const html = await readFile(indexFile, 'utf8');
     const head = shellHead(module.SHELLS, module.SHELLS_META);
-    const session = await sessionChunks(options.outDir);
-    await writeFile(indexFile, deferEntry(injectShells(html, head, bodies), session));
+    const { session, routes } = await preloadChunks(options.outDir);
+    await writeFile(indexFile, deferEntry(injectShells(html, head, bodies), session, routes));
     await minifyBootScript(path.join(options.outDir, 'theme-init.js'));
     return bodies.map((b) => b.name);
   } finally {

@@ -2,7 +2,8 @@
 // scripts (the build serves a minified copy). It (1) applies the saved theme (localStorage "ui-theme", dark
 // by default) so dark mode does not flash; (2) picks the page prerendered into index.html for this path,
 // if any (scripts/prerender.ts writes the table into <meta name="vigil-shells">; renderer/src/app/shells.ts
-// explains it), which main.tsx then hydrates; (3) starts the app's code (<meta name="vigil-entry">).
+// explains it), which main.tsx then hydrates; (3) starts the app's code (<meta name="vigil-entry">) with the
+// chunks this path needs at once.
 (function () {
   var root = document.documentElement;
 
@@ -38,6 +39,8 @@
     return meta ? JSON.parse(meta.getAttribute('content') || 'null') : fallback;
   }
 
+  var currentPath = location.pathname.toLowerCase().replace(/\/+$/, '') || '/';
+
   // (1) Theme.
   try {
     var t = localStorage.getItem('ui-theme') || 'dark';
@@ -50,10 +53,9 @@
   // (2) The prerendered page for this path: shown by the CSS of <head> once <html data-shell> names it.
   try {
     var shells = readMeta('vigil-shells', []);
-    var path = location.pathname.toLowerCase().replace(/\/+$/, '') || '/';
     for (var i = 0; i < shells.length; i += 1) {
       var shell = shells[i];
-      if (shell.paths.indexOf(path) === -1) {
+      if (shell.paths.indexOf(currentPath) === -1) {
         continue;
       }
       // A visitor-only page is what a signed-out visitor in its own tab sees.
@@ -90,9 +92,21 @@
     }
     started = true;
     entry.preload.forEach(preload);
+    var signedIn = maySignedIn();
     // With a stored session supabase-js is needed at once (the session check): fetch it beside the entry.
-    if (maySignedIn()) {
+    if (signedIn) {
       entry.session.forEach(preload);
+    }
+    // The page's route modules, which main.tsx loads before its first render: fetched beside the entry
+    // instead of after it has run. Pages only a signed-in visitor sees are skipped for others.
+    var routes = entry.routes || [];
+    for (var r = 0; r < routes.length; r += 1) {
+      if (routes[r].paths.indexOf(currentPath) !== -1) {
+        if (signedIn || !routes[r].signedIn) {
+          routes[r].files.forEach(preload);
+        }
+        break;
+      }
     }
     var script = document.createElement('script');
     script.type = 'module';

@@ -48,7 +48,9 @@ async function start(container: HTMLElement): Promise<void> {
   if (!shell || !resolved) {
     shell?.remove();
     delete document.documentElement.dataset.shell;
-    createRoot(container).render(<App router={createRouter()} />);
+    // As a transition the first render yields to the browser every few milliseconds (no long task).
+    const root = createRoot(container);
+    startTransition(() => root.render(<App router={createRouter()} />));
     return;
   }
   container.remove();

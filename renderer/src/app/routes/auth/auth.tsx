@@ -1,14 +1,20 @@
 import { Fingerprint } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 
 import { Button } from '../../../components/ui/button.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { AuthShell } from '../../../features/auth/components/auth-shell.tsx';
 import { SandboxWarning } from '../../../features/auth/components/sandbox-warning.tsx';
 import { SignInForm } from '../../../features/auth/components/sign-in-form.tsx';
-import { SignUpForm } from '../../../features/auth/components/sign-up-form.tsx';
 import { PublicOnlyRoute } from '../../../lib/auth/protected-route.tsx';
+
+// The sign-up form (with its industry select) loads when asked for, or when the pointer or focus reaches
+// "Sign up": the sign-in view, prerendered and hydrated first, does not carry it.
+const loadSignUpForm = () => import('../../../features/auth/components/sign-up-form.tsx');
+const SignUpForm = lazy(() => loadSignUpForm().then((m) => ({ default: m.SignUpForm })));
+const prefetchSignUpForm = () => void loadSignUpForm().catch(() => undefined);
 
 function AuthPage() {
   const navigate = useNavigate();
@@ -31,12 +37,26 @@ function AuthPage() {
             <TabsTrigger value="social">Social</TabsTrigger>
           </TabsList>
           <TabsContent value="email" className="space-y-4 pt-2">
-            {signUp ? <SignUpForm /> : <SignInForm />}
+            {signUp ? (
+              <Suspense
+                fallback={
+                  <div className="flex justify-center py-8">
+                    <Spinner label="Loading the sign-up form" />
+                  </div>
+                }
+              >
+                <SignUpForm />
+              </Suspense>
+            ) : (
+              <SignInForm />
+            )}
             <p className="text-center text-sm text-muted-foreground">
               {signUp ? 'Already have an account?' : "Don't have an account?"}{' '}
               <Button
                 variant="link"
                 className="h-auto p-0"
+                onPointerEnter={signUp ? undefined : prefetchSignUpForm}
+                onFocus={signUp ? undefined : prefetchSignUpForm}
                 onClick={() => setMode(signUp ? 'sign-in' : 'sign-up')}
               >
                 {signUp ? 'Sign in' : 'Sign up'}
