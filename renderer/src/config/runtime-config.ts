@@ -1,16 +1,14 @@
 // Runtime configuration, validated at start-up: the web build reads /config.json so one build serves any
 // backend; `npm run dev:web` may use VITE_SUPABASE_URL / VITE_SUPABASE_ANON_KEY instead.
-import { type RuntimeConfig, runtimeConfigSchema } from '../../../shared/boundaries.ts';
+import { checkRuntimeConfig, type RuntimeConfig } from '../../../shared/boundaries.ts';
 import { ConfigError } from './config-error.ts';
 
 export function parseRuntimeConfig(raw: unknown): RuntimeConfig {
-  const parsed = runtimeConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`),
-    );
+  const checked = checkRuntimeConfig(raw);
+  if (!checked.ok) {
+    throw new ConfigError(checked.issues);
   }
-  return parsed.data;
+  return checked.value;
 }
 
 export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {

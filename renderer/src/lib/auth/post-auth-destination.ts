@@ -1,6 +1,6 @@
 // Where a visitor goes once signed in (SPEC point 2): back to agent selection with the chosen roles when
 // they came from there, else back to the protected page that sent them to /auth, else /dashboard.
-import { selectedRolesSchema } from '../../../../shared/boundaries.ts';
+import { checkSelectedRoles } from '../../../../shared/boundaries.ts';
 
 export interface Destination {
   pathname: string;
@@ -12,8 +12,8 @@ export interface Destination {
 const INTERNAL_PATH = /^\/(?!\/)[^\\]*$/;
 
 function readRoles(value: unknown): string[] | null {
-  const parsed = selectedRolesSchema.safeParse(value);
-  return parsed.success && parsed.data.length > 0 ? parsed.data : null;
+  const roles = checkSelectedRoles(value);
+  return roles && roles.length > 0 ? roles : null;
 }
 
 export function postAuthDestination(state: unknown, storedRoles: string | null): Destination {

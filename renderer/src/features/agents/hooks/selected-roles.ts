@@ -1,11 +1,11 @@
 // The agent selection carried from the agents page (navigation state) or kept for a visitor in session
 // storage under selectedAgentRoles (SPEC point 4), validated, deduplicated.
-import { selectedRolesSchema } from '../../../../../shared/boundaries.ts';
+import { checkSelectedRoles } from '../../../../../shared/boundaries.ts';
 import { STORAGE_KEYS } from '../../../../../shared/constants.ts';
 
 function parse(value: unknown): string[] | null {
-  const parsed = selectedRolesSchema.safeParse(value);
-  return parsed.success ? [...new Set(parsed.data)] : null;
+  const roles = checkSelectedRoles(value);
+  return roles ? [...new Set(roles)] : null;
 }
 
 /** The roles in the navigation state, else (unless storage is false) the visitor's stored selection. */

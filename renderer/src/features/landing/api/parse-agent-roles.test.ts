@@ -26,3 +26,31 @@ describe('parseAgentRoles', () => {
     expect(parseAgentRoles([{ ...row, price_monthly: -5 }])).toEqual([]);
   });
 });
+
+describe('parseAgentRoles on hostile rows', () => {
+  const row = {
+    id: 'r1',
+    name: 'A',
+    description: null,
+    role_type: 't',
+    price_monthly: '29900',
+    features: [],
+  };
+  it('accepts digit-string prices and a null description', () => {
+    expect(parseAgentRoles([row])).toEqual([{ ...row, description: '', price_monthly: 29900 }]);
+  });
+  it('drops rows with wrong types, fractional or huge prices', () => {
+    for (const bad of [
+      { ...row, price_monthly: 1.5 },
+      { ...row, price_monthly: '-1' },
+      { ...row, price_monthly: '1e9' },
+      { ...row, price_monthly: Number.MAX_VALUE },
+      { ...row, name: 7 },
+      { ...row, description: undefined },
+      'row',
+      null,
+    ]) {
+      expect(parseAgentRoles([bad])).toEqual([]);
+    }
+  });
+});

@@ -1,7 +1,6 @@
-// Parsing of agent_roles rows (zod at the boundary). Imported on demand by get-agent-roles.ts, which runs
-// only after supabase-js has loaded, so zod stays out of the landing page's first load.
-import * as z from 'zod/mini';
-
+// Parsing of agent_roles rows at the landing page's boundary (plain guards: see shared/boundaries.ts for why
+// the landing page carries no zod).
+import { isRecord } from '../../../../../shared/boundaries.ts';
 import type { AgentRole } from '../../../../../shared/constants.ts';
 
 /** features is a list, or a string of JSON holding one; anything unparsable becomes an empty list. */
@@ -17,34 +16,40 @@ export function parseFeatures(value: unknown): string[] {
   return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [];
 }
 
-const agentRoleRowSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.nullable(z.string()),
-  role_type: z.string(),
-  // bigint/numeric columns may arrive as strings from PostgREST.
-  price_monthly: z.union([z.int(), z.string().check(z.regex(/^\d+$/))]),
-  features: z.unknown(),
-});
+/** price_monthly in cents: an integer, or (bigint/numeric columns from PostgREST) a string of digits. */
+function priceInCents(value: unknown): number | null {
+  if (typeof value === 'number') {
+    return Number.isSafeInteger(value) && value >= 0 ? value : null;
+  }
+  return typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : null;
+}
+
+function parseRow(row: unknown): AgentRole | null {
+  if (!isRecord(row)) {
+    return null;
+  }
+  const { id, name, description, role_type, price_monthly, features } = row;
+  const price = priceInCents(price_monthly);
+  if (
+    typeof id !== 'string' ||
+    typeof name !== 'string' ||
+    typeof role_type !== 'string' ||
+    (description !== null && typeof description !== 'string') ||
+    price === null
+  ) {
+    return null;
+  }
+  return {
+    id,
+    name,
+    description: description ?? '',
+    role_type,
+    price_monthly: price,
+    features: parseFeatures(features),
+  };
+}
 
 /** Parses rows, dropping any that do not have the expected shape. */
 export function parseAgentRoles(rows: unknown): AgentRole[] {
-  if (!Array.isArray(rows)) {
-    return [];
-  }
-  return rows.flatMap((row) => {
-    const parsed = agentRoleRowSchema.safeParse(row);
-    if (!parsed.success || Number(parsed.data.price_monthly) < 0) {
-      return [];
-    }
-    const { description, price_monthly, features, ...rest } = parsed.data;
-    return [
-      {
-        ...rest,
-        description: description ?? '',
-        price_monthly: Number(price_monthly),
-        features: parseFeatures(features),
-      },
-    ];
-  });
+  return Array.isArray(rows) ? rows.map(parseRow).filter((role): role is AgentRole => role !== null) : [];
 }
