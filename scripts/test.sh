@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-stage() { printf '\n\033[1m== %s ==\033[0m\n' "$1"; }
+# Each stage's heading says how long the run has taken so far (the whole run must stay under 20 minutes).
+stage() { printf '\n\033[1m== %s ==\033[0m (at %ds)\n' "$1" "$SECONDS"; }
 
 stage 'typecheck'
 npm run --silent typecheck
@@ -29,3 +30,5 @@ npx tsx scripts/check-electron.ts
 
 stage 'end-to-end (Chromium)'
 bash scripts/test-e2e.sh
+
+printf '\nAll stages passed in %ds.\n' "$SECONDS"
