@@ -9,7 +9,7 @@ import { percentile, type BenchRow } from './lib/report.ts';
  * is the overhead the target (≤ 1.5× the raw query) is about; and end to end over loopback HTTP with
  * fetch, as supabase-js calls it, which adds a transport floor (GET /health) the stack cannot go below.
  */
-export async function benchRest(n = 400): Promise<BenchRow[]> {
+export async function benchRest(n = 1000): Promise<BenchRow[]> {
   const stack = await startStack({ port: 0, dataDir: 'memory' });
   try {
     const { db } = stack.ctx;
