@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { ConfigError } from './config-error.ts';
-import { loadRuntimeConfig, parseRuntimeConfig } from './runtime-config.ts';
+import { loadRuntimeConfig, parseRuntimeConfig, runtimeConfigFrom } from './runtime-config.ts';
 
 const good = { supabaseUrl: 'http://127.0.0.1:54321', supabaseAnonKey: 'anon.jwt.value' };
 
@@ -29,5 +29,31 @@ describe('runtime config', () => {
     await expect(loadRuntimeConfig(answer(JSON.stringify(good)))).resolves.toEqual(good);
     await expect(loadRuntimeConfig(answer('nope', 503))).rejects.toThrow('/config.json answered 503');
     await expect(loadRuntimeConfig(answer('<html>'))).rejects.toThrow('not valid JSON');
+  });
+});
+
+describe('runtimeConfigFrom', () => {
+  it('reads the config once for every caller, and again after a failure', async () => {
+    let calls = 0;
+    let fail = true;
+    const source = {
+      runtimeConfig: () => {
+        calls++;
+        return fail ? Promise.reject(new Error('main process not ready')) : Promise.resolve(good);
+      },
+    };
+    await expect(runtimeConfigFrom(source)).rejects.toThrow('main process not ready');
+    fail = false;
+    const [a, b] = await Promise.all([runtimeConfigFrom(source), runtimeConfigFrom(source)]);
+    expect(a).toEqual(good);
+    expect(b).toBe(a);
+    await runtimeConfigFrom(source);
+    expect(calls).toBe(2);
+  });
+
+  it('refuses a bad config from the main process', async () => {
+    await expect(
+      runtimeConfigFrom({ runtimeConfig: () => Promise.resolve({ supabaseUrl: 'file:///x' }) }),
+    ).rejects.toThrow(ConfigError);
   });
 });

@@ -31,3 +31,28 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promis
   }
   return parseRuntimeConfig(body);
 }
+
+/** Where the config comes from: the desktop's main process when there is one, else /config.json. */
+export interface ConfigSource {
+  runtimeConfig: (() => Promise<unknown>) | null;
+}
+
+const loaded = new WeakMap<ConfigSource, Promise<RuntimeConfig>>();
+
+/**
+ * The runtime config, read once per page load and shared by every caller (the supabase-js client, the
+ * keepalive metrics client, the landing catalogue). A failed read is forgotten, so the next call retries.
+ */
+export function runtimeConfigFrom(source: ConfigSource): Promise<RuntimeConfig> {
+  let pending = loaded.get(source);
+  if (!pending) {
+    pending = (
+      source.runtimeConfig ? source.runtimeConfig().then(parseRuntimeConfig) : loadRuntimeConfig()
+    ).catch((error: unknown) => {
+      loaded.delete(source);
+      throw error;
+    });
+    loaded.set(source, pending);
+  }
+  return pending;
+}

@@ -3,12 +3,11 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 
 import type { Database } from '../../../shared/database.types.ts';
-import { loadRuntimeConfig, parseRuntimeConfig } from '../config/runtime-config.ts';
+import { runtimeConfigFrom } from '../config/runtime-config.ts';
 import { platform } from './platform/index.ts';
 
-// The desktop app gets its config from the main process; the web build fetches /config.json.
-const runtimeConfig = async () =>
-  platform.runtimeConfig ? parseRuntimeConfig(await platform.runtimeConfig()) : loadRuntimeConfig();
+// The desktop app gets its config from the main process; the web build fetches /config.json (once).
+const runtimeConfig = () => runtimeConfigFrom(platform);
 
 export async function createSupabaseClient(): Promise<SupabaseClient<Database>> {
   const config = await runtimeConfig();

@@ -5,7 +5,7 @@ import { PostgrestClient } from '@supabase/postgrest-js';
 
 import { type AgentRole, DEFAULT_AGENT_ROLES } from '../../../../../shared/constants.ts';
 import type { Database } from '../../../../../shared/database.types.ts';
-import { loadRuntimeConfig, parseRuntimeConfig } from '../../../config/runtime-config.ts';
+import { runtimeConfigFrom } from '../../../config/runtime-config.ts';
 import { platform } from '../../../lib/platform/index.ts';
 import { parseAgentRoles } from './parse-agent-roles.ts';
 
@@ -15,10 +15,8 @@ export interface LandingAgentRoles {
 }
 
 async function catalogue(): Promise<unknown> {
-  // The desktop gets its config from the main process; the web build fetches /config.json.
-  const config = platform.runtimeConfig
-    ? parseRuntimeConfig(await platform.runtimeConfig())
-    : await loadRuntimeConfig();
+  // The desktop gets its config from the main process; the web build fetches /config.json (once a page).
+  const config = await runtimeConfigFrom(platform);
   // The anon key as both apikey and bearer: what supabase-js sends for a visitor (wire contract §1.3).
   const rest = new PostgrestClient<Database>(`${config.supabaseUrl}/rest/v1`, {
     headers: { apikey: config.supabaseAnonKey, Authorization: `Bearer ${config.supabaseAnonKey}` },
