@@ -32,13 +32,21 @@ const authResult = z
   .refine((p) => p.code !== undefined || p.error !== undefined, 'an auth link carries a code or an error');
 
 const base64url = /^[A-Za-z0-9_-]+$/;
+/** The web app's page that runs the biometric ceremony for the desktop app, in the system browser. */
+export const WEBAUTHN_RELAY_PATH = '/auth/webauthn-relay';
+/** Where the relay page returns its answer. */
+export const WEBAUTHN_RETURN_LINK = `${DEEP_LINK_SCHEME}://auth/webauthn`;
+/** The hand-off's state nonce, chosen by the desktop and echoed by the relay page. */
+export const webauthnState = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{22,64}$/, 'state is 22–64 base64url characters');
 /**
  * The biometric hand-off's answer (the relay page /auth/webauthn-relay in the system browser returns it): the
  * state nonce the desktop generated, and either the credential response or why there is none.
  */
 const webauthnResult = z
   .object({
-    state: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, 'state is 22–64 base64url characters'),
+    state: webauthnState,
     response: z
       .string()
       .max(MAX_WEBAUTHN_RESPONSE_LENGTH)

@@ -1,5 +1,4 @@
-/** The web app's page that runs the biometric ceremony for the desktop app (renderer route of the same name). */
-export const WEBAUTHN_RELAY_PATH = '/auth/webauthn-relay';
+import { WEBAUTHN_RELAY_PATH } from '../../shared/deep-links.ts';
 
 /**
  * Whether the renderer may open `raw` in the system browser as a biometric hand-off: exactly the relay page

@@ -102,13 +102,12 @@ export async function runHandoff(
   }
   const state = newRelayState();
   const url = relayUrl(webUrl, { ...ceremony, state });
-  // Listen before the browser opens: the answer can come back quickly.
+  // Listen before the browser opens: the answer can come back quickly. The wait ends on the caller's
+  // cancel, or here when the browser cannot be opened.
   const listening = new AbortController();
-  const forward = () => listening.abort();
-  limits.signal?.addEventListener('abort', forward);
-  const result = waitForRelayResult(platform, { state, deadline: limits.deadline, signal: listening.signal });
+  const signal = limits.signal ? AbortSignal.any([limits.signal, listening.signal]) : listening.signal;
+  const result = waitForRelayResult(platform, { state, deadline: limits.deadline, signal });
   result.catch(() => undefined);
-  result.finally(() => limits.signal?.removeEventListener('abort', forward)).catch(() => undefined);
   if (!(await platform.openInBrowser(url))) {
     listening.abort();
     throw new HandoffError('browser');

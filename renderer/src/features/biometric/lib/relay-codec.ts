@@ -11,14 +11,17 @@ import {
 } from '@simplewebauthn/browser';
 import { z } from 'zod';
 
-export const RELAY_PATH = '/auth/webauthn-relay';
-export const RETURN_LINK = 'vigil://auth/webauthn';
+import {
+  WEBAUTHN_RELAY_PATH,
+  WEBAUTHN_RETURN_LINK,
+  webauthnState as state,
+} from '../../../../../shared/deep-links.ts';
+
 export type RelayMode = 'register' | 'authenticate';
 export type RelayErrorCode = 'cancelled' | 'unsupported';
 
 const b64url = z.string().regex(/^[A-Za-z0-9_-]+$/, 'base64url');
 const id = b64url.max(1024);
-const state = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, 'state is 22–64 base64url characters');
 const descriptor = z.object({
   id,
   type: z.literal('public-key'),
@@ -91,7 +94,7 @@ export function relayUrl(webUrl: string, request: RelayRequest): string {
     state: request.state,
     options: encodeJson(request.options),
   });
-  return `${new URL(webUrl).origin}${RELAY_PATH}#${fragment.toString()}`;
+  return `${new URL(webUrl).origin}${WEBAUTHN_RELAY_PATH}#${fragment.toString()}`;
 }
 
 /**
@@ -143,11 +146,11 @@ export const returnLink = (
   stateValue: string,
   response: RegistrationResponseJSON | AuthenticationResponseJSON,
 ) =>
-  `${RETURN_LINK}?${new URLSearchParams({ state: stateValue, response: encodeJson(response) }).toString()}`;
+  `${WEBAUTHN_RETURN_LINK}?${new URLSearchParams({ state: stateValue, response: encodeJson(response) }).toString()}`;
 
 /** The vigil:// link that tells the app the ceremony will not happen. */
 export const returnErrorLink = (stateValue: string, error: RelayErrorCode) =>
-  `${RETURN_LINK}?${new URLSearchParams({ state: stateValue, error }).toString()}`;
+  `${WEBAUTHN_RETURN_LINK}?${new URLSearchParams({ state: stateValue, error }).toString()}`;
 
 const clientExtensionResults = z.record(z.string(), z.unknown()).default({});
 const common = {
