@@ -36,9 +36,20 @@ export async function enqueueVerificationScans(db: ServiceClient): Promise<Verif
   if (error) {
     throw new Error(`reading verification requests failed: ${error.message}`);
   }
+  // One read of each customer's setting and open findings per tick, however many requests it has.
+  const owners = new Map<string, Promise<OpenFinding[] | null>>();
   for (const rec of data as Requested[]) {
     try {
-      await verifyOne(db, rec, outcome);
+      let owner = owners.get(rec.user_id);
+      if (!owner) {
+        owner = ownerFindings(db, rec.user_id);
+        owners.set(rec.user_id, owner);
+      }
+      const open = await owner;
+      // Guard: the customer turned automatic remediation off since asking: the agents queue nothing for them.
+      if (open !== null) {
+        await verifyOne(db, rec, open, outcome);
+      }
     } catch (e) {
       outcome.errors.push(`${rec.id}: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -46,29 +57,40 @@ export async function enqueueVerificationScans(db: ServiceClient): Promise<Verif
   return outcome;
 }
 
-async function verifyOne(db: ServiceClient, rec: Requested, outcome: VerificationOutcome): Promise<void> {
+type OpenFinding = { rule_id: string; target_id: string | null; scanner: string };
+
+/** The owner's open findings on targets, or null when automatic remediation is off for them. */
+async function ownerFindings(db: ServiceClient, userId: string): Promise<OpenFinding[] | null> {
   const { data: settings, error: settingsError } = await db
     .from('user_settings')
     .select('automatic_remediation')
-    .eq('user_id', rec.user_id)
+    .eq('user_id', userId)
     .maybeSingle();
   if (settingsError) {
     throw new Error(`reading settings failed: ${settingsError.message}`);
   }
-  // Guard: the customer turned automatic remediation off since asking: the agents queue nothing for them.
   if (!settings?.automatic_remediation) {
-    return;
+    return null;
   }
   const { data: open, error: openError } = await db
     .from('findings')
     .select('rule_id, target_id, scanner')
-    .eq('user_id', rec.user_id)
+    .eq('user_id', userId)
     .eq('status', 'open')
     .not('target_id', 'is', null)
     .limit(5000);
   if (openError) {
     throw new Error(`reading open findings failed: ${openError.message}`);
   }
+  return open;
+}
+
+async function verifyOne(
+  db: ServiceClient,
+  rec: Requested,
+  open: readonly OpenFinding[],
+  outcome: VerificationOutcome,
+): Promise<void> {
   const targets = new Map<string, { targetId: string; scanner: ToolType }>();
   for (const f of open) {
     if (rootCauseOf(f.rule_id).key === rec.category && f.target_id) {
