@@ -49,11 +49,17 @@ export async function benchRest(n = 1000): Promise<BenchRow[]> {
       await res.arrayBuffer();
     };
     const inStackWrite = async (i: number) => {
+      const body = JSON.stringify({ metric_name: 'bench', value: i, metadata: { i } });
+      // Content-Length as fetch sends it over HTTP (a Request built in process has none of its own).
       const res = await stack.handle(
         new Request(`${stack.url}/rest/v1/monitoring_metrics`, {
           method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ metric_name: 'bench', value: i, metadata: { i } }),
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(body)),
+          },
+          body,
         }),
       );
       if (res.status !== 201) {

@@ -1,5 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { limitRequestBody } from '../http/body-limit.ts';
 import type { StackContext } from '../context.ts';
 import { API_VERSION, authError, errorResponse, handleError } from './errors.ts';
 import { apiKeyGate, type AuthEnv } from './guard.ts';
@@ -28,7 +28,7 @@ export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
   });
   const limitBody: MiddlewareHandler<AuthEnv> = (c, next) => {
     const max = authSettings(ctx.config).maxBodyBytes;
-    return bodyLimit({
+    return limitRequestBody<AuthEnv>({
       maxSize: max,
       onError: (cc) =>
         errorResponse(cc, authError(413, 'request_too_large', `Request body larger than ${max} bytes`)),

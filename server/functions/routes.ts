@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { limitRequestBody } from '../http/body-limit.ts';
 import type { StackContext } from '../context.ts';
 import { checkFunctionJwt } from './jwt-gate.ts';
 import { defaultFunctionsDir, discoverFunctions, FUNCTION_NAME, type FunctionHandler } from './registry.ts';
@@ -36,7 +36,7 @@ export function functionsRoutes(ctx: StackContext, options: FunctionsOptions = {
   const app = new Hono();
   app.use(
     '*',
-    bodyLimit({
+    limitRequestBody({
       maxSize: options.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
       onError: (c) => c.json({ error: 'Request body too large' }, 413),
     }),

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { limitRequestBody } from '../http/body-limit.ts';
 import { z } from 'zod';
 import type { StackContext } from '../context.ts';
 import { isRoleFailure, resolveRequestRole } from '../http/request-role.ts';
@@ -38,7 +38,10 @@ export function realtimeRestRoutes(ctx: StackContext): Hono {
   // Oversized bodies are refused while streaming in, never buffered whole.
   app.use(
     '*',
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ message: 'Payload too large' }, 413) }),
+    limitRequestBody({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => c.json({ message: 'Payload too large' }, 413),
+    }),
   );
 
   app.post('/api/broadcast', async (c) => {

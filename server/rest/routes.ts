@@ -1,6 +1,6 @@
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { Hono, type Context } from 'hono';
 import type { StackContext } from '../context.ts';
+import { limitRequestBody } from '../http/body-limit.ts';
 import { isRoleFailure, type RequestRole, type RoleFailure } from '../http/request-role.ts';
 import { RestError, toRestError } from './errors.ts';
 import { callFunction } from './handlers/rpc.ts';
@@ -139,7 +139,7 @@ export function restRoutes(ctx: StackContext): Hono {
   };
 
   const app = new Hono();
-  const limitBody = bodyLimit({
+  const limitBody = limitRequestBody({
     maxSize: MAX_BODY_BYTES,
     // The unread rest of the body is still on the socket: close the connection rather than reuse it.
     onError: (c) =>
@@ -154,13 +154,7 @@ export function restRoutes(ctx: StackContext): Hono {
         { connection: 'close' },
       ),
   });
-  // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3). bodyLimit itself
-  // would read `raw.body`, which makes the adapter build a full fetch Request (~0.1 ms per read).
-  const limitBodyIfAny: MiddlewareHandler = (c, next) =>
-    c.req.header('content-length') === undefined && c.req.header('transfer-encoding') === undefined
-      ? next()
-      : limitBody(c, next);
-  app.use('*', limitBodyIfAny);
+  app.use('*', limitBody);
   const notAllowed = (c: Context) =>
     c.json(
       { code: 'PGRST117', details: null, hint: null, message: `Unsupported HTTP method: ${c.req.method}` },

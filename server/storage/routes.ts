@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { limitRequestBody } from '../http/body-limit.ts';
 import { z } from 'zod';
 import type { StackContext } from '../context.ts';
 import { isRoleFailure, resolveRequestRole, type RequestRole } from '../http/request-role.ts';
@@ -35,7 +35,7 @@ export function storageRoutes(ctx: StackContext): Hono<Env> {
   app.onError((e, c) => storageErrorResponse(c, e));
   app.use(
     '*',
-    bodyLimit({
+    limitRequestBody<Env>({
       maxSize: MAX_UPLOAD_BYTES,
       onError: (c) => storageErrorResponse(c, new StorageError(413, 'EntityTooLarge', 'Payload too large')),
     }),
