@@ -59,6 +59,7 @@ async function ourSweep(engine: 'auto' | 'net.Socket' = 'auto') {
     open: result.open,
     engine: result.engine,
     attempts: result.attempts,
+    threads: result.threads,
   };
 }
 
@@ -85,7 +86,7 @@ async function sweepRows(expected: number[]): Promise<BenchRow[]> {
       name: `infra sweep 65,535 ports, ours (median of ${ROUNDS})`,
       value: o,
       unit: 'ms',
-      note: `engine ${ours[0]!.engine}; runs ${ours.map((r) => Math.round(r.ms)).join('/')}; CPU ${Math.round(median(ours.map((r) => r.cpuMs)))} ms; attempts ${ours.map((r) => r.attempts).join('/')}`,
+      note: `engine ${ours[0]!.engine} on ${ours[0]!.threads} thread(s); runs ${ours.map((r) => Math.round(r.ms)).join('/')}; CPU ${Math.round(median(ours.map((r) => r.cpuMs)))} ms; attempts ${ours.map((r) => r.attempts).join('/')}`,
     },
     {
       name: `infra sweep, nmap -sT -p- -T4 (median of ${ROUNDS})`,

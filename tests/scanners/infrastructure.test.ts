@@ -1,5 +1,7 @@
 // Runs inside a private network namespace (tests/scanners/run.sh): the only listeners are our fixtures,
 // so a full port sweep of 127.0.0.1 touches nothing else on the machine.
+import os from 'node:os';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { findingSchema } from '../../shared/findings.ts';
@@ -42,6 +44,9 @@ describe('infrastructure scanner', () => {
       ports: Array.from({ length: 65535 }, (_, i) => i + 1),
     });
     expect(result.open).toEqual([...bannerPorts].sort((a, b) => a - b));
+    // Shared between one thread per core (at most 4), each port tried once (loopback never times out).
+    expect(result.threads).toBe(Math.min(4, os.availableParallelism()));
+    expect(result.attempts).toBe(65535);
   }, 120_000);
 
   it('scans only the requested ports', async () => {

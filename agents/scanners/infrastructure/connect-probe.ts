@@ -77,6 +77,9 @@ function loadTcpBinding(): TcpBinding | null {
 
 const tcpBinding = loadTcpBinding();
 
+/** Whether attempts take the tcp_wrap fast path (engine 'auto') in this process. */
+export const hasFastPath = tcpBinding !== null;
+
 class RawAttempt implements Attempt {
   settled = false;
   constructor(

@@ -57,6 +57,22 @@ describe('connectScan', () => {
     expect(result.open).toEqual([portOf(open[0]!)]);
   });
 
+  it('shares a sweep with a worker thread: each port tried once, the same ports found', async () => {
+    const ports = [...open.map(portOf), closedPort];
+    const progress: number[] = [];
+    const result = await connectScan({
+      address: '127.0.0.1',
+      ports,
+      threads: 2,
+      onProgress: (done) => progress.push(done),
+    });
+    // The thread started (a thread that cannot load is left out of the count).
+    expect(result.threads).toBe(2);
+    expect(result.open).toEqual(open.map(portOf).sort((a, b) => a - b));
+    expect(result.attempts).toBe(3);
+    expect(progress.at(-1)).toBe(3);
+  });
+
   it('returns at once, with nothing attempted, when already aborted', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -1,64 +1,57 @@
-// TCP connect scan. Timeouts adapt to the measured round-trip time (TCP's SRTT + 4·RTTVAR estimator,
-// clamped), so a loopback or LAN sweep does not wait a WAN's worth on each filtered port; ports that time
-// out are retried once with the settled timeout; running out of file descriptors or source ports slows
-// the scan down instead of failing it. One deadline sweep serves every attempt (no timer per socket),
-// and an abort cancels everything in flight at once.
+// TCP connect scan of one address. A long sweep (a full 65,535-port sweep, say) is shared between
+// worker threads: on loopback or a LAN each attempt costs ~30 µs of CPU, nearly all of it in the kernel's
+// connect and close, so one event loop is CPU-bound at ~2 s per full sweep while other cores idle. The
+// threads take ports from one shared list (sweep-threads.ts); the calling thread sweeps too, from the
+// start, so a thread's start-up (~0.15 s) costs nothing but its share. Each thread sweeps as
+// connect-sweep.ts describes.
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import type { Worker } from 'node:worker_threads';
 
-import { createProber } from './connect-probe.ts';
-import type { Attempt, Outcome } from './connect-probe.ts';
+import { startTsWorker } from '../../lib/ts-worker.ts';
+import { hasFastPath } from './connect-probe.ts';
+import { listSource, sweepPorts, type SweepOptions, type SweepResult } from './connect-sweep.ts';
+import {
+  ABORT_MESSAGE,
+  sharedSource,
+  sharePorts,
+  type ThreadMessage,
+  type ThreadTask,
+} from './sweep-threads.ts';
 
 export interface ConnectScanOptions {
   address: string;
   ports: readonly number[];
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /** Connections in flight at once, over all threads. */
   concurrency?: number;
   minTimeoutMs?: number;
   maxTimeoutMs?: number;
   /** 'auto' (default) uses the fast tcp_wrap path when available. */
   engine?: 'auto' | 'net.Socket';
+  /** Threads to sweep with; by default one per core (at most 4) for long sweeps, else one. */
+  threads?: number;
 }
 
 export interface ConnectScanResult {
   open: number[];
   attempts: number;
-  /** Smoothed round-trip time of connection attempts, in milliseconds. */
+  /** Smoothed round-trip time of connection attempts, in milliseconds (the slowest thread's). */
   rttMs: number;
   timeoutMs: number;
   /** Which connection primitive did the work ('tcp_wrap' fast path or 'net.Socket'). */
   engine: string;
+  /** How many threads swept (a thread that could not start leaves its share to the others). */
+  threads: number;
 }
 
-class RttEstimator {
-  private srtt: number | null = null;
-  private rttvar = 0;
-
-  constructor(
-    private readonly min: number,
-    private readonly max: number,
-  ) {}
-
-  sample(ms: number): void {
-    if (this.srtt === null) {
-      this.srtt = ms;
-      this.rttvar = ms / 2;
-      return;
-    }
-    this.rttvar = 0.75 * this.rttvar + 0.25 * Math.abs(this.srtt - ms);
-    this.srtt = 0.875 * this.srtt + 0.125 * ms;
-  }
-
-  get rtt(): number {
-    return this.srtt ?? 0;
-  }
-
-  get timeout(): number {
-    return this.srtt === null
-      ? this.max
-      : Math.min(this.max, Math.max(this.min, this.srtt + 4 * this.rttvar));
-  }
-}
+const DEFAULT_CONCURRENCY = 1000;
+/** Descriptors left for everything else the process does while it scans. */
+const RESERVED_FDS = 256;
+const MAX_THREADS = 4;
+/** Below this many ports per thread, a thread's start-up costs more than its share saves. */
+const MIN_PORTS_PER_THREAD = 8192;
 
 /** The soft limit on open files (Linux /proc), so the sweep does not start by hitting EMFILE. */
 function openFileLimit(): number {
@@ -70,143 +63,123 @@ function openFileLimit(): number {
   }
 }
 
-const DEFAULT_CONCURRENCY = 1000;
-/** Descriptors left for everything else the process does while it scans. */
-const RESERVED_FDS = 256;
-/** How often deadlines are checked. */
-const SWEEP_MS = 25;
+function threadCount(options: ConnectScanOptions): number {
+  if (options.signal?.aborted) {
+    return 1;
+  }
+  if (options.threads !== undefined) {
+    return Math.max(1, Math.min(MAX_THREADS, Math.floor(options.threads)));
+  }
+  // Worker threads use the fast path only; the net.Socket engine stays on this thread.
+  if (options.engine === 'net.Socket' || !hasFastPath) {
+    return 1;
+  }
+  const byLength = Math.floor(options.ports.length / MIN_PORTS_PER_THREAD);
+  return Math.max(1, Math.min(MAX_THREADS, os.availableParallelism(), byLength));
+}
 
 export async function connectScan(options: ConnectScanOptions): Promise<ConnectScanResult> {
-  const rtt = new RttEstimator(options.minTimeoutMs ?? 250, options.maxTimeoutMs ?? 2000);
   const total = options.ports.length;
-  const open: number[] = [];
-  let attempts = 0;
-  let done = 0;
-  let concurrency = Math.max(
-    32,
-    Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, openFileLimit() - RESERVED_FDS),
-  );
-  const signal = options.signal;
-
-  // Per-sweep state, read by the one shared outcome handler below.
-  let pending: number[] = [];
-  let cursor = 0;
-  let retryTimeouts = true;
-  let timedOut: number[] = [];
-  const inFlight = new Set<Attempt>();
-  let wake: (() => void) | null = null;
-
-  const record = (port: number, outcome: Outcome) => {
-    if (outcome === 'busy') {
-      concurrency = Math.max(32, Math.floor(concurrency / 2));
-      pending.push(port);
-      return;
-    }
-    if (outcome === 'open') {
-      open.push(port);
-    } else if (outcome === 'timeout' && retryTimeouts && !signal?.aborted) {
-      timedOut.push(port);
-      return;
-    }
-    done += 1;
-    if ((done & 255) === 0) {
-      options.onProgress?.(done, total);
-    }
+  const threads = threadCount(options);
+  // Descriptors are per process: the threads share the budget.
+  const budget = Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, openFileLimit() - RESERVED_FDS);
+  const sweep: Omit<SweepOptions, 'ports' | 'onDone'> = {
+    address: options.address,
+    concurrency: Math.max(32, Math.floor(budget / threads)),
+    minTimeoutMs: options.minTimeoutMs,
+    maxTimeoutMs: options.maxTimeoutMs,
+    engine: options.engine,
   };
-
-  const pump = () => {
-    const now = performance.now();
-    const deadline = now + rtt.timeout;
-    while (inFlight.size < concurrency && cursor < pending.length && !signal?.aborted) {
-      const port = pending[cursor++]!;
-      attempts += 1;
-      const attempt = prober.start(port, now, deadline);
-      if (attempt === 'busy') {
-        record(port, attempt);
-        // Guard: out of descriptors with nothing in flight to free one; try again shortly, not in a tight loop.
-        if (inFlight.size === 0) {
-          setTimeout(pump, 10);
-        }
-        break;
-      } else if (attempt === 'closed') {
-        record(port, attempt);
-      } else {
-        inFlight.add(attempt);
-      }
-    }
-    if (inFlight.size === 0 && (cursor >= pending.length || signal?.aborted)) {
-      wake?.();
-    }
-  };
-
-  const prober = createProber(
-    options.address,
-    (attempt, outcome, elapsedMs) => {
-      inFlight.delete(attempt);
-      if (outcome === 'open' || outcome === 'refused') {
-        rtt.sample(elapsedMs);
-      }
-      record(attempt.port, outcome);
-      pump();
-    },
-    options.engine,
-  );
-
-  const sweep = async (ports: readonly number[], retry: boolean): Promise<number[]> => {
-    pending = [...ports];
-    cursor = 0;
-    retryTimeouts = retry;
-    timedOut = [];
-    let lastTick = performance.now();
-    let skipped = false;
-    const deadlines = setInterval(() => {
-      const now = performance.now();
-      const late = now - lastTick > 4 * SWEEP_MS;
-      lastTick = now;
-      // Guard: after a stall (a busy CPU) timers run before the pending completions are read; give them
-      // one loop turn to be read rather than cancelling attempts whose answers are already waiting (one
-      // turn only, so a CPU that stays busy cannot keep timeouts from ever firing).
-      if (late && !skipped) {
-        skipped = true;
-        return;
-      }
-      skipped = false;
-      for (const attempt of inFlight) {
-        if (attempt.deadline <= now) {
-          attempt.cancel();
-        }
-      }
-    }, SWEEP_MS);
-    try {
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        pump();
-      });
-    } finally {
-      clearInterval(deadlines);
-      wake = null;
-    }
-    return timedOut;
-  };
-
-  // An abort cancels every attempt in flight now, rather than waiting for their deadlines.
-  const onAbort = () => [...inFlight].forEach((attempt) => attempt.cancel());
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    const retryPorts = await sweep(options.ports, true);
-    // Retry once: a port can time out while the estimator was still settling or the host was busy.
-    if (retryPorts.length > 0 && !signal?.aborted) {
-      await sweep(retryPorts, false);
-    }
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
+  if (threads === 1) {
+    const result = await sweepPorts({
+      ...sweep,
+      ports: listSource(options.ports),
+      signal: options.signal,
+      onDone: (done) => options.onProgress?.(done, total),
+    });
+    options.onProgress?.(total, total);
+    return { ...result, threads: 1 };
   }
+  const shared = sharePorts(options.ports);
+  const doneBy = new Array<number>(threads).fill(0);
+  const progress = (thread: number) => (done: number) => {
+    doneBy[thread] = done;
+    options.onProgress?.(
+      doneBy.reduce((a, b) => a + b, 0),
+      total,
+    );
+  };
+  // Stops every thread: on the caller's abort, or when a thread fails mid-sweep.
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const task: ThreadTask = { ...sweep, shared };
+  const helpers = Array.from({ length: threads - 1 }, (_, i) =>
+    runThread(task, signal, progress(i + 1)).catch((e: unknown) => {
+      stop.abort();
+      throw e;
+    }),
+  );
+  const own = sweepPorts({ ...sweep, ports: sharedSource(shared), signal, onDone: progress(0) });
+  const settled = await Promise.allSettled([own, ...helpers]);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed) {
+    throw failed.reason;
+  }
+  const results = settled.flatMap((s) => (s.status === 'fulfilled' && s.value ? [s.value] : []));
   options.onProgress?.(total, total);
   return {
-    open: [...new Set(open)].sort((a, b) => a - b),
-    attempts,
-    rttMs: rtt.rtt,
-    timeoutMs: rtt.timeout,
-    engine: prober.kind,
+    open: [...new Set(results.flatMap((r) => r.open))].sort((a, b) => a - b),
+    attempts: results.reduce((n, r) => n + r.attempts, 0),
+    rttMs: Math.max(...results.map((r) => r.rttMs)),
+    timeoutMs: Math.max(...results.map((r) => r.timeoutMs)),
+    engine: results[0]!.engine,
+    threads: results.length,
   };
+}
+
+/**
+ * One helper thread's sweep. Null when the thread never started sweeping (it could not load, say): it
+ * took no port, so the other threads cover its share. A failure after it started loses ports, so the
+ * scan fails.
+ */
+function runThread(
+  task: ThreadTask,
+  signal: AbortSignal,
+  onDone: (done: number) => void,
+): Promise<SweepResult | null> {
+  return new Promise((resolve, reject) => {
+    let worker: Worker;
+    try {
+      worker = startTsWorker(new URL('./connect-scan-thread.ts', import.meta.url), task);
+    } catch {
+      resolve(null);
+      return;
+    }
+    let started = false;
+    let settled = false;
+    const abort = () => worker.postMessage(ABORT_MESSAGE);
+    signal.addEventListener('abort', abort, { once: true });
+    const settle = (outcome: () => void) => {
+      if (!settled) {
+        settled = true;
+        signal.removeEventListener('abort', abort);
+        outcome();
+      }
+    };
+    worker.on('message', (message: ThreadMessage) => {
+      if (message.type === 'started') {
+        started = true;
+      } else if (message.type === 'done') {
+        onDone(message.done);
+      } else {
+        settle(() => resolve(message.result));
+        void worker.terminate();
+      }
+    });
+    const failed = (error: Error) => settle(() => (started ? reject(error) : resolve(null)));
+    worker.on('error', failed);
+    worker.on('exit', (code) =>
+      failed(new Error(`a scan thread exited with code ${code} before it finished`)),
+    );
+  });
 }
