@@ -30,8 +30,8 @@ export interface TransactionPreamble {
 export interface TransactionOptions {
   preamble?: TransactionPreamble;
   /**
-   * The transaction ends with `fn`'s first query (PGlite sends COMMIT in the same backend call), and a
-   * second query is an error. Only for a transaction whose outcome nothing after that query can change:
+   * The transaction ends with `fn`'s first query (on PGlite the preamble and the query run as one
+   * implicit transaction, committed at the end of the same backend call), and a second query is an error. Only for a transaction whose outcome nothing after that query can change:
    * a read-only one, where committing and rolling back are the same.
    */
   endAfterFirstQuery?: boolean;

@@ -95,6 +95,46 @@ describe('pipelined PGlite transactions', () => {
     expect((await db.query<{ n: number }>('select 3 as n')).rows).toEqual([{ n: 3 }]);
   });
 
+  it('runs a transaction that ends with its first query as one unit, without BEGIN or COMMIT', async () => {
+    const once = { preamble: PREAMBLE, endAfterFirstQuery: true };
+    // The preamble's transaction-local settings reach the query: they are in the same transaction.
+    const seen = await db.transaction(
+      (tx) =>
+        tx.query<{ claims: string; method: string }>(
+          `insert into items (id, note, meta) values ($1, current_setting('request.method'), $2)
+           returning current_setting('request.jwt.claims') as claims, note as method`,
+          [30, { typed: true }],
+        ),
+      once,
+    );
+    expect(seen.rows).toEqual([{ claims: '{"sub":"u1"}', method: 'GET' }]);
+    // Committed at Sync, and the settings ended with it.
+    const stored = await db.query<{ meta: unknown }>('select meta from items where id = 30');
+    expect(stored.rows).toEqual([{ meta: { typed: true } }]);
+    const after = await db.query<{ claims: string | null }>(
+      `select current_setting('request.jwt.claims', true) as claims`,
+    );
+    expect(after.rows[0]?.claims ?? '').toBe('');
+    // A failing write leaves nothing behind (the whole statement rolls back) and no transaction open.
+    await expect(
+      db.transaction(
+        (tx) => tx.query(`insert into items (id, note) values (31, 'first'), (30, 'duplicate')`),
+        once,
+      ),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect((await db.query('select 1 from items where id = 31')).rows).toHaveLength(0);
+    // A failing preamble stops the statement after it.
+    await expect(
+      db.transaction((tx) => tx.query(`insert into items (id) values (32)`), {
+        preamble: { sql: `select set_config('role', $1, true)`, params: ['no_such_role'] },
+        endAfterFirstQuery: true,
+      }),
+    ).rejects.toMatchObject({ code: '22023' });
+    expect((await db.query('select 1 from items where id = 32')).rows).toHaveLength(0);
+    const next = await db.transaction((tx) => tx.query(`insert into items (id) values ($1)`, [33]));
+    expect(next.affectedRows).toBe(1);
+  });
+
   it('prepares a statement afresh after it failed (a result type changed by DDL)', async () => {
     const read = () =>
       db.transaction((tx) => tx.query<Record<string, unknown>>('select * from items where id = $1', [11]));

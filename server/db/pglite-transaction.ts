@@ -7,7 +7,9 @@ import { statementCacheFor, type StatementCache } from './pglite-statements.ts';
 // `transaction` two more for each of BEGIN and COMMIT, each with its fixed cost; a REST request used to
 // make sixteen. Here a query is one call (Bind, Describe, Execute, Sync, plus Parse the first time: see
 // pglite-statements.ts), and BEGIN plus the preamble (the request's role and claims) travel in the same
-// call as the first query.
+// call as the first query. A transaction that ends with its first query (a REST read, say) sends no BEGIN
+// or COMMIT at all: the extended protocol runs everything up to Sync as one implicit transaction,
+// committed at Sync or rolled back on an error, and transaction-local settings last until then.
 
 const { serialize } = protocol;
 
@@ -44,7 +46,7 @@ const concat = (parts: Uint8Array[]): Uint8Array => {
   return out;
 };
 
-/** Parse, Bind and Execute of a parameterless statement (BEGIN, COMMIT), unnamed. */
+/** Parse, Bind and Execute of a parameterless statement (BEGIN), unnamed. */
 const unnamed = (sql: string): Uint8Array[] => [
   serialize.parse({ text: sql }),
   serialize.bind({ values: [] }),
@@ -53,7 +55,6 @@ const unnamed = (sql: string): Uint8Array[] => [
 
 // The messages every transaction sends, serialized once (batches are copied by `concat`, never mutated).
 const BEGIN = unnamed('begin');
-const COMMIT = unnamed('commit');
 const EXECUTE = serialize.execute({});
 const DESCRIBE_PORTAL = serialize.describe({ type: 'P' });
 const SYNC = serialize.sync();
@@ -96,8 +97,10 @@ export class PipelinedTransaction implements Queryable {
     private readonly options: TransactionOptions,
   ) {
     this.statements = statementCacheFor(db);
-    this.pending = [...BEGIN];
-    this.pendingCount = 1;
+    // A transaction that ends with its first query needs no BEGIN/COMMIT: everything up to Sync runs in
+    // one implicit transaction, committed at Sync (rolled back on error).
+    this.pending = options.endAfterFirstQuery ? [] : [...BEGIN];
+    this.pendingCount = options.endAfterFirstQuery ? 0 : 1;
     const preamble = options.preamble;
     if (preamble) {
       const values = plainTextValues(preamble.params);
@@ -148,7 +151,9 @@ export class PipelinedTransaction implements Queryable {
     }
     let values = plainTextValues(params);
     if (values === null) {
-      await this.flush();
+      if (!this.options.endAfterFirstQuery) {
+        await this.flush();
+      }
       values = await this.typedValues(sql, params);
     }
     const skip = this.pendingCount;
@@ -156,20 +161,12 @@ export class PipelinedTransaction implements Queryable {
     parts.push(...this.statements.bind(sql, values).parts, DESCRIBE_PORTAL, EXECUTE);
     cached.push(sql);
     if (this.options.endAfterFirstQuery) {
-      // After an error the backend skips to Sync, so this COMMIT runs only if everything before it did.
       this.closed = true;
-      parts.push(...COMMIT);
+      // Sync ends the implicit transaction either way: committed, or rolled back after an error.
+      this.ended = true;
     }
     parts.push(SYNC);
-    let messages: Message[];
-    try {
-      messages = await this.send(parts, cached);
-    } catch (e) {
-      // The transaction stays open (aborted) until finish() rolls it back.
-      this.ended = false;
-      throw e;
-    }
-    this.ended = this.options.endAfterFirstQuery === true;
+    const messages = await this.send(parts, cached);
     return lastResult<R>(this.db, messages, skip);
   }
 
