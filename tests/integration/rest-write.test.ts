@@ -37,6 +37,25 @@ describe('/rest/v1 mutations with supabase-js', () => {
     expect(rep.data).toEqual({ name: 'r1', budget: 10.5, user_id: ALICE });
   });
 
+  it('writes numbers beyond a double exactly: the body reaches Postgres as the client wrote it', async () => {
+    const res = await raw('rt_projects?select=big,budget', {
+      method: 'POST',
+      headers: { prefer: 'return=representation', accept: 'application/vnd.pgrst.object+json' },
+      body: `{"name":"exact","user_id":"${ALICE}","big":9007199254740993,"budget":12345678901234567890.123456789}`,
+    });
+    expect(res.status).toBe(201);
+    // Read as text: JSON.parse would round them again on the way back.
+    const text = await res.text();
+    expect(text).toContain('9007199254740993');
+    expect(text).toContain('12345678901234567890.123456789');
+    const patched = await raw('rt_projects?name=eq.exact&select=big', {
+      method: 'PATCH',
+      headers: { prefer: 'return=representation' },
+      body: '{"big":9223372036854775807}',
+    });
+    expect(await patched.text()).toBe('[{"big":9223372036854775807}]');
+  });
+
   it('bulk-inserts with columns=, missing=default and count', async () => {
     const { data, error, count, status } = await alice
       .from('rt_tasks')

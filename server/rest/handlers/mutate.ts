@@ -111,6 +111,9 @@ function buildMutation(
     return deleteSql(rel, req.cache.schema, rootWhere(rel, req.cache.schema, query, params), returning);
   }
   const body = parseJsonBody(req.bodyText);
+  // Postgres reads the body as the client wrote it (PostgREST does the same): numbers beyond a double's
+  // precision (bigint, numeric) arrive exact, and nothing is serialized twice. JSON.parse above checked it.
+  const text = req.bodyText?.trim() ? req.bodyText : '{}';
   if (req.method === 'PATCH') {
     if (!isObject(body)) {
       throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'PATCH takes one JSON object');
@@ -128,7 +131,7 @@ function buildMutation(
           rel,
           req.cache.schema,
           columns,
-          JSON.stringify(body),
+          text,
           rootWhere(rel, req.cache.schema, query, params),
           returning,
           params,
@@ -167,7 +170,7 @@ function buildMutation(
       rel,
       schema: req.cache.schema,
       columns,
-      payload: JSON.stringify(rows),
+      payload: Array.isArray(body) ? text : `[${text}]`,
       missingDefault: req.prefs.missing === 'default',
       conflict,
       returning,
