@@ -4,8 +4,12 @@ import type { RequestRole } from '../http/request-role.ts';
 
 // The role preamble (as-role.ts) plus what PostgREST sets too, in one statement: GET/HEAD run READ
 // ONLY (setting transaction_read_only on is allowed at any point of a transaction) and the search path.
-const PREAMBLE_RW = `${ROLE_PREAMBLE}, set_config('search_path', '"public", "extensions"', true)`;
-const PREAMBLE_RO = `${PREAMBLE_RW}, set_config('transaction_read_only', 'on', true)`;
+const SETTINGS_RW = `${ROLE_PREAMBLE}, set_config('search_path', '"public", "extensions"', true)`;
+const SETTINGS_RO = `${SETTINGS_RW}, set_config('transaction_read_only', 'on', true)`;
+// No result row: set_config returns each value it set (2 kB of claims and headers), which would only be
+// sent back, parsed and dropped. A subquery's volatile outputs are computed even when nothing reads them.
+const PREAMBLE_RW = `select from (${SETTINGS_RW}) as preamble`;
+const PREAMBLE_RO = `select from (${SETTINGS_RO}) as preamble`;
 
 /** Carries a finished result out of a transaction that must roll back (Prefer: tx=rollback). */
 class Rollback<T> extends Error {

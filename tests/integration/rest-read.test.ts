@@ -72,6 +72,37 @@ describe('/rest/v1 reads with supabase-js', () => {
     expect(all.count).toBe(4);
   });
 
+  it('runs each request as PostgREST does: role, claims, request settings, search path, read-only GET', async () => {
+    const token = await userToken(stack, ALICE);
+    const call = async (method: 'GET' | 'POST') => {
+      const res = await fetch(`${stack.url}/rest/v1/rpc/rt_request`, {
+        method,
+        headers: {
+          apikey: stack.status.anon_key,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-probe': `probe-${method}`,
+        },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Record<string, string>;
+    };
+    const expected = {
+      role: 'authenticated',
+      sub: ALICE,
+      path: '/rest/v1/rpc/rt_request',
+      search_path: '"public", "extensions"',
+    };
+    expect(await call('GET')).toEqual({ ...expected, method: 'GET', probe: 'probe-GET', read_only: 'on' });
+    expect(await call('POST')).toEqual({
+      ...expected,
+      method: 'POST',
+      probe: 'probe-POST',
+      read_only: 'off',
+    });
+  });
+
   it('renders bigint beyond 2^53 as a JSON number exactly', async () => {
     const res = await fetch(`${stack.url}/rest/v1/rt_projects?select=big&name=eq.Alpha`, {
       headers: {
