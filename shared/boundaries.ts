@@ -9,6 +9,12 @@ export interface RuntimeConfig {
   supabaseAnonKey: string;
 }
 
+/**
+ * The element in which the embedded stack writes the same values into each HTML page it serves (a JSON data
+ * block), so the web app starts without a /config.json round trip. Static hosting has none: the app fetches.
+ */
+export const INLINE_CONFIG_ELEMENT_ID = 'vigil-runtime-config';
+
 export type Checked<T> = { ok: true; value: T } | { ok: false; issues: string[] };
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>

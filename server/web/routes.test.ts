@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack } from '../../tests/helpers/stack.ts';
 import type { RunningStack } from '../stack.ts';
-import { webRoutes } from './routes.ts';
+import { inlineConfig, webRoutes } from './routes.ts';
 
 let stack: RunningStack;
 let dist: string;
@@ -13,7 +13,14 @@ beforeAll(async () => {
   stack = await startTestStack();
   dist = await mkdtemp(path.join(os.tmpdir(), 'vigil-web-'));
   await mkdir(path.join(dist, 'assets'));
-  await writeFile(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+  await writeFile(
+    path.join(dist, 'index.html'),
+    '<!doctype html><html><head><title>Vigil</title></head><body><div id="root"></div></body></html>',
+  );
+  await writeFile(
+    path.join(dist, 'shell.html'),
+    `<!doctype html><html><head><title>Shell</title></head><body>${'<p>prerendered</p>'.repeat(200)}</body></html>`,
+  );
   await writeFile(path.join(dist, 'assets', 'index-3f2a1b.js'), 'console.log(1)');
   await writeFile(path.join(dist, 'favicon.svg'), '<svg/>');
   await writeFile(path.join(dist, 'assets', 'big-9c8d7e.js'), BIG_SCRIPT);
@@ -34,6 +41,37 @@ describe('/config.json', () => {
     const res = await fetch(`${stack.url}/config.json`);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.json()).toEqual({ supabaseUrl: stack.url, supabaseAnonKey: stack.status.anon_key });
+  });
+});
+
+describe('config written into each page', () => {
+  const configIn = (html: string) => {
+    const match = /<script type="application\/json" id="vigil-runtime-config">(.*?)<\/script><\/head>/.exec(
+      html,
+    );
+    return match ? (JSON.parse(match[1]!) as unknown) : null;
+  };
+  const expected = () => ({ supabaseUrl: stack.url, supabaseAnonKey: stack.status.anon_key });
+
+  it('puts the /config.json values in every HTML page, compressed or not, and nowhere else', async () => {
+    for (const route of ['/', '/dashboard', '/index.html']) {
+      expect(configIn(await (await web().request(route)).text()), route).toEqual(expected());
+    }
+    const br = await web().request('/shell.html', { headers: { 'accept-encoding': 'br' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    const html = brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString('utf8');
+    expect(configIn(html)).toEqual(expected());
+    expect(await (await web().request('/assets/index-3f2a1b.js')).text()).toBe('console.log(1)');
+  });
+
+  it('cannot be broken out of by what the config holds', () => {
+    const page = Buffer.from('<html><head></head><body></body></html>');
+    const hostile = { supabaseUrl: 'https://x.test/</script><script>alert(1)</script><!--' };
+    const html = inlineConfig(hostile)(page).toString('utf8');
+    expect(html.match(/<\/script>/g)).toHaveLength(1);
+    expect(configIn(html)).toEqual(hostile);
+    // A page without a head is sent as it is.
+    expect(inlineConfig(hostile)(Buffer.from('<p>x</p>')).toString()).toBe('<p>x</p>');
   });
 });
 

@@ -1,6 +1,7 @@
 // How the web app starts (issue 3's performance work): a signed-in start on /dashboard fetches the page's
-// route chunks beside the entry (not after it has run) and renders without a layout shift; for a signed-out
-// visitor, who is sent to /auth, the dashboard's chunks are not fetched early.
+// route chunks beside the entry (not after it has run), needs no /config.json round trip, and renders
+// without a layout shift; for a signed-out visitor, who is sent to /auth, the dashboard's chunks are not
+// fetched early.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -67,9 +68,17 @@ describe('web app start', () => {
 
     const fresh = await context.newPage();
     await fresh.addInitScript({ content: RECORD_SHIFTS });
+    const configFetches: string[] = [];
+    fresh.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/config.json') {
+        configFetches.push(request.url());
+      }
+    });
     await fresh.goto('/dashboard');
     await fresh.getByRole('heading', { name: 'Welcome back, Grace Hopper' }).waitFor();
     expect(await layoutShifts(fresh)).toBe(0);
+    // The stack wrote the config into the page: no /config.json round trip before the app can start.
+    expect(configFetches).toEqual([]);
     // No prerendered page is left in the signed-in dashboard.
     expect(await fresh.locator('body > [data-shell]').count()).toBe(0);
     const timing = await chunkTiming(fresh);

@@ -30,6 +30,20 @@ describe('runtime config', () => {
     await expect(loadRuntimeConfig(answer('nope', 503))).rejects.toThrow('/config.json answered 503');
     await expect(loadRuntimeConfig(answer('<html>'))).rejects.toThrow('not valid JSON');
   });
+  it('takes the config written into the page without fetching, and fetches when it is unusable', async () => {
+    let fetches = 0;
+    const fetched = { supabaseUrl: 'https://api.example.com', supabaseAnonKey: 'fetched.key' };
+    const fetchConfig = () => {
+      fetches++;
+      return Promise.resolve(new Response(JSON.stringify(fetched)));
+    };
+    await expect(loadRuntimeConfig(fetchConfig, () => JSON.stringify(good))).resolves.toEqual(good);
+    expect(fetches).toBe(0);
+    for (const unusable of [null, '', '{"supabaseUrl":', JSON.stringify({ supabaseUrl: 'javascript:x' })]) {
+      await expect(loadRuntimeConfig(fetchConfig, () => unusable)).resolves.toEqual(fetched);
+    }
+    expect(fetches).toBe(4);
+  });
 });
 
 describe('runtimeConfigFrom', () => {
