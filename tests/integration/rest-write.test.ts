@@ -68,6 +68,13 @@ describe('/rest/v1 mutations with supabase-js', () => {
       { title: 'b1', done: true, user_id: ALICE },
       { title: 'b2', done: false, user_id: ALICE },
     ]);
+    // One object (not an array) takes the column defaults the same way.
+    const one = await alice
+      .from('rt_tasks')
+      .insert({ title: 'solo' }, { defaultToNull: false })
+      .select('title, done, user_id')
+      .single();
+    expect(one).toMatchObject({ status: 201, data: { title: 'solo', done: false, user_id: ALICE } });
     // Without missing=default an absent key is NULL, as in PostgREST (23502 on a NOT NULL column).
     const nulls = await alice.from('rt_tasks').insert([{ title: 'c1', done: true }, { title: 'c2' }]);
     expect(nulls.status).toBe(400);

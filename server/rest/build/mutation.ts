@@ -5,8 +5,10 @@ export interface InsertOptions {
   rel: Relation;
   schema: string;
   columns: string[];
-  /** JSON array of the rows. */
+  /** JSON array of the rows, or with `single` the one row's JSON object. */
   payload: string;
+  /** One object, not an array (supabase-js's insert of one row): no array to unnest and order. */
+  single: boolean;
   missingDefault: boolean;
   conflict: { columns: string[]; merge: boolean } | null;
   returning: boolean;
@@ -39,8 +41,11 @@ export function insertSql(o: InsertOptions, params: Params): string {
   const values = o.columns.map((c) => valueExpr(o, c, params));
   let sql =
     `insert into ${table} as ${alias} (${o.columns.map(ident).join(', ')}) select ${values.join(', ')} ` +
-    `from jsonb_array_elements(${payload}::jsonb) with ordinality as pgrst_e(j, n) ` +
-    `cross join lateral jsonb_populate_record(null::${table}, pgrst_e.j) as pgrst_p order by pgrst_e.n`;
+    (o.single
+      ? `from (select ${payload}::jsonb as j) as pgrst_e `
+      : `from jsonb_array_elements(${payload}::jsonb) with ordinality as pgrst_e(j, n) `) +
+    `cross join lateral jsonb_populate_record(null::${table}, pgrst_e.j) as pgrst_p` +
+    (o.single ? '' : ' order by pgrst_e.n');
   if (o.conflict) {
     const target = `(${o.conflict.columns.map(ident).join(', ')})`;
     const set = o.columns.map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ');
