@@ -27,6 +27,7 @@ const result = await sweepPorts({
   concurrency: task.concurrency,
   minTimeoutMs: task.minTimeoutMs,
   maxTimeoutMs: task.maxTimeoutMs,
+  engine: task.engine,
   onDone: (done) => send({ type: 'done', done }),
 });
 send({ type: 'result', result });

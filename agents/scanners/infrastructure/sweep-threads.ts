@@ -40,6 +40,7 @@ export interface ThreadTask {
   concurrency: number;
   minTimeoutMs?: number;
   maxTimeoutMs?: number;
+  engine?: 'auto' | 'net.Socket';
 }
 
 /** Thread → scan. 'started' comes before the thread takes its first port. */
