@@ -7,13 +7,24 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import { alertKeys } from './keys.ts';
 
+/** The alert was closed meanwhile (by an agent's rescan, or in another session): nothing is left to do. */
+export class AlertNoLongerOpen extends Error {
+  constructor() {
+    super('This alert is no longer open: a scan or another session has closed it.');
+  }
+}
+
+// The functions' refusals for an alert that is gone or no longer open (P0002 not found, 22023 not open).
+const closeError = (error: { code?: string; message: string }): Error =>
+  error.code === 'P0002' || error.code === '22023' ? new AlertNoLongerOpen() : new Error(error.message);
+
 /** Returns the recommendation's new status: 'in_progress' (being verified) or 'completed'. */
 export async function markRecommendationImplemented(id: string): Promise<string> {
   const { data, error } = await (
     await supabase()
   ).rpc('mark_recommendation_implemented', { p_recommendation: id });
   if (error) {
-    throw new Error(error.message);
+    throw closeError(error);
   }
   return data;
 }
@@ -21,7 +32,7 @@ export async function markRecommendationImplemented(id: string): Promise<string>
 export async function resolveSecurityEvent(id: string): Promise<void> {
   const { error } = await (await supabase()).rpc('resolve_security_event', { p_event: id });
   if (error) {
-    throw new Error(error.message);
+    throw closeError(error);
   }
 }
 
@@ -32,6 +43,7 @@ export function useCloseAlert() {
       kind === 'recommendation'
         ? markRecommendationImplemented(id)
         : resolveSecurityEvent(id).then(() => 'resolved'),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: alertKeys.all }),
+    // After a refusal too: the lists may be the stale ones.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: alertKeys.all }),
   });
 }

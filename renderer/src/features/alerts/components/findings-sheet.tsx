@@ -8,7 +8,7 @@ import {
 import { Button } from '../../../components/ui/button.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { toast } from '../../../hooks/use-toast.ts';
-import { useCloseAlert } from '../api/close-alert.ts';
+import { AlertNoLongerOpen, useCloseAlert } from '../api/close-alert.ts';
 import { type FindingsRef, useFindings } from '../api/get-findings.ts';
 import { FindingDetail } from './finding-detail.tsx';
 
@@ -49,7 +49,13 @@ export function FindingsSheet({
         toast(closedToast[outcome] ?? { title: 'Saved', description: '' });
         onClose();
       },
-      onError: (error) => toast({ title: 'Not saved', description: error.message, variant: 'destructive' }),
+      onError: (error) => {
+        toast({ title: 'Not saved', description: error.message, variant: 'destructive' });
+        // Nothing is left to do for an alert closed meanwhile; any other failure keeps the sheet to retry.
+        if (error instanceof AlertNoLongerOpen) {
+          onClose();
+        }
+      },
     });
   return (
     <Sheet open={opened !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
