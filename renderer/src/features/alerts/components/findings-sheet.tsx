@@ -66,7 +66,13 @@ export function FindingsSheet({
         </SheetHeader>
         <div className="mt-4 space-y-4">
           {close ? (
-            <Button type="button" onClick={onCloseAlert} disabled={closeAlert.isPending}>
+            // The accessible name says which alert the action closes (the visible label alone does not).
+            <Button
+              type="button"
+              onClick={onCloseAlert}
+              disabled={closeAlert.isPending}
+              aria-label={`${close.label}: ${opened?.title ?? ''}`}
+            >
               {close.label}
             </Button>
           ) : null}
