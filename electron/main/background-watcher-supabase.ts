@@ -40,12 +40,17 @@ const UNRESOLVED = ['open', 'investigating'] as const;
 export function supabaseWatcherBackend(supabase: MainSupabase, log: (m: string) => void): WatcherBackend {
   let channelSeq = 0;
   return {
-    async currentUserId() {
+    async currentSession() {
       const { data, error } = await supabase.auth.getSession();
       if (error) {
         throw error;
       }
-      return data.session?.user.id ?? null;
+      return data.session ? { userId: data.session.user.id, accessToken: data.session.access_token } : null;
+    },
+    async renewToken() {
+      // With no argument realtime-js asks supabase-js for the session's current token and sends it to the
+      // joined channels (supabase-js does this itself on sign-in and refresh, not after the second factor).
+      await supabase.realtime.setAuth();
     },
     onAuthChange(listener) {
       const { data } = supabase.auth.onAuthStateChange((event) => {

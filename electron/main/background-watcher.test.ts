@@ -10,6 +10,8 @@ const ID = '6f1c1a34-3d5b-4a47-9a53-0c9a0f5a9d11';
 function fakeBackend() {
   const b = {
     user: null as string | null,
+    token: 'token-1',
+    renewals: 0,
     settings: null as NotificationSettings | null,
     counts: { runningScans: 0, openCriticalAlerts: 0 },
     subscriptions: [] as {
@@ -22,7 +24,8 @@ function fakeBackend() {
     signOuts: 0,
   };
   const backend: WatcherBackend = {
-    currentUserId: () => Promise.resolve(b.user),
+    currentSession: () => Promise.resolve(b.user ? { userId: b.user, accessToken: b.token } : null),
+    renewToken: () => Promise.resolve(void b.renewals++),
     onAuthChange: (l) => ((b.authListener = l), () => (b.authListener = null)),
     subscribe: (userId, onChange, onReady) => {
       const sub = { userId, onChange, onReady, closed: false };
@@ -122,6 +125,25 @@ describe('background watcher', () => {
     expect(notify).toHaveBeenCalledTimes(1);
   });
 
+  it('a new token of the same user (the second factor passed in the window) reaches realtime and recounts', async () => {
+    const { b, watcher, states } = setup();
+    b.user = USER;
+    // Password only: row-level security shows this token nothing of a user with a second factor.
+    b.counts = { runningScans: 0, openCriticalAlerts: 0 };
+    await watcher.start();
+    expect(b.renewals).toBe(0);
+    b.token = 'token-aal2';
+    b.counts = { runningScans: 1, openCriticalAlerts: 3 };
+    await watcher.sessionChanged();
+    expect(b.renewals).toBe(1);
+    // The same subscription continues with the new token; nothing is re-joined.
+    expect(b.subscriptions.map((s) => s.closed)).toEqual([false]);
+    await vi.waitFor(() => expect(states.at(-1)).toMatchObject({ runningScans: 1, openCriticalAlerts: 3 }));
+    // The same token again (any other vault write) changes nothing.
+    await watcher.sessionChanged();
+    expect(b.renewals).toBe(1);
+  });
+
   it('switching users closes the old subscription and drops its late changes', async () => {
     const { b, watcher, notify } = setup();
     b.user = USER;
@@ -159,7 +181,7 @@ describe('background watcher', () => {
     const log = vi.fn();
     const { backend } = fakeBackend();
     const broken = createBackgroundWatcher({
-      backend: { ...backend, currentUserId: () => Promise.reject(new Error('network down')) },
+      backend: { ...backend, currentSession: () => Promise.reject(new Error('network down')) },
       notify: vi.fn(),
       onState: vi.fn(),
       log,

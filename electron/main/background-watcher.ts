@@ -10,8 +10,13 @@ import {
 
 /** What the watcher needs of the backend (background-watcher-supabase.ts implements it with supabase-js). */
 export interface WatcherBackend {
-  /** The signed-in user of the shared session (the vault), or null. */
-  currentUserId(): Promise<string | null>;
+  /** The signed-in user of the shared session (the vault) and its access token, or null. */
+  currentSession(): Promise<{ userId: string; accessToken: string } | null>;
+  /**
+   * The same user has a new token (a refresh, or the second factor passed in the window): the realtime
+   * subscription takes it, as a password-only token of a user with a second factor receives nothing.
+   */
+  renewToken(): Promise<void>;
   /** Called on sign-in, sign-out and token refresh of this process's client. */
   onAuthChange(listener: () => void): () => void;
   /** Follows the user's scan_results and security_events; `onReady` fires on each (re)subscription. */
@@ -55,6 +60,7 @@ export function createBackgroundWatcher(deps: WatcherDeps) {
   const gate = createNotificationGate(now);
   const ttl = deps.settingsTtlMs ?? 60_000;
   let userId: string | null = null;
+  let accessToken: string | null = null;
   let unsubscribe: (() => Promise<void>) | null = null;
   let counts = { runningScans: 0, openCriticalAlerts: 0 };
   let settings: { value: NotificationSettings; at: number } | null = null;
@@ -116,10 +122,19 @@ export function createBackgroundWatcher(deps: WatcherDeps) {
   }
 
   async function sync(): Promise<void> {
-    const next = await deps.backend.currentUserId();
+    const session = await deps.backend.currentSession();
+    const next = session?.userId ?? null;
     if (next === userId) {
+      if (session && session.accessToken !== accessToken) {
+        accessToken = session.accessToken;
+        await deps.backend.renewToken();
+        // What the earlier token could not read (its counts, its settings), this one may.
+        settings = null;
+        scheduleRecount();
+      }
       return;
     }
+    accessToken = session?.accessToken ?? null;
     const previous = unsubscribe;
     unsubscribe = null;
     userId = next;

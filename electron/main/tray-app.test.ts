@@ -8,7 +8,9 @@ const USER = '11111111-1111-4111-8111-111111111111';
 function setup(user: string | null = USER) {
   let current = user;
   const backend: WatcherBackend = {
-    currentUserId: () => Promise.resolve(current),
+    currentSession: () =>
+      Promise.resolve(current ? { userId: current, accessToken: `token-${current}` } : null),
+    renewToken: () => Promise.resolve(),
     onAuthChange: () => () => {},
     subscribe: () => Promise.resolve(() => Promise.resolve()),
     counts: () => Promise.resolve({ runningScans: 1, openCriticalAlerts: 0 }),

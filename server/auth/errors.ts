@@ -68,5 +68,11 @@ export const Errors = {
       `For security purposes, you can only request this after ${seconds} seconds.`,
     ),
   notAdmin: () => authError(403, 'not_admin', 'User not allowed'),
-  insufficientAal: (message: string) => authError(403, 'insufficient_aal', message),
+  /** GoTrue's answer to a password or e-mail change from an aal1 session of a user with a verified factor. */
+  aal2RequiredForCredentials: () =>
+    authError(
+      401,
+      'insufficient_aal',
+      'AAL2 session is required to update email or password when MFA is enabled.',
+    ),
 };

@@ -15,6 +15,7 @@ import { UpdateUserBody } from './schemas.ts';
 import { revokeSessions } from './sessions.ts';
 import { authSettings } from './settings.ts';
 import { userJson } from './user-json.ts';
+import { hasVerifiedFactor } from './mfa/verified-factors.ts';
 import { findUserByEmail, findUserById, hashPassword, passwordMatches, type UserRow } from './users.ts';
 
 /** Merges metadata like GoTrue's UpdateUserMetaData: keys set to null are removed. */
@@ -54,10 +55,17 @@ export function mountUser(app: Hono<AuthEnv>, ctx: StackContext, limiter: RateLi
   });
 
   app.put('/user', async (c) => {
-    const { user, sessionId } = await requireUser(ctx, c);
+    const { user, sessionId, aal } = await requireUser(ctx, c);
     const body = await readBody(c, UpdateUserBody);
     if (body.phone) {
       throw authError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+    }
+    // As GoTrue: with a verified factor, the password and the e-mail address change only in a session that
+    // passed it, so a stolen password (or a recovery link alone) cannot take the account over.
+    const changesCredentials =
+      body.password !== undefined || (body.email !== undefined && body.email.toLowerCase() !== user.email);
+    if (changesCredentials && aal !== 'aal2' && (await hasVerifiedFactor(ctx.db, user.id))) {
+      throw Errors.aal2RequiredForCredentials();
     }
     const settings = authSettings(ctx.config);
     const pkce = body.email ? parsePkce(body.code_challenge, body.code_challenge_method) : null;

@@ -154,7 +154,9 @@ describe('authenticator app second factor', () => {
 
     await page.getByLabel('Authenticator app code').fill(totpCode(secret));
     await page.getByRole('button', { name: 'Verify Code' }).click();
-    await page.waitForURL('**/dashboard');
+    // Back where the guard stopped the session.
+    await page.waitForURL('**/auth/biometric-setup');
+    await page.goto('/dashboard');
     await page.getByRole('heading', { name: 'Welcome back, Ada Lovelace' }).waitFor();
     const after = await sessionAssurance(e2e, page);
     expect(after).toMatchObject({ currentLevel: 'aal2', claim: 'aal2', serverSession: 'aal2' });

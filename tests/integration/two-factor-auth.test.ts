@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoBase64URL } from '@simplewebauthn/server/helpers';
 import type { RunningStack } from '../../server/stack.ts';
+import { INSUFFICIENT_AAL } from '../../supabase/functions/_shared/clients.ts';
 import { client, startTestStack } from '../helpers/stack.ts';
 import { signedInUser, type TestUser } from '../helpers/users.ts';
 import { uniqueEmail } from './auth-support.ts';
@@ -235,10 +236,14 @@ describe('two-factor-auth edge function', () => {
       },
       body: JSON.stringify({ action: 'get_challenge' }),
     });
-    expect(res.status).toBe(400);
+    // Refused before the auth server is asked: a password-only session acts for no one with a factor.
+    expect(res.status).toBe(401);
     expect(await res.json()).toEqual({
-      error: 'AAL2 required to enroll a new factor',
-      details: { code: 'insufficient_aal' },
+      code: 'insufficient_aal',
+      error_code: 'insufficient_aal',
+      msg: INSUFFICIENT_AAL,
+      message: INSUFFICIENT_AAL,
+      error: INSUFFICIENT_AAL,
     });
   });
 });

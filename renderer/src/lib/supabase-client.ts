@@ -5,13 +5,14 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../../../shared/database.types.ts';
 import { runtimeConfigFrom } from '../config/runtime-config.ts';
 import { platform } from './platform/index.ts';
+import { followSecondFactor } from './realtime-token.ts';
 
 // The desktop app gets its config from the main process; the web build fetches /config.json (once).
 const runtimeConfig = () => runtimeConfigFrom(platform);
 
 export async function createSupabaseClient(): Promise<SupabaseClient<Database>> {
   const config = await runtimeConfig();
-  return createClient<Database>(config.supabaseUrl, config.supabaseAnonKey, {
+  const client = createClient<Database>(config.supabaseUrl, config.supabaseAnonKey, {
     auth: {
       flowType: 'pkce',
       // /auth/callback exchanges the code itself, so it can show progress and errors.
@@ -22,6 +23,8 @@ export async function createSupabaseClient(): Promise<SupabaseClient<Database>> 
       ...(platform.authStorage ? { storage: platform.authStorage } : {}),
     },
   });
+  followSecondFactor(client);
+  return client;
 }
 
 /**

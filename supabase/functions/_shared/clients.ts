@@ -35,11 +35,65 @@ export function bearerToken(req: Request): string | null {
 
 const getApiKey = (req: Request) => req.headers.get('apikey');
 
+/** GoTrue's words when an aal1 session of a user with a verified factor asks for what needs aal2. */
+export const INSUFFICIENT_AAL =
+  'AAL2 session is required: verify your second factor (authenticator app or biometrics) first.';
+
+/**
+ * A password-only (aal1) token of a user with a verified second factor: refused with GoTrue's
+ * `insufficient_aal` error (401), in both its field sets, plus `error` as every Vigil function answers.
+ */
+export class InsufficientAalError extends HttpError {
+  constructor() {
+    super(401, INSUFFICIENT_AAL, undefined, {
+      code: 'insufficient_aal',
+      error_code: 'insufficient_aal',
+      msg: INSUFFICIENT_AAL,
+      message: INSUFFICIENT_AAL,
+    });
+    this.name = 'InsufficientAalError';
+  }
+}
+
+/** A refusal for want of a session (no token, an expired one), as opposed to want of the second factor. */
+export const needsSignIn = (e: unknown): boolean =>
+  e instanceof HttpError && e.status === 401 && !(e instanceof InsufficientAalError);
+
+/** The claims of a token the auth server has just accepted (its signature and session are checked there). */
+function verifiedClaims(token: string): Record<string, unknown> {
+  const payload = token.split('.')[1] ?? '';
+  const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
+  try {
+    const claims: unknown = JSON.parse(atob(base64));
+    return claims !== null && typeof claims === 'object' ? (claims as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Whether a token may act for its user: it is aal2, or the user has no verified factor (GoTrue's rule). */
+export function meetsAssurance(user: User, token: string): boolean {
+  const verifiedFactor = (user.factors ?? []).some((f) => f.status === 'verified');
+  return !verifiedFactor || verifiedClaims(token).aal === 'aal2';
+}
+
+export interface RequireUserOptions {
+  /**
+   * 'aal2-if-enrolled' (the default): a user with a verified factor must have completed it in this session.
+   * 'any': also a password-only session, for what the second step itself needs (error logs, say).
+   */
+  assurance?: 'aal2-if-enrolled' | 'any';
+}
+
 /**
  * The signed-in user making the request. Guards every function that acts for a user: the token is
- * checked by the auth server (signature, expiry, user still exists), never merely decoded.
+ * checked by the auth server (signature, expiry, user still exists), never merely decoded, and a user with
+ * a verified second factor must have passed it (aal2), as row-level security requires too.
  */
-export async function requireUser(req: Request): Promise<{ user: User; clients: Clients }> {
+export async function requireUser(
+  req: Request,
+  { assurance = 'aal2-if-enrolled' }: RequireUserOptions = {},
+): Promise<{ user: User; clients: Clients }> {
   const token = bearerToken(req);
   if (!token) {
     throw new HttpError(401, 'Sign in required: send the user access token as Authorization: Bearer <token>');
@@ -52,6 +106,9 @@ export async function requireUser(req: Request): Promise<{ user: User; clients: 
   }
   if (error || !data.user) {
     throw new HttpError(401, 'Invalid or expired access token');
+  }
+  if (assurance === 'aal2-if-enrolled' && !meetsAssurance(data.user, token)) {
+    throw new InsufficientAalError();
   }
   return { user: data.user, clients };
 }

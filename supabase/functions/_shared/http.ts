@@ -14,6 +14,8 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly details?: unknown,
+    /** More top-level fields of the JSON body (an error code, say). */
+    readonly fields: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'HttpError';
@@ -23,7 +25,11 @@ export class HttpError extends Error {
 export function errorResponse(e: unknown): Response {
   if (e instanceof HttpError) {
     return json(
-      e.details === undefined ? { error: e.message } : { error: e.message, details: e.details },
+      {
+        ...e.fields,
+        error: e.message,
+        ...(e.details === undefined ? {} : { details: e.details }),
+      },
       e.status,
     );
   }

@@ -1,5 +1,5 @@
 import type { SupabaseClient, User } from '@supabase/supabase-js';
-import { requireUser } from './clients.ts';
+import { needsSignIn, requireUser } from './clients.ts';
 import { HttpError } from './http.ts';
 import {
   connectorNeeds,
@@ -19,7 +19,7 @@ export async function requireUserForTools(req: Request): Promise<{ user: User; a
     const { user, clients } = await requireUser(req);
     return { user, admin: clients.admin };
   } catch (e) {
-    if (e instanceof HttpError && e.status === 401) {
+    if (needsSignIn(e)) {
       throw new HttpError(401, LOGIN_REQUIRED);
     }
     throw e;

@@ -30,7 +30,8 @@ export default withErrors(async function handler(req: Request): Promise<Response
   if (req.method !== 'POST') {
     throw new HttpError(405, 'Use POST');
   }
-  const { user, clients } = await requireUser(req);
+  // Also at aal1: the second-factor step reports its own errors too.
+  const { user, clients } = await requireUser(req, { assurance: 'any' });
   const entry = await parseBody(req, LogEntry);
   const { data, error } = await clients.admin
     .from('application_logs')

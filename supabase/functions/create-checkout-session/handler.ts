@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseBody } from '../_shared/body.ts';
-import { requireUser } from '../_shared/clients.ts';
+import { needsSignIn, requireUser } from '../_shared/clients.ts';
 import { HttpError, json, withErrors } from '../_shared/http.ts';
 import { redirectOrigin } from '../_shared/origins.ts';
 import { stripeClient } from '../_shared/stripe.ts';
@@ -33,7 +33,7 @@ export default withErrors(async function handler(req: Request): Promise<Response
   }
   const { user, clients } = await requireUser(req).catch((e: unknown) => {
     // Visitors and expired sessions get the product's message; other faults stay 500s.
-    throw e instanceof HttpError && e.status === 401 ? new HttpError(401, NOT_LOGGED_IN) : e;
+    throw needsSignIn(e) ? new HttpError(401, NOT_LOGGED_IN) : e;
   });
   const body = await parseBody(req, CheckoutRequest).catch((e: unknown) => {
     const empty = e instanceof HttpError && JSON.stringify(e.details ?? '').includes(NO_AGENTS);

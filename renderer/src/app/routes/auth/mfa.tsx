@@ -25,15 +25,17 @@ function SignOutInstead() {
   );
 }
 
+/** The pages that send a session here for its second step, and where it goes back to afterwards. */
+const RETURNS = ['/dashboard', '/auth/biometric-setup', '/auth/reset-password'];
+const isReturn = (pathname: string) => RETURNS.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+
 /** /auth/mfa: the second sign-in step; afterwards back to where the guard stopped the visitor. */
 export function Component() {
   useDocumentTitle('Two-Factor Verification');
   const navigate = useNavigate();
   const from = (useLocation().state as FromState | null)?.from;
   // Only in-app paths: the state could have been set by any page.
-  const target = from?.pathname.startsWith('/dashboard')
-    ? `${from.pathname}${from.search ?? ''}`
-    : '/dashboard';
+  const target = from && isReturn(from.pathname) ? `${from.pathname}${from.search ?? ''}` : '/dashboard';
   return (
     <ProtectedRoute>
       <AuthShell title="Two-Factor Verification" description="Confirm it is you with your second factor.">

@@ -13,19 +13,30 @@ import { toast } from '../../../hooks/use-toast.ts';
 import { AuthError } from '../../../features/auth/components/auth-error.tsx';
 import { AuthShell } from '../../../features/auth/components/auth-shell.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { needsSecondStep } from '../../../lib/auth/assurance.ts';
 import { exchangeCodeOnce } from '../../../lib/auth/exchange-code.ts';
 import { supabase } from '../../../lib/supabase.ts';
 
-/** Resolves the recovery session: exchanges the link's code if present, then asks for the session. */
-async function recoverySession(): Promise<boolean> {
+/**
+ * Resolves the recovery session: exchanges the link's code if present, then asks for the session. A recovery
+ * link proves the mailbox only: with a second factor the session must pass it too before the password may
+ * change (the auth server refuses otherwise, as GoTrue does).
+ */
+async function recoverySession(): Promise<'ready' | 'second-step' | 'none'> {
   const code = new URLSearchParams(window.location.search).get('code');
   if (code) {
     await exchangeCodeOnce(code);
     window.history.replaceState(window.history.state, '', window.location.pathname);
   }
   const { data } = await (await supabase()).auth.getSession();
-  return data.session !== null;
+  if (!data.session) {
+    return 'none';
+  }
+  return (await needsSecondStep(data.session.access_token)) ? 'second-step' : 'ready';
 }
+
+/** Back here once the second factor is passed (/auth/mfa returns to `from`). */
+const AFTER_SECOND_STEP = { replace: true, state: { from: { pathname: '/auth/reset-password' } } };
 
 export function Component() {
   const navigate = useNavigate();
@@ -46,13 +57,16 @@ export function Component() {
       void navigate('/auth/forgot-password', { replace: true });
     };
     recoverySession().then(
-      (ok) => {
-        if (active) {
-          if (ok) {
-            setReady(true);
-          } else {
-            noSession();
-          }
+      (state) => {
+        if (!active) {
+          return;
+        }
+        if (state === 'ready') {
+          setReady(true);
+        } else if (state === 'second-step') {
+          void navigate('/auth/mfa', AFTER_SECOND_STEP);
+        } else {
+          noSession();
         }
       },
       () => active && noSession(),
@@ -69,6 +83,11 @@ export function Component() {
       toast(TOASTS.passwordUpdated);
       await navigate('/dashboard', { replace: true });
     } catch (caught) {
+      // A factor added meanwhile (in another browser, say): pass it first, then come back here.
+      if ((caught as { code?: unknown }).code === 'insufficient_aal') {
+        await navigate('/auth/mfa', AFTER_SECOND_STEP);
+        return;
+      }
       setError(authErrorMessage(caught));
     }
   });

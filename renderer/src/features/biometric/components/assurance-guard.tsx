@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 
 import { FullPageSpinner } from '../../../components/ui/spinner.tsx';
+import { needsSecondStep } from '../../../lib/auth/assurance.ts';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { supabase } from '../../../lib/supabase.ts';
 
 type Verdict = { token: string; needsSecondStep: boolean };
 
@@ -23,17 +23,11 @@ export function AssuranceGuard() {
       return;
     }
     let live = true;
-    void (async () => {
-      const mfa = (await supabase()).auth.mfa;
-      // With the token, the user's factors come from the server: the stored session's copy is stale when a
-      // factor was added in another browser after this session signed in, and it must step up too. Once per
-      // token. Should the server be out of reach, the stored copy still decides.
-      const fresh = await mfa.getAuthenticatorAssuranceLevel(token);
-      const { data } = fresh.data ? fresh : await mfa.getAuthenticatorAssuranceLevel();
-      if (live) {
-        setVerdict({ token, needsSecondStep: data?.currentLevel === 'aal1' && data.nextLevel === 'aal2' });
-      }
-    })();
+    void needsSecondStep(token).then(
+      (needed) => live && setVerdict({ token, needsSecondStep: needed }),
+      // The stored session could not be read either: let the inner route decide (it signs out a broken one).
+      () => live && setVerdict({ token, needsSecondStep: false }),
+    );
     return () => {
       live = false;
     };

@@ -7,11 +7,29 @@ import type { Database } from '../../../../../shared/database.types.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import type { FlushOptions, Metric } from '../lib/metrics-queue.ts';
 
-let signedIn: { userId: string; accessToken: string } | null = null;
+export interface MetricsSession {
+  userId: string;
+  accessToken: string;
+  /**
+   * The token may not write yet: it is password-only (aal1) and the user has a second factor, or that is not
+   * known yet. Metrics wait in the queue until the session passes the second step (or signs out).
+   */
+  held: boolean;
+}
+
+let signedIn: MetricsSession | null = null;
 let keepaliveClient: SupabaseClient<Database> | undefined;
 
+/** A batch that must wait for the second factor: the queue keeps it and tries again later, quietly. */
+export class MetricsHeld extends Error {
+  constructor() {
+    super('metrics wait for the second factor');
+    this.name = 'MetricsHeld';
+  }
+}
+
 /** Follows the session: rows are written only for this user, with this token. */
-export function setMetricsSession(session: { userId: string; accessToken: string } | null): void {
+export function setMetricsSession(session: MetricsSession | null): void {
   signedIn = session;
   if (session && !keepaliveClient) {
     // Loaded lazily: supabase-js must stay out of the landing page's first chunk.
@@ -39,6 +57,9 @@ export async function sendMetrics(batch: Metric[], { unloading }: FlushOptions):
   const rows = batch.filter((metric) => metric.user_id === userId);
   if (rows.length === 0) {
     return;
+  }
+  if (signedIn?.held) {
+    throw new MetricsHeld();
   }
   const client = unloading && keepaliveClient ? keepaliveClient : await supabase();
   const { error, status } = await client.from('monitoring_metrics').insert(rows);

@@ -16,7 +16,7 @@ describe('trackMetric', () => {
 
   it('refuses malformed names and values before they reach the database', () => {
     // No keepalive client is needed here: the config load fails quietly in Node and is not awaited.
-    setMetricsSession({ userId: 'u1', accessToken: 't' });
+    setMetricsSession({ userId: 'u1', accessToken: 't', held: false });
     expect(trackMetric('page_view', 1, { path: '/dashboard' })).toBe(true);
     for (const name of ['', 'Page View', 'x'.repeat(101), "drop'table"]) {
       expect(trackMetric(name)).toBe(false);

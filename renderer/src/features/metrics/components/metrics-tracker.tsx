@@ -3,6 +3,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 
+import { needsSecondStep } from '../../../lib/auth/assurance.ts';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { setMetricsSession } from '../api/send-metrics.ts';
 import { metricsQueue, trackMetric } from '../api/track-metric.ts';
@@ -21,10 +22,22 @@ export function MetricsTracker(): null {
   const accessToken = session?.access_token;
 
   useEffect(() => {
-    setMetricsSession(userId && accessToken ? { userId, accessToken } : null);
-    if (!userId) {
+    if (!userId || !accessToken) {
+      setMetricsSession(null);
       metricsQueue.clear();
+      return;
     }
+    // Until the server says whether this token may write, metrics wait; a password-only session of a user
+    // with a second factor may not (row-level security would refuse it), so they wait for the second step.
+    let live = true;
+    setMetricsSession({ userId, accessToken, held: true });
+    void needsSecondStep(accessToken).then(
+      (needed) => live && setMetricsSession({ userId, accessToken, held: needed }),
+      () => live && setMetricsSession({ userId, accessToken, held: false }),
+    );
+    return () => {
+      live = false;
+    };
   }, [userId, accessToken]);
 
   useEffect(() => {
