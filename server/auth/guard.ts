@@ -32,6 +32,10 @@ export function apiKeyGate(ctx: StackContext): MiddlewareHandler<AuthEnv> {
       if (who.kind === 'invalid_api_key') {
         throw authError(401, 'invalid_api_key', 'Invalid API key');
       }
+      if (who.kind === 'malformed_authorization') {
+        // GoTrue's answer when the header does not match `^[Bb]earer (\S+)$`.
+        throw Errors.noAuthorization();
+      }
       throw Errors.badJwt(
         who.kind === 'expired_jwt' ? 'token has invalid claims: token is expired' : who.message,
       );

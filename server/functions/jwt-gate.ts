@@ -1,4 +1,5 @@
 import type { KeyRing } from '../keys.ts';
+import { parseAuthorization } from '../http/bearer.ts';
 import { isRoleFailure, resolveRequestRole } from '../http/request-role.ts';
 
 const API_ROLES: readonly string[] = ['anon', 'authenticated', 'service_role'];
@@ -22,15 +23,17 @@ export async function checkFunctionJwt(keys: KeyRing, headers: Headers): Promise
       ? 'Invalid API key'
       : role.kind === 'expired_jwt'
         ? 'JWT expired'
-        : 'Invalid JWT';
+        : role.kind === 'malformed_authorization'
+          ? 'Invalid authorization header'
+          : 'Invalid JWT';
   }
   // Only `Authorization: Bearer <jwt>` (curl as in Supabase's docs): that JWT must verify.
-  const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  if (!bearer) {
+  const header = parseAuthorization(authorization);
+  if (header.kind !== 'bearer') {
     return 'Invalid authorization header';
   }
   try {
-    const claims = await keys.verify(bearer);
+    const claims = await keys.verify(header.token);
     return API_ROLES.includes(claims.role) ? null : 'Invalid JWT';
   } catch {
     return 'Invalid JWT';

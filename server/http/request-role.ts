@@ -1,5 +1,6 @@
 import { errors } from 'jose';
 import type { ApiRole, JwtClaims, KeyRing } from '../keys.ts';
+import { parseAuthorization } from './bearer.ts';
 
 /** Who a request acts as: the Postgres role to SET and the claims to expose as request.jwt.claims. */
 export interface RequestRole {
@@ -13,7 +14,9 @@ export type RoleFailure =
   | { kind: 'no_api_key' }
   | { kind: 'invalid_api_key' }
   | { kind: 'invalid_jwt'; message: string }
-  | { kind: 'expired_jwt' };
+  | { kind: 'expired_jwt' }
+  /** An Authorization header that is not exactly `Bearer <token>`. */
+  | { kind: 'malformed_authorization' };
 
 const API_ROLES: readonly string[] = ['anon', 'authenticated', 'service_role'];
 
@@ -46,7 +49,11 @@ export async function resolveRequestRole(
   ) {
     return { kind: 'invalid_api_key' };
   }
-  const bearer = authorization?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+  const header = parseAuthorization(authorization);
+  if (header.kind === 'malformed') {
+    return { kind: 'malformed_authorization' };
+  }
+  const bearer = header.kind === 'bearer' ? header.token : null;
   if (!bearer || bearer === apikey || bearer.startsWith('sb_')) {
     return { role: keyClaims.role as ApiRole, claims: keyClaims, accessToken: null };
   }

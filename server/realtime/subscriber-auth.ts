@@ -23,6 +23,10 @@ export async function verifySubscriber(
   token: string,
 ): Promise<SubscriberAuth | { reason: string }> {
   let claims: JwtClaims;
+  // A token is one run of base64url and dots: anything around it is refused, never trimmed into a valid one.
+  if (/\s/.test(token)) {
+    return { reason: 'Invalid token: the signature or format is not valid' };
+  }
   try {
     claims = await keys.verify(token);
   } catch (e) {

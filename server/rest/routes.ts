@@ -41,6 +41,20 @@ function roleFailure(f: RoleFailure): Response {
         { code: 'PGRST303', details: null, hint: null, message: 'JWT expired' },
         { 'www-authenticate': 'Bearer error="invalid_token", error_description="JWT expired"' },
       );
+    case 'malformed_authorization':
+      return json(
+        401,
+        {
+          code: 'PGRST301',
+          details: null,
+          hint: 'Send the access token as `Authorization: Bearer <token>`, with one space and no other whitespace.',
+          message: 'Invalid Authorization header',
+        },
+        {
+          'www-authenticate':
+            'Bearer error="invalid_request", error_description="Invalid Authorization header"',
+        },
+      );
     case 'invalid_jwt':
       return json(
         401,

@@ -59,7 +59,9 @@ export function storageRoutes(ctx: StackContext): Hono<Env> {
           ? 'No API key found in request'
           : who.kind === 'expired_jwt'
             ? 'jwt expired'
-            : 'Invalid JWT';
+            : who.kind === 'malformed_authorization'
+              ? 'Invalid Authorization header: expected "Bearer <token>"'
+              : 'Invalid JWT';
       throw new StorageError(
         401,
         who.kind === 'no_api_key' || who.kind === 'invalid_api_key' ? 'Unauthorized' : 'InvalidJWT',

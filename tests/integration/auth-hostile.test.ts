@@ -211,7 +211,12 @@ describe('hostile and malformed requests', () => {
     await expectAuthError(await authFetch(stack, '/user', { bearer: expired }), 403, 'bad_jwt');
     await expectAuthError(await authFetch(stack, '/user', { bearer: 'not.a.jwt' }), 403, 'bad_jwt');
     const ghost = await stack.ctx.keys.sign(
-      { role: 'authenticated', sub: crypto.randomUUID(), session_id: crypto.randomUUID() },
+      {
+        role: 'authenticated',
+        aud: 'authenticated',
+        sub: crypto.randomUUID(),
+        session_id: crypto.randomUUID(),
+      },
       60,
     );
     await expectAuthError(await authFetch(stack, '/user', { bearer: ghost }), 403, 'session_not_found');

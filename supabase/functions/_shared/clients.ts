@@ -25,7 +25,8 @@ export function createClients(req: Request): Clients {
 
 /** The caller's bearer token, or null when there is none (or it is only an API key). */
 export function bearerToken(req: Request): string | null {
-  const token = req.headers.get('Authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? null;
+  // GoTrue's reading of the header: one space, no whitespace in or around the token.
+  const token = req.headers.get('Authorization')?.match(/^[Bb]earer (\S+)$/)?.[1] ?? null;
   // The anon key sent as a bearer means "no session"; sb_ keys are never user tokens.
   if (!token || token === getApiKey(req) || token.startsWith('sb_')) {
     return null;
