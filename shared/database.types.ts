@@ -47,6 +47,21 @@ export type Database = {
         };
         Relationships: [];
       };
+      agent_scan_coverage: {
+        Row: {
+          role_type: Database['public']['Enums']['agent_role_type'];
+          scan_type: Database['public']['Enums']['security_tool_type'];
+        };
+        Insert: {
+          role_type: Database['public']['Enums']['agent_role_type'];
+          scan_type: Database['public']['Enums']['security_tool_type'];
+        };
+        Update: {
+          role_type?: Database['public']['Enums']['agent_role_type'];
+          scan_type?: Database['public']['Enums']['security_tool_type'];
+        };
+        Relationships: [];
+      };
       ai_agents_status: {
         Row: {
           agent_type: Database['public']['Enums']['agent_type'];
@@ -1167,6 +1182,14 @@ export type Database = {
     Views: { [_ in never]: never };
     Functions: {
       _job_settle_scan: { Args: { p_error: string; p_payload: Json; p_status: string }; Returns: undefined };
+      agent_coverage: {
+        Args: { p_user: string };
+        Returns: {
+          scan_type: Database['public']['Enums']['security_tool_type'];
+          covered: boolean;
+          agents: string[];
+        }[];
+      };
       billing_apply_event: {
         Args: { p_event_created: string; p_event_id: string; p_event_type: string; p_state?: Json };
         Returns: string;
@@ -1212,6 +1235,10 @@ export type Database = {
       is_time_zone: { Args: { p_zone: string }; Returns: boolean };
       mark_recommendation_implemented: { Args: { p_recommendation: string }; Returns: string };
       request_report: { Args: { p_configuration: string }; Returns: string };
+      require_agent: {
+        Args: { p_scan_type?: Database['public']['Enums']['security_tool_type']; p_user: string };
+        Returns: undefined;
+      };
       resolve_security_event: { Args: { p_event: string }; Returns: undefined };
       scan_label: { Args: { p_scan: string }; Returns: string };
     };
