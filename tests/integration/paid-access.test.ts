@@ -1,6 +1,6 @@
 // What a customer reaches without paying (issue 14 §6), at the SQL level on PGlite and PostgreSQL 15: scans,
 // verifications and reports need an active or trialing agent covering the scan type, whoever queues them;
-// the desktop's realtime topic admits only its own user.
+// one free trial per customer and per card; the desktop's realtime topic admits only its own user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '../../server/db/database.ts';
 import { mayWrite, readPolicies } from '../../server/realtime/channel-policies.ts';
@@ -185,6 +185,71 @@ describe.each(schemaTargets())('paid access on $name', ({ open }) => {
         )
       )?.code,
     ).toBe('42501');
+  });
+
+  it('gives one free trial per customer and per card', async () => {
+    const alice = await createUser(db);
+    const bob = await createUser(db);
+    const carol = await createUser(db);
+    const claim = (user: string, sub: string, card: string | null) =>
+      runAs(db, service, (tx) =>
+        tx.query<{ ok: boolean }>(`select public.billing_claim_trial($1, $2, $3) as ok`, [user, sub, card]),
+      ).then((r) => r.rows[0]!.ok);
+    const available = (user: string) =>
+      runAs(db, asUser(user), (tx) =>
+        tx.query<{ ok: boolean }>(`select public.my_trial_available() as ok`),
+      ).then((r) => r.rows[0]!.ok);
+    const cardA = `fpA${alice.slice(0, 8)}`;
+
+    expect(await available(alice)).toBe(true);
+    expect(await claim(alice, `sub_a1_${alice}`, cardA)).toBe(true);
+    // The same subscription's later events keep it; the customer's second subscription does not get one.
+    expect(await claim(alice, `sub_a1_${alice}`, null)).toBe(true);
+    expect(await available(alice)).toBe(false);
+    expect(await claim(alice, `sub_a2_${alice}`, null)).toBe(false);
+    // Another account paying with the same card gets no trial; with its own card it does.
+    expect(await claim(bob, `sub_b1_${bob}`, cardA)).toBe(false);
+    expect(await available(bob)).toBe(true);
+    expect(await claim(bob, `sub_b2_${bob}`, `fpB${bob.slice(0, 8)}`)).toBe(true);
+    expect(await available(carol)).toBe(true);
+
+    // A deleted account's card stays used.
+    await db.query('delete from auth.users where id = $1', [alice]);
+    expect(await claim(carol, `sub_c1_${carol}`, cardA)).toBe(false);
+
+    // Only the service role claims; customers and visitors may not even ask about someone else.
+    expect(
+      (
+        await failure(db, asUser(carol), (tx) =>
+          tx.query(`select public.billing_claim_trial($1, 'sub_x', null)`, [carol]),
+        )
+      )?.code,
+    ).toBe('42501');
+    expect(
+      (await failure(db, asUser(carol), (tx) => tx.query(`select public.trial_available($1)`, [bob])))?.code,
+    ).toBe('42501');
+    expect((await failure(db, anon, (tx) => tx.query(`select public.my_trial_available()`)))?.code).toBe(
+      '42501',
+    );
+    expect(await attempt(db, asUser(bob), (tx) => tx.query(`select * from public.billing_trials`))).toEqual({
+      ok: false,
+      code: '42501',
+    });
+  });
+
+  it('lets only one of two concurrent checkouts of one customer keep its trial', async () => {
+    const dave = await createUser(db);
+    const results = await Promise.all(
+      [1, 2, 3].map((n) =>
+        runAs(db, service, (tx) =>
+          tx.query<{ ok: boolean }>(`select public.billing_claim_trial($1, $2, null) as ok`, [
+            dave,
+            `sub_d${n}_${dave}`,
+          ]),
+        ).then((r) => r.rows[0]!.ok),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
   });
 
   it("admits only the desktop topic's own user to it, and lets nobody send on it", async () => {
