@@ -75,9 +75,7 @@ describe('reports', () => {
       code: 'PT402',
       hint: '/dashboard/agents',
     });
-    expect(error?.message).toBe(
-      'Reports need an active security agent. Activate one on the Agents page.',
-    );
+    expect(error?.message).toBe('Reports need an active security agent. Activate one on the Agents page.');
     const { data: reports } = await typed(carol).from('generated_reports').select('id');
     expect(reports).toEqual([]);
   });
