@@ -18,6 +18,14 @@ export async function benchReports(sizes = [10, 1000, 10_000]): Promise<BenchRow
     const { db } = stack.ctx;
     for (const n of sizes) {
       const user = await benchUser(stack);
+      // Reports are for customers with an agent (issue 14 §6): a trial, through the webhook's write path.
+      await db.query(
+        `select public.billing_apply_event('evt_bench_' || md5($1::text), 'customer.subscription.created', now(),
+           jsonb_build_object('user_id', $1::text, 'provider_subscription_id', 'sub_bench_' || md5($1::text),
+             'status', 'trialing', 'role_ids',
+             jsonb_build_array((select id from public.agent_roles where role_type = 'cybersecurity_analyst'))))`,
+        [user.id],
+      );
       await db.query(
         `insert into public.findings (user_id, scanner, fingerprint, rule_id, title, severity, cwe, location, evidence, remediation, compliance, first_seen)
          select $1::uuid, 'webapp', md5(g::text) || md5($1::text), 'rule-' || (g % 40), 'Bench finding ' || g,

@@ -47,6 +47,21 @@ export type Database = {
         };
         Relationships: [];
       };
+      agent_scan_coverage: {
+        Row: {
+          role_type: Database['public']['Enums']['agent_role_type'];
+          scan_type: Database['public']['Enums']['security_tool_type'];
+        };
+        Insert: {
+          role_type: Database['public']['Enums']['agent_role_type'];
+          scan_type: Database['public']['Enums']['security_tool_type'];
+        };
+        Update: {
+          role_type?: Database['public']['Enums']['agent_role_type'];
+          scan_type?: Database['public']['Enums']['security_tool_type'];
+        };
+        Relationships: [];
+      };
       ai_agents_status: {
         Row: {
           agent_type: Database['public']['Enums']['agent_type'];
@@ -187,6 +202,27 @@ export type Database = {
         Update: { created?: string; id?: string; outcome?: string; processed_at?: string; type?: string };
         Relationships: [];
       };
+      billing_trials: {
+        Row: {
+          card_fingerprint: string | null;
+          provider_subscription_id: string;
+          started_at: string;
+          user_id: string | null;
+        };
+        Insert: {
+          card_fingerprint?: string | null;
+          provider_subscription_id: string;
+          started_at?: string;
+          user_id?: string | null;
+        };
+        Update: {
+          card_fingerprint?: string | null;
+          provider_subscription_id?: string;
+          started_at?: string;
+          user_id?: string | null;
+        };
+        Relationships: [];
+      };
       checkout_sessions: {
         Row: {
           cancel_url: string;
@@ -201,6 +237,7 @@ export type Database = {
           subtotal: number;
           success_url: string;
           total: number;
+          trial: boolean;
           user_id: string;
         };
         Insert: {
@@ -216,6 +253,7 @@ export type Database = {
           subtotal: number;
           success_url: string;
           total: number;
+          trial?: boolean;
           user_id: string;
         };
         Update: {
@@ -231,6 +269,7 @@ export type Database = {
           subtotal?: number;
           success_url?: string;
           total?: number;
+          trial?: boolean;
           user_id?: string;
         };
         Relationships: [];
@@ -1167,9 +1206,21 @@ export type Database = {
     Views: { [_ in never]: never };
     Functions: {
       _job_settle_scan: { Args: { p_error: string; p_payload: Json; p_status: string }; Returns: undefined };
+      agent_coverage: {
+        Args: { p_user: string };
+        Returns: {
+          scan_type: Database['public']['Enums']['security_tool_type'];
+          covered: boolean;
+          agents: string[];
+        }[];
+      };
       billing_apply_event: {
         Args: { p_event_created: string; p_event_id: string; p_event_type: string; p_state?: Json };
         Returns: string;
+      };
+      billing_claim_trial: {
+        Args: { p_fingerprint?: string; p_subscription: string; p_user: string };
+        Returns: boolean;
       };
       billing_summary: { Args: never; Returns: Json };
       cancel_job: { Args: { p_job: string }; Returns: string };
@@ -1211,9 +1262,15 @@ export type Database = {
       ingest_findings: { Args: { p_complete: boolean; p_findings: Json; p_scan: string }; Returns: Json };
       is_time_zone: { Args: { p_zone: string }; Returns: boolean };
       mark_recommendation_implemented: { Args: { p_recommendation: string }; Returns: string };
+      my_trial_available: { Args: never; Returns: boolean };
       request_report: { Args: { p_configuration: string }; Returns: string };
+      require_agent: {
+        Args: { p_scan_type?: Database['public']['Enums']['security_tool_type']; p_user: string };
+        Returns: undefined;
+      };
       resolve_security_event: { Args: { p_event: string }; Returns: undefined };
       scan_label: { Args: { p_scan: string }; Returns: string };
+      trial_available: { Args: { p_user: string }; Returns: boolean };
     };
     Enums: {
       agent_role_type:

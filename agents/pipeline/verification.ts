@@ -122,8 +122,9 @@ async function verifyOne(
     });
     if (enqueueError) {
       allQueued = false;
-      // A scan of this type already running (23505) finishes first; anything else is reported.
-      if (enqueueError.code === '23505') {
+      // A scan of this type already running (23505) finishes first, and a customer whose agent lapsed
+      // (PT402) is verified once one is active again; anything else is reported.
+      if (enqueueError.code === '23505' || enqueueError.code === 'PT402') {
         outcome.waiting++;
       } else {
         outcome.errors.push(`${rec.id}: ${enqueueError.message}`);

@@ -8,13 +8,15 @@ import { planSchedule, slotKey } from './schedule.ts';
 export interface ReportScheduleOutcome {
   enqueued: number;
   alreadyEnqueued: number;
+  /** Due slots passed over because the customer has no active or trialing agent (reports are paid). */
+  withoutAgent: number;
   errors: string[];
 }
 
 const PAGE = 500;
 
 export async function enqueueDueReports(db: ServiceClient, now = new Date()): Promise<ReportScheduleOutcome> {
-  const outcome: ReportScheduleOutcome = { enqueued: 0, alreadyEnqueued: 0, errors: [] };
+  const outcome: ReportScheduleOutcome = { enqueued: 0, alreadyEnqueued: 0, withoutAgent: 0, errors: [] };
   const { data, error } = await db
     .from('report_configurations')
     .select('id, schedule_type, time_zone, created_at, last_run_at, next_run_at')
@@ -37,12 +39,14 @@ export async function enqueueDueReports(db: ServiceClient, now = new Date()): Pr
         p_trigger: 'schedule',
         p_key: slotKey(config.id, plan.due.at),
       });
-      if (enqueueError) {
+      if (enqueueError?.code === 'PT402') {
+        // No agent (trial over, subscription ended): this period has no report; the schedule moves on.
+        outcome.withoutAgent++;
+      } else if (enqueueError) {
         // Guard: one broken configuration must not stop the others' reports.
         outcome.errors.push(`${config.id}: ${enqueueError.message}`);
         continue;
-      }
-      if (reportId) {
+      } else if (reportId) {
         outcome.enqueued++;
       } else {
         outcome.alreadyEnqueued++;

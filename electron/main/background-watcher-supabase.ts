@@ -36,6 +36,9 @@ export function createMainSupabase(
 
 const UNRESOLVED = ['open', 'investigating'] as const;
 
+/** The desktop watcher's realtime topic; its shape is what the database's channel policy admits. */
+export const desktopTopic = (userId: string, seq: number) => `vigil-desktop-${userId}-${seq}`;
+
 /** The watcher's backend port over supabase-js: every read runs as the user, so row-level security applies. */
 export function supabaseWatcherBackend(supabase: MainSupabase, log: (m: string) => void): WatcherBackend {
   let channelSeq = 0;
@@ -73,8 +76,10 @@ export function supabaseWatcherBackend(supabase: MainSupabase, log: (m: string) 
             new: p.new as Record<string, unknown>,
             old: p.old as Record<string, unknown>,
           });
+      // Private: only this user may join the topic and nobody may send on it (realtime.messages policies,
+      // migration 20261124100002); the public topic of the same name is another channel, never this one.
       const channel = supabase
-        .channel(`vigil-desktop-${userId}-${++channelSeq}`)
+        .channel(desktopTopic(userId, ++channelSeq), { config: { private: true } })
         .on(
           'postgres_changes',
           { event: '*', schema: 'public', table: 'scan_results', filter },

@@ -37,15 +37,34 @@ function layout(title: string, body: Html): Html {
     </html>`;
 }
 
+/** What the customer agrees to: the 7-day trial (first subscription), or the first month due today. */
+function terms(session: LocalCheckout): { title: string; due: number; text: string; button: string } {
+  if (session.trial) {
+    const firstCharge = new Date(Date.now() + 7 * 86_400_000).toLocaleDateString('en-US', {
+      dateStyle: 'long',
+    });
+    return {
+      title: 'Start your 7-day free trial',
+      due: 0,
+      text: `7-day free trial, then ${formatMonthlyPrice(session.total)} from ${firstCharge}. Cancel anytime.`,
+      button: 'Start free trial',
+    };
+  }
+  return {
+    title: 'Subscribe to your agents',
+    due: session.total,
+    text: `No free trial: you already had one. ${formatPrice(session.total)} is due today, then ${formatMonthlyPrice(session.total)}. Cancel anytime.`,
+    button: `Subscribe and pay ${formatPrice(session.total)}`,
+  };
+}
+
 /** The order, as the hosted checkout shows it: roles, monthly prices, discount, total, trial terms. */
 export function checkoutPage(session: LocalCheckout, error?: string): Html {
   const rate = session.subtotal > 0 ? Math.round((session.discount / session.subtotal) * 100) : 0;
-  const firstCharge = new Date(Date.now() + 7 * 86_400_000).toLocaleDateString('en-US', {
-    dateStyle: 'long',
-  });
+  const offer = terms(session);
   return layout(
-    'Start your free trial',
-    html`<h1>Start your 7-day free trial</h1>
+    offer.title,
+    html`<h1>${offer.title}</h1>
       <div class="card">
         <table>
           ${session.roles.map(
@@ -64,23 +83,22 @@ export function checkoutPage(session: LocalCheckout, error?: string): Html {
               : ''
           }
           <tr class="total">
-            <td>Total after trial</td>
+            <td>${session.trial ? 'Total after trial' : 'Total'}</td>
             <td class="amount">${formatMonthlyPrice(session.total)}</td>
           </tr>
           <tr>
             <td>Due today</td>
-            <td class="amount">${formatPrice(0)}</td>
+            <td class="amount">${formatPrice(offer.due)}</td>
           </tr>
         </table>
-        <p class="muted">
-          7-day free trial, then ${formatMonthlyPrice(session.total)} from ${firstCharge}. Cancel anytime.
-        </p>
+        <p class="muted">${offer.text}</p>
       </div>
       <form class="card" method="post" action="/_checkout/${session.id}/complete">
         <input type="hidden" name="token" value="${session.csrf_token}" />
         <strong>Test card</strong>
         <p class="muted">
-          Use 4242 4242 4242 4242 (succeeds) or 4000 0000 0000 0002 (declined). Only test cards are accepted.
+          Use 4242 4242 4242 4242 or another Stripe test card (succeeds), or 4000 0000 0000 0002 (declined).
+          Only test cards are accepted. Each card gets one free trial.
         </p>
         ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
         <label for="card">Card number</label>
@@ -95,7 +113,7 @@ export function checkoutPage(session: LocalCheckout, error?: string): Html {
         <label for="expiry">Expiry</label
         ><input id="expiry" name="expiry" autocomplete="off" value="12 / 34" /> <label for="cvc">CVC</label
         ><input id="cvc" name="cvc" autocomplete="off" value="123" />
-        <button type="submit">Start free trial</button>
+        <button type="submit">${offer.button}</button>
       </form>
       <p><a href="${session.cancel_url}">Cancel and go back</a></p>`,
   );

@@ -5,7 +5,7 @@ import type { StackContext } from '../context.ts';
 import { completeLocalCheckout, successUrl } from './complete.ts';
 import { checkoutPage, notice } from './page.ts';
 import { claimCheckout, finishCheckout, loadCheckout } from './sessions.ts';
-import { isTimingSafeEqual, testCardOutcome } from './test-card.ts';
+import { isTimingSafeEqual, testCardFingerprint, testCardOutcome } from './test-card.ts';
 
 const Completion = z.object({
   token: z.string().min(1).max(200),
@@ -66,10 +66,10 @@ export function checkoutRoutes(ctx: StackContext): Hono {
     if (session.status !== 'open' || session.expired) {
       return pageFor(c, session);
     }
-    const card = testCardOutcome(form.data.card);
-    if (card !== 'succeeds') {
+    const outcome = testCardOutcome(form.data.card);
+    if (outcome !== 'succeeds') {
       const message =
-        card === 'declined'
+        outcome === 'declined'
           ? 'Your card was declined (test card 4000 0000 0000 0002).'
           : 'Only test cards are accepted on the local test checkout.';
       return c.html(checkoutPage(session, message), 402);
@@ -77,7 +77,11 @@ export function checkoutRoutes(ctx: StackContext): Hono {
     if (!(await claimCheckout(ctx.db, session.id))) {
       return pageFor(c, { ...session, status: 'completing' });
     }
-    const ok = await completeLocalCheckout(ctx, session).catch((e: unknown) => {
+    const card = {
+      fingerprint: testCardFingerprint(form.data.card, ctx.keys.serviceRoleKey),
+      last4: form.data.card.replace(/[\s-]/g, '').slice(-4),
+    };
+    const ok = await completeLocalCheckout(ctx, session, card).catch((e: unknown) => {
       console.error(`local checkout ${session.id} failed:`, e);
       return false;
     });
@@ -94,10 +98,16 @@ export function checkoutRoutes(ctx: StackContext): Hono {
 function pageFor(c: Context, session: NonNullable<Awaited<ReturnType<typeof loadCheckout>>>) {
   if (session.status === 'complete') {
     return c.html(
-      notice('Checkout already completed', 'Your free trial has started; your agents are active.', {
-        href: successUrl(session),
-        text: 'Go to your dashboard',
-      }),
+      notice(
+        'Checkout already completed',
+        session.trial
+          ? 'Your free trial has started; your agents are active.'
+          : 'Your subscription has started; your agents are active.',
+        {
+          href: successUrl(session),
+          text: 'Go to your dashboard',
+        },
+      ),
       409,
     );
   }

@@ -13,6 +13,8 @@ export interface LocalCheckout {
   csrf_token: string;
   status: 'open' | 'completing' | 'complete';
   expired: boolean;
+  /** Offered with the free trial (the customer's first); else the first month is due now. */
+  trial: boolean;
   roles: { id: string; name: string; price_monthly: number }[];
 }
 
@@ -25,7 +27,7 @@ export async function loadCheckout(db: Queryable, id: string): Promise<LocalChec
   }
   const { rows } = await db.query<Omit<LocalCheckout, 'roles'> & { roles: LocalCheckout['roles'] | null }>(
     `select s.id, s.user_id, s.role_ids::text[] as role_ids, s.subtotal, s.discount, s.total, s.success_url,
-            s.cancel_url, s.csrf_token, s.status, s.expires_at <= now() as expired,
+            s.cancel_url, s.csrf_token, s.status, s.expires_at <= now() as expired, s.trial,
             (select json_agg(json_build_object('id', r.id, 'name', r.name, 'price_monthly', r.price_monthly)
                              order by r.display_order)
                from public.agent_roles r where r.id = any (s.role_ids)) as roles

@@ -1,11 +1,13 @@
 // Security Reports (SPEC points 2, 4, 5, 8): a customer creates a configuration (defaults, required
 // name, Cancel), toggles it, generates a report now, sees it turn completed (green) once the agent
-// worker has rendered it, and downloads the PDF through the browser's download.
+// worker has rendered it, and downloads the PDF through the browser's download. Without an active agent
+// "Generate now" is refused with the way to activate one (issue 14 §6).
 import { readFile } from 'node:fs/promises';
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { activateAgents } from '../helpers/agents.ts';
 import { reportWorker } from '../integration/reports-support.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';
 import { signUpThroughForm } from './sign-up.ts';
@@ -74,6 +76,18 @@ describe('Security Reports', () => {
       ).rows[0]?.is_enabled;
     await expect.poll(enabled).toBe(false);
     await expect.poll(() => row.getByText('Paused').isVisible()).toBe(true);
+
+    // Reports are paid: without an agent the server refuses and says what to activate and where.
+    await row.getByRole('button', { name: 'Generate now' }).click();
+    const refused = toast(page, 'An active agent is needed');
+    await expect
+      .poll(() =>
+        refused
+          .getByText('Reports need an active security agent. Activate one on the Agents page.')
+          .isVisible(),
+      )
+      .toBe(true);
+    await activateAgents(e2e.stack.ctx.db, userId, ['cybersecurity_analyst']);
 
     await row.getByRole('button', { name: 'Generate now' }).click();
     await expect.poll(() => toast(page, 'Report generation started').isVisible()).toBe(true);

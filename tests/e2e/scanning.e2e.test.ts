@@ -2,6 +2,8 @@
 // deliberately vulnerable server on 127.0.0.1, proves it theirs with the token at
 // /.well-known/vigil-verification.txt, starts a scan, watches its progress, gets the completion toast,
 // and sees the alert and the recommendation on the Alerts page. A real agent worker runs the scan.
+// Scanning is paid (issue 14 §6): without an agent covering a scanner the page says which agent it needs
+// and links to the agents page, and nothing is verified or scanned.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -10,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createServiceClient } from '../../agents/queue/client.ts';
 import { type Agent, startAgent } from '../../agents/worker/agent.ts';
+import { activateAgents, SCANNING_AGENTS } from '../helpers/agents.ts';
+import { selectAndCheckOut } from './checkout-support.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';
 import { fillSignUpForm } from './sign-up.ts';
 
@@ -75,7 +79,8 @@ afterAll(async () => {
   await e2e?.close();
 });
 
-async function signedIn(page: Page): Promise<void> {
+/** Signs a new customer up; unless told otherwise they have trialing agents covering every scanner. */
+async function signedIn(page: Page, agents = SCANNING_AGENTS): Promise<void> {
   await page.goto('/auth');
   await fillSignUpForm(page, {
     fullName: 'Grace Hopper',
@@ -85,6 +90,13 @@ async function signedIn(page: Page): Promise<void> {
     password: 'compiler-1952',
   });
   await page.waitForURL('**/dashboard');
+  if (agents.length) {
+    const userId = await page.evaluate(() => {
+      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'));
+      return (JSON.parse(localStorage.getItem(key ?? '') ?? '{}') as { user?: { id?: string } }).user?.id;
+    });
+    await activateAgents(e2e.stack.ctx.db, userId!, agents);
+  }
 }
 
 const toast = (page: Page, title: string) => page.getByRole('status').filter({ hasText: title }).first();
@@ -96,6 +108,62 @@ describe('security automation', () => {
     await page.waitForURL('**/auth');
     await context.close();
   });
+
+  it(
+    'shows a customer without an agent which agent each scanner needs, and unlocks it after checkout',
+    { timeout: 120_000 },
+    async () => {
+      const { page, context } = await newPage(e2e);
+      await signedIn(page, []);
+      await page.goto('/dashboard/security-automation');
+      const needs = {
+        'Web Application Scanner': 'Penetration Tester or Application Security',
+        'Infrastructure Scanner': 'Penetration Tester or Cloud Security',
+        'API Security Scanner': 'Penetration Tester or Application Security',
+      };
+      for (const [name, agents] of Object.entries(needs)) {
+        const card = page.getByRole('region', { name });
+        const notice = card.getByRole('alert').filter({ hasText: 'Needs an active agent' });
+        await notice
+          .getByText(`The ${name} comes with the ${agents} agent. Activate one to run its scans.`)
+          .waitFor();
+        expect(await card.getByRole('button', { name: 'Start Scan' }).isDisabled()).toBe(true);
+        expect(await card.getByRole('button', { name: 'Initialize' }).count()).toBe(0);
+      }
+      // Nothing was set up behind the notice.
+      expect(await toast(page, 'Scanner Initialized').count()).toBe(0);
+
+      // Verifying a target is refused with the server's words: what to activate, and where.
+      await page.getByLabel('Target type').selectOption('url');
+      await page.getByLabel('Website URL').fill(target.url);
+      await page.getByRole('button', { name: 'Add Target' }).click();
+      const item = page.getByRole('listitem', { name: target.url });
+      await item.getByRole('button', { name: 'Verify' }).click();
+      await toast(page, 'Verification failed')
+        .getByText(
+          'Web application scans need an active Penetration Tester or Application Security agent. Activate one on the Agents page.',
+        )
+        .waitFor();
+      expect(await item.getByText('Not verified').count()).toBe(1);
+
+      // The way to activate: the agents page, then checkout; the scanners unlock and set themselves up.
+      const web = page.getByRole('region', { name: 'Web Application Scanner' });
+      await web.getByRole('link', { name: 'Activate an agent' }).click();
+      await page.waitForURL('**/dashboard/agents');
+      await page.getByRole('heading', { name: 'AI Security Agents' }).waitFor();
+      await selectAndCheckOut(page, ['Application Security']);
+      await page.getByText('Subscription Successful!', { exact: true }).first().waitFor();
+      await page.goto('/dashboard/security-automation');
+      await web.getByText('Initialized', { exact: true }).waitFor();
+      expect(await web.getByText('Needs an active agent').count()).toBe(0);
+      // Application Security does not cover infrastructure scans.
+      await page
+        .getByRole('region', { name: 'Infrastructure Scanner' })
+        .getByText('Needs an active agent')
+        .waitFor();
+      await context.close();
+    },
+  );
 
   it(
     'verifies a target, scans it with live progress and shows the results on the Alerts page',

@@ -1,5 +1,6 @@
 import { createClient, FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
+import { SUCCEEDING_TEST_CARDS } from '../../server/checkout/test-card.ts';
 import type { RunningStack } from '../../server/stack.ts';
 import { localWebhookSecret } from '../../supabase/functions/_shared/stripe.ts';
 import { localEvent, signPayload } from '../../supabase/functions/_shared/local-stripe.ts';
@@ -73,8 +74,15 @@ export async function checkout(
   return { data, error };
 }
 
+let cardsUsed = 0;
+/**
+ * Another of Stripe's succeeding test cards on each call: every card gets one free trial (issue 14 §6), so
+ * each buyer of a suite pays with a card of their own unless a test names one.
+ */
+export const freshTestCard = (): string => SUCCEEDING_TEST_CARDS[cardsUsed++ % SUCCEEDING_TEST_CARDS.length]!;
+
 /** Opens the local checkout page and submits its form with `card`, like a browser (no redirect followed). */
-export async function completeLocalCheckout(url: string, card = '4242 4242 4242 4242'): Promise<Response> {
+export async function completeLocalCheckout(url: string, card: string = freshTestCard()): Promise<Response> {
   const page = await fetch(url);
   const html = await page.text();
   const token = html.match(/name="token" value="([0-9a-f]+)"/)?.[1];

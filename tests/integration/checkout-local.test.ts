@@ -4,6 +4,7 @@ import { client, startTestStack } from '../helpers/stack.ts';
 import {
   checkout,
   completeLocalCheckout,
+  freshTestCard,
   errorOf,
   ROLE,
   rowsOf,
@@ -156,7 +157,7 @@ describe('local checkout', () => {
     });
     expect(crossSite.status).toBe(403);
     expect((await completeLocalCheckout(url, '4000 0000 0000 0002')).status).toBe(402);
-    const real = await completeLocalCheckout(url, '5555 5555 5555 4444');
+    const real = await completeLocalCheckout(url, '4111 1111 1111 1111');
     expect(real.status).toBe(402);
     expect(await real.text()).toContain('Only test cards are accepted');
     expect((await rowsOf(stack, c.id)).roles).toEqual([]);
@@ -179,11 +180,12 @@ describe('local checkout', () => {
     const { data } = await checkout(c.supabase, { roleIds: [ROLE.responder], userId: c.id });
     const html = await (await fetch(data!.url)).text();
     const token = html.match(/name="token" value="([0-9a-f]+)"/)![1]!;
+    const card = freshTestCard();
     const send = () =>
       fetch(`${data!.url}/complete`, {
         method: 'POST',
         redirect: 'manual',
-        body: new URLSearchParams({ token, card: '4242424242424242' }),
+        body: new URLSearchParams({ token, card }),
       });
     const statuses = (await Promise.all([send(), send()])).map((r) => r.status).sort();
     expect(statuses).toEqual([303, 409]);

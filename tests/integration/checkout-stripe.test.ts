@@ -13,10 +13,23 @@ import { checkout, localEvent, ROLE, rowsOf, sendEvent, signedInCustomer } from 
 interface Call {
   method: string;
   path: string;
+  /** The query string (GET) or the form body (POST), as Stripe's SDK sends parameters. */
   body: URLSearchParams;
   auth: string;
 }
 const calls: Call[] = [];
+const paymentMethods = new Map<string, unknown>();
+
+/** A subscription as Stripe answers it, with default_payment_method expanded when the call asked. */
+function expanded(sub: Record<string, unknown>, params: URLSearchParams): Record<string, unknown> {
+  const pm = sub.default_payment_method;
+  const asked = [...params.entries()].some(
+    ([k, v]) => k.startsWith('expand[') && v === 'default_payment_method',
+  );
+  return asked && typeof pm === 'string'
+    ? { ...sub, default_payment_method: paymentMethods.get(pm) ?? pm }
+    : sub;
+}
 const subscriptions = new Map<string, unknown>();
 let api: Server;
 let stack: RunningStack;
@@ -69,10 +82,21 @@ function answer(call: Call): [number, unknown] {
       },
     ];
   }
+  if (method === 'POST' && path.startsWith('/v1/subscriptions/')) {
+    // Ending a trial now: Stripe invoices the first month and (the test card paying) the subscription is active.
+    const id = path.split('/').pop()!;
+    const sub = subscriptions.get(id) as Record<string, unknown> | undefined;
+    if (!sub || body.get('trial_end') !== 'now') {
+      return [400, { error: { type: 'invalid_request_error', message: `stub: update ${id}` } }];
+    }
+    const updated = { ...sub, status: 'active', trial_end: nowSeconds() };
+    subscriptions.set(id, updated);
+    return [200, expanded(updated, body)];
+  }
   if (method === 'GET' && path.startsWith('/v1/subscriptions/')) {
-    const sub = subscriptions.get(path.split('/').pop()!);
+    const sub = subscriptions.get(path.split('/').pop()!) as Record<string, unknown> | undefined;
     return sub
-      ? [200, sub]
+      ? [200, expanded(sub, body)]
       : [
           404,
           {
@@ -94,7 +118,7 @@ beforeAll(async () => {
       const call = {
         method: req.method ?? '',
         path: url.pathname,
-        body: new URLSearchParams(raw),
+        body: new URLSearchParams(req.method === 'GET' ? url.search : raw),
         auth: req.headers.authorization ?? '',
       };
       calls.push(call);
@@ -192,5 +216,69 @@ describe('checkout with Stripe configured', () => {
       provider_customer_id: 'cus_stub_9',
     });
     expect(roles).toEqual([{ agent_role_id: ROLE.forensics, status: 'trialing' }]);
+  });
+
+  it('offers no trial to a customer who had one: the session asks for the first month now', async () => {
+    const c = await signedInCustomer(stack, 'returning');
+    await stack.ctx.db.query(`select public.billing_claim_trial($1, 'sub_earlier_trial', null)`, [c.id]);
+    const { error } = await checkout(c.supabase, { roleIds: [ROLE.pentester], userId: c.id });
+    expect(error).toBeNull();
+    const session = calls.filter((x) => x.path === '/v1/checkout/sessions').at(-1)!.body;
+    expect(session.has('subscription_data[trial_period_days]')).toBe(false);
+    expect(session.get('subscription_data[metadata][user_id]')).toBe(c.id);
+  });
+
+  it('ends the trial at Stripe of a subscription paid with a card that already had one', async () => {
+    const card = {
+      id: 'pm_shared',
+      object: 'payment_method',
+      card: { fingerprint: 'fpSharedCard0001', last4: '4242' },
+    };
+    const trialing = (id: string, userId: string) => ({
+      id,
+      object: 'subscription',
+      customer: `cus_${id}`,
+      status: 'trialing',
+      trial_end: nowSeconds() + 7 * 86_400,
+      cancel_at_period_end: false,
+      default_payment_method: card,
+      items: { object: 'list', data: [{ id: `si_${id}`, current_period_end: nowSeconds() + 7 * 86_400 }] },
+      metadata: { user_id: userId, role_ids: ROLE.intel, monthly_amount: '29900' },
+    });
+    const completed = (id: string) =>
+      localEvent('checkout.session.completed', {
+        object: 'checkout.session',
+        mode: 'subscription',
+        subscription: id,
+      });
+
+    const first = await signedInCustomer(stack, 'card-first');
+    subscriptions.set('sub_card_1', trialing('sub_card_1', first.id));
+    expect(await (await sendEvent(stack, completed('sub_card_1'), WEBHOOK_SECRET)).json()).toEqual({
+      received: true,
+      outcome: 'applied',
+    });
+    expect((await rowsOf(stack, first.id)).subscription).toMatchObject({ status: 'trialing' });
+
+    // Another account, the same card (Stripe tells us by the fingerprint): no second trial.
+    const second = await signedInCustomer(stack, 'card-second');
+    paymentMethods.set('pm_shared', card);
+    subscriptions.set('sub_card_2', {
+      ...trialing('sub_card_2', second.id),
+      default_payment_method: 'pm_shared',
+    });
+    expect(await (await sendEvent(stack, completed('sub_card_2'), WEBHOOK_SECRET)).json()).toEqual({
+      received: true,
+      outcome: 'applied',
+    });
+    const retrieve = calls.filter((x) => x.method === 'GET' && x.path === '/v1/subscriptions/sub_card_2');
+    expect(retrieve.length).toBeGreaterThan(0);
+    const update = calls.find((x) => x.method === 'POST' && x.path === '/v1/subscriptions/sub_card_2');
+    expect(update?.body.get('trial_end')).toBe('now');
+    const { subscription, roles } = await rowsOf(stack, second.id);
+    expect(subscription).toMatchObject({ status: 'active', provider_subscription_id: 'sub_card_2' });
+    expect(roles).toEqual([{ agent_role_id: ROLE.intel, status: 'active' }]);
+    // The first customer's own later events keep their trial.
+    expect(calls.some((x) => x.method === 'POST' && x.path === '/v1/subscriptions/sub_card_1')).toBe(false);
   });
 });

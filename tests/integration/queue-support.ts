@@ -7,7 +7,9 @@ import WebSocket from 'ws';
 import { createServiceClient } from '../../agents/queue/client.ts';
 import { type WorkerOptions, Worker } from '../../agents/worker/worker.ts';
 import type { RunningStack } from '../../server/stack.ts';
+import type { AgentRoleType } from '../../shared/constants.ts';
 import type { Database } from '../../shared/database.types.ts';
+import { activateAgents, SCANNING_AGENTS } from '../helpers/agents.ts';
 import { client } from '../helpers/stack.ts';
 
 export interface Customer {
@@ -17,10 +19,15 @@ export interface Customer {
   supabase: SupabaseClient<Database>;
 }
 
-/** A confirmed user signed in through /auth/v1 (a real session), with a supabase-js client acting as them. */
+/**
+ * A confirmed user signed in through /auth/v1 (a real session), with a supabase-js client acting as them.
+ * Like a customer who scans, they have trialing agents covering every scanner (Penetration Tester and
+ * Cybersecurity Analyst) unless `agents` says otherwise (`[]`: no agent at all).
+ */
 export async function customer(
   stack: RunningStack,
   email = `c-${crypto.randomUUID().slice(0, 8)}@example.com`,
+  agents: readonly AgentRoleType[] = SCANNING_AGENTS,
 ): Promise<Customer> {
   const password = `pw-${crypto.randomUUID()}`;
   const admin = client(stack, 'service_role');
@@ -39,6 +46,9 @@ export async function customer(
   const { data, error: signInError } = await supabase.auth.signInWithPassword({ email, password });
   if (signInError) {
     throw signInError;
+  }
+  if (agents.length) {
+    await activateAgents(stack.ctx.db, created.user.id, agents);
   }
   return { id: created.user.id, email, token: data.session.access_token, supabase };
 }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueDueReports } from '../../agents/reports/scheduler.ts';
 import type { RunningStack } from '../../server/stack.ts';
+import { activateAgents } from '../helpers/agents.ts';
 import { startTestStack } from '../helpers/stack.ts';
 import { signedInUser, type TestUser } from '../helpers/users.ts';
 import { reportWorker, seedFindings, service, typed } from './reports-support.ts';
@@ -18,6 +19,8 @@ beforeAll(async () => {
     company_name: 'Umbrella Ltd',
     industry_type: 'Technology',
   });
+  // Reports are for customers with an agent (issue 14 §6).
+  await activateAgents(stack.ctx.db, carol.id, ['threat_intelligence']);
   await seedFindings(stack, carol.id, 5);
 }, 60_000);
 afterAll(async () => {
@@ -120,6 +123,21 @@ describe('report schedules', () => {
     expect(reports).toHaveLength(1);
     expect(reports[0]!.period_end.getTime() - reports[0]!.period_start.getTime()).toBe(30 * 86_400_000);
     expect((await configRow(config.id)).next_run_at).toBeNull();
+  });
+
+  it('passes over the slots of a customer without an agent instead of retrying them every tick', async () => {
+    const dave = await signedInUser(stack, 'dave-schedule@example.com');
+    const { rows } = await stack.ctx.db.query<{ id: string; created_at: string }>(
+      `insert into public.report_configurations (user_id, name, schedule_type) values ($1, 'Daily', 'daily')
+       returning id, created_at`,
+      [dave.id],
+    );
+    const config = rows[0]!;
+    const now = new Date(new Date(config.created_at).getTime() + 60_000);
+    const outcome = await enqueueDueReports(service(stack), now);
+    expect(outcome).toMatchObject({ withoutAgent: 1, errors: [] });
+    expect(await reportsOf(config.id)).toEqual([]);
+    expect((await configRow(config.id)).next_run_at!.getTime()).toBeGreaterThan(now.getTime());
   });
 
   it("keeps next_run_at and last_run_at out of the customer's hands and rejects unknown time zones", async () => {

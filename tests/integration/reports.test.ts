@@ -5,6 +5,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverDue } from '../../agents/notify/deliver.ts';
 import type { RunningStack } from '../../server/stack.ts';
+import { activateAgents } from '../helpers/agents.ts';
 import { client, startTestStack } from '../helpers/stack.ts';
 import { signedInUser, type TestUser } from '../helpers/users.ts';
 import { reportWorker, seedFindings, service, typed } from './reports-support.ts';
@@ -25,6 +26,9 @@ beforeAll(async () => {
     company_name: 'Initech',
     industry_type: 'Retail',
   });
+  // Reports are for customers with an agent (issue 14 §6).
+  await activateAgents(stack.ctx.db, alice.id, ['cybersecurity_analyst']);
+  await activateAgents(stack.ctx.db, bob.id, ['application_security']);
   await seedFindings(stack, alice.id, 12, 'Cleartext login form');
   await seedFindings(stack, bob.id, 3, 'Bob only finding');
 }, 60_000);
@@ -60,6 +64,21 @@ const pdfText = async (bytes: ArrayBuffer) =>
 describe('reports', () => {
   let reportId: string;
   let filePath: string;
+
+  it('are not generated for a customer without an agent: 402 and the way to activate', async () => {
+    const carol = await signedInUser(stack, 'carol-reports@example.com');
+    const configId = await createConfiguration(carol, { name: 'Monthly evidence' });
+    const { data, error, status } = await typed(carol).rpc('request_report', { p_configuration: configId });
+    expect({ data, status, code: error?.code, hint: error?.hint }).toEqual({
+      data: null,
+      status: 402,
+      code: 'PT402',
+      hint: '/dashboard/agents',
+    });
+    expect(error?.message).toBe('Reports need an active security agent. Activate one on the Agents page.');
+    const { data: reports } = await typed(carol).from('generated_reports').select('id');
+    expect(reports).toEqual([]);
+  });
 
   it('generates a report on "Generate now" from the customer\'s own findings', async () => {
     const configId = await createConfiguration(alice, { name: 'Quarterly SOC evidence' });

@@ -11,7 +11,7 @@ import { attempt, createUser, insertAs, insertSql, schemaTargets, service } from
 
 const PENTESTER_ROLE = 'a9e1c0de-0002-4000-8000-000000000002';
 /** The public catalogue: the only tables in public a visitor and any token may read. */
-const CATALOGUE = ['agent_roles', 'pricing_plans'];
+const CATALOGUE = ['agent_roles', 'agent_scan_coverage', 'pricing_plans'];
 
 type Values = Record<string, unknown>;
 
@@ -177,6 +177,13 @@ const TABLES: TenantTable[] = [
       outcome: 'applied',
     }),
     update: ['outcome', 'ignored'],
+  },
+  {
+    table: 'billing_trials',
+    owner: 'user_id',
+    row: () => ({ provider_subscription_id: `sub_${unique()}`, card_fingerprint: unique() }),
+    update: ['card_fingerprint', 'forged'],
+    key: 'provider_subscription_id',
   },
   {
     table: 'webauthn_challenges',
@@ -372,6 +379,13 @@ describe.each(schemaTargets())('the second factor in row-level security on $name
 
   it('refuses the customer RPCs at aal1 once a factor exists, and runs them at aal2', async () => {
     const alice = users.get('verified factor, aal1')!;
+    // Reports need an active or trialing agent (issue 14 §6).
+    await db.query(`delete from public.user_agent_subscriptions where user_id = $1`, [alice]);
+    await insertAs(db, service, 'user_agent_subscriptions', {
+      user_id: alice,
+      agent_role_id: PENTESTER_ROLE,
+      status: 'trialing',
+    });
     const config = await insertAs(db, service, 'report_configurations', {
       user_id: alice,
       name: 'Monthly',

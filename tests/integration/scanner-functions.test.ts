@@ -5,7 +5,8 @@ import { FunctionsHttpError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
 import { client, startTestStack } from '../helpers/stack.ts';
-import { customer, target, type Customer } from './queue-support.ts';
+import { activateAgents } from '../helpers/agents.ts';
+import { customer, initialised, target, waitFor, type Customer } from './queue-support.ts';
 
 let stack: RunningStack;
 let alice: Customer;
@@ -202,6 +203,79 @@ describe('scanner edge functions', () => {
       .in('scan_type', ['cloud_security', 'threat_intel']);
     expect(data).toEqual([]);
   });
+
+  it('refuse a customer without an agent covering the scan type, with 402 and the way to activate', async () => {
+    const carol = await customer(stack, undefined, []);
+    const site = await target(stack, carol.id, 'https://carol.example.com');
+    const unproven = await target(stack, carol.id, 'https://carol-new.example.com', { verified: false });
+    const refusal = {
+      status: 402,
+      body: {
+        error:
+          'Web application scans need an active Penetration Tester or Application Security agent. Activate one on the Agents page.',
+        details: { code: 'agent_required', scanType: 'webapp', activate: '/dashboard/agents' },
+      },
+    };
+    for (const body of [
+      { action: 'initialize', toolType: 'webapp' },
+      { action: 'start_scan', toolType: 'webapp', target: site.id, continuous: false },
+      { action: 'verify_target', toolType: 'webapp', target: unproven.id },
+    ]) {
+      expect(await scanner(carol.supabase, body)).toEqual(refusal);
+    }
+    expect(
+      await orchestrate(carol.supabase, {
+        userId: carol.id,
+        toolType: 'webapp',
+        action: 'scan',
+        target: site.id,
+      }),
+    ).toEqual(refusal);
+    // Even with the scanner set up before (a trial that ended), nothing is queued or fetched.
+    await initialised(stack, carol.id, 'webapp', { target_id: site.id });
+    expect((await scanner(carol.supabase, { action: 'start_scan', toolType: 'webapp' })).status).toBe(402);
+    const { data: jobs } = await carol.supabase.from('jobs').select('id');
+    expect(jobs).toEqual([]);
+    // Reading a scan's status and stopping one stay open to everyone signed in.
+    expect(
+      (await orchestrate(carol.supabase, { userId: carol.id, toolType: 'webapp', action: 'status' })).status,
+    ).toBe(200);
+
+    // Cloud Security covers infrastructure scans, not web application ones; it verifies URLs for them.
+    await activateAgents(stack.ctx.db, carol.id, ['cloud_security']);
+    expect((await scanner(carol.supabase, { action: 'start_scan', toolType: 'webapp' })).status).toBe(402);
+    expect(await scanner(carol.supabase, { action: 'initialize', toolType: 'infrastructure' })).toMatchObject(
+      {
+        status: 200,
+      },
+    );
+    const started = await scanner(carol.supabase, {
+      action: 'start_scan',
+      toolType: 'infrastructure',
+      target: site.id,
+      continuous: false,
+    });
+    expect(started).toMatchObject({ status: 200, body: { success: true } });
+    // No worker runs here: play its part, answering the verification job as soon as it is queued.
+    const verifying = scanner(carol.supabase, {
+      action: 'verify_target',
+      toolType: 'webapp',
+      target: unproven.id,
+    });
+    const job = await waitFor('the verification job', async () => {
+      const { rows } = await stack.ctx.db.query<{ id: string; payload: Record<string, unknown> }>(
+        `select id, payload from public.jobs where user_id = $1 and kind = 'verify'`,
+        [carol.id],
+      );
+      return rows[0];
+    });
+    expect(job.payload).toEqual({ target_id: unproven.id, tool_type: 'infrastructure' });
+    await stack.ctx.db.query(
+      `update public.jobs set status = 'succeeded', result = '{"verified": false, "reason": "No token served"}' where id = $1`,
+      [job.id],
+    );
+    expect(await verifying).toEqual({ status: 422, body: { error: 'No token served' } });
+  }, 60_000);
 
   it('answer 400 for malformed bodies', async () => {
     expect((await scanner(alice.supabase, { action: 'launch', toolType: 'webapp' })).status).toBe(400);

@@ -76,6 +76,11 @@ const FACTORIES: Record<string, Factory> = {
     credential_id: `cred-${crypto.randomUUID()}`,
     public_key: 'pQECAyYgASFYIA',
   }),
+  billing_trials: (user_id) => ({
+    provider_subscription_id: `sub_tenancy_${user_id.slice(0, 8)}`,
+    user_id,
+    card_fingerprint: 'fpTenancy0000001',
+  }),
   checkout_sessions: (user_id, { roleId }) => ({
     user_id,
     role_ids: [roleId],

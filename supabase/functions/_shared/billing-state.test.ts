@@ -27,7 +27,26 @@ describe('subscriptionState', () => {
       current_period_ends_at: new Date(1_800_000_100_000).toISOString(),
       cancel_at_period_end: false,
       monthly_amount: 53820,
+      card_fingerprint: null,
     });
+  });
+
+  it("reads the card's fingerprint when the payment method comes expanded, never from an id", () => {
+    const card = {
+      id: 'pm_1',
+      object: 'payment_method',
+      card: { fingerprint: 'Xt5EWLLDS7FJjR1c', last4: '4242' },
+    };
+    expect(subscriptionState({ ...base, default_payment_method: card })?.card_fingerprint).toBe(
+      'Xt5EWLLDS7FJjR1c',
+    );
+    expect(subscriptionState({ ...base, default_payment_method: 'pm_1' })?.card_fingerprint).toBeNull();
+    expect(
+      subscriptionState({
+        ...base,
+        default_payment_method: { id: 'pm_2', object: 'payment_method', card: null },
+      })?.card_fingerprint,
+    ).toBeNull();
   });
 
   it('reads the legacy top-level period end, an expanded customer and maps the provider-only statuses', () => {

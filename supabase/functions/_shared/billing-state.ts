@@ -14,6 +14,8 @@ export interface SubscriptionState {
   current_period_ends_at: string | null;
   cancel_at_period_end: boolean;
   monthly_amount: number | null;
+  /** The paying card's fingerprint when the provider sent the payment method expanded (one trial per card). */
+  card_fingerprint: string | null;
 }
 
 /** Metadata checkout puts on the session and the subscription (subscription_data.metadata). */
@@ -53,6 +55,22 @@ const SubscriptionObject = z
       .loose()
       .optional(),
     metadata: z.record(z.string(), z.string()).nullable().optional(),
+    // An id unless expanded; expanded, a card's fingerprint identifies the card across customers.
+    default_payment_method: z
+      .union([
+        z.string(),
+        z
+          .object({
+            card: z
+              .object({ fingerprint: z.string().min(1).max(255).nullable().optional() })
+              .loose()
+              .nullable()
+              .optional(),
+          })
+          .loose(),
+      ])
+      .nullable()
+      .optional(),
   })
   .loose();
 
@@ -94,5 +112,9 @@ export function subscriptionState(object: unknown): SubscriptionState | null {
     current_period_ends_at: iso(periodEnd),
     cancel_at_period_end: sub.cancel_at_period_end ?? false,
     monthly_amount: Number.isInteger(amount) && amount >= 0 ? amount : null,
+    card_fingerprint:
+      typeof sub.default_payment_method === 'object'
+        ? (sub.default_payment_method?.card?.fingerprint ?? null)
+        : null,
   };
 }

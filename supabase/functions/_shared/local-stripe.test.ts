@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { localEvent, newTrialSubscription, signPayload } from './local-stripe.ts';
+import {
+  localEvent,
+  newPaidSubscription,
+  newTrialSubscription,
+  oneMonthLater,
+  signPayload,
+} from './local-stripe.ts';
 import { localWebhookSecret, webCrypto, webhooks } from './stripe.ts';
 
 describe('local Stripe events', () => {
@@ -41,6 +47,33 @@ describe('local Stripe events', () => {
       metadata: { user_id: 'u', role_ids: 'r1,r2', monthly_amount: '100' },
     });
     expect(sub.items.data).toHaveLength(2);
+  });
+
+  it('start paid, without a trial, for a month, with the card expanded as Stripe sends it', () => {
+    const sub = newPaidSubscription({
+      id: 'sub_y',
+      customer: 'cus_y',
+      userId: 'u',
+      roleIds: ['r1'],
+      monthlyAmount: 29900,
+      card: { fingerprint: 'fpLocal000000001', last4: '4242' },
+    });
+    expect(sub).toMatchObject({
+      status: 'active',
+      trial_end: null,
+      default_payment_method: {
+        object: 'payment_method',
+        card: { fingerprint: 'fpLocal000000001', last4: '4242' },
+      },
+    });
+    const days = (sub.items.data[0]!.current_period_end * 1000 - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThanOrEqual(28);
+    expect(days).toBeLessThanOrEqual(31);
+    // A calendar month, kept within the next month as Stripe's billing anchor is.
+    const later = (iso: string) => new Date(oneMonthLater(Date.parse(iso) / 1000) * 1000).toISOString();
+    expect(later('2027-05-10T12:00:00.000Z')).toBe('2027-06-10T12:00:00.000Z');
+    expect(later('2027-01-31T00:00:00.000Z')).toBe('2027-02-28T00:00:00.000Z');
+    expect(later('2027-12-31T00:00:00.000Z')).toBe('2028-01-31T00:00:00.000Z');
   });
 
   it('derive a per-stack secret from the service-role key', async () => {

@@ -9,6 +9,12 @@ import { webCrypto, webhooks } from './stripe.ts';
 export const TRIAL_DAYS = 7;
 const DAY = 86_400;
 
+/** The paying card as Stripe describes it on an expanded payment method. */
+export interface LocalCard {
+  fingerprint: string;
+  last4: string;
+}
+
 export interface LocalSubscriptionInput {
   id: string;
   customer: string;
@@ -19,7 +25,14 @@ export interface LocalSubscriptionInput {
   trialEnd: number | null;
   periodEnd: number;
   cancelAtPeriodEnd: boolean;
+  /** Sent expanded, as `default_payment_method`, when known. */
+  card?: LocalCard;
 }
+
+type NewSubscriptionInput = Omit<
+  LocalSubscriptionInput,
+  'status' | 'trialEnd' | 'periodEnd' | 'cancelAtPeriodEnd'
+>;
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -32,15 +45,35 @@ export function billingMetadata(
 }
 
 /** A new subscription as Stripe creates it with a 7-day trial: trialing until trial_end. */
-export function newTrialSubscription(
-  input: Omit<LocalSubscriptionInput, 'status' | 'trialEnd' | 'periodEnd' | 'cancelAtPeriodEnd'>,
-) {
+export function newTrialSubscription(input: NewSubscriptionInput) {
   const trialEnd = nowSeconds() + TRIAL_DAYS * DAY;
   return localSubscription({
     ...input,
     status: 'trialing',
     trialEnd,
     periodEnd: trialEnd,
+    cancelAtPeriodEnd: false,
+  });
+}
+
+/** One calendar month after `from` (Unix seconds), kept within that month as Stripe's billing anchor is. */
+export function oneMonthLater(from: number): number {
+  const at = new Date(from * 1000);
+  const day = at.getUTCDate();
+  at.setUTCDate(1);
+  at.setUTCMonth(at.getUTCMonth() + 1);
+  const lastDay = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 0)).getUTCDate();
+  at.setUTCDate(Math.min(day, lastDay));
+  return Math.floor(at.getTime() / 1000);
+}
+
+/** A new subscription without a trial (the customer or the card had one): paid for its first month now. */
+export function newPaidSubscription(input: NewSubscriptionInput) {
+  return localSubscription({
+    ...input,
+    status: 'active',
+    trialEnd: null,
+    periodEnd: oneMonthLater(nowSeconds()),
     cancelAtPeriodEnd: false,
   });
 }
@@ -65,6 +98,14 @@ export function localSubscription(input: LocalSubscriptionInput) {
       })),
     },
     metadata: billingMetadata(input.userId, input.roleIds, input.monthlyAmount),
+    default_payment_method: input.card
+      ? {
+          id: `pm_local_${input.card.fingerprint}`,
+          object: 'payment_method' as const,
+          type: 'card' as const,
+          card: { brand: 'visa', last4: input.card.last4, fingerprint: input.card.fingerprint },
+        }
+      : null,
   };
 }
 

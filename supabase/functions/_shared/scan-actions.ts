@@ -1,4 +1,5 @@
 import type { SupabaseClient, User } from '@supabase/supabase-js';
+import { AgentRequiredError, requireAgent, verificationScanType } from './agent-access.ts';
 import { needsSignIn, requireUser } from './clients.ts';
 import { HttpError } from './http.ts';
 import {
@@ -102,6 +103,8 @@ export async function initialize(
   tool: ToolType,
 ): Promise<ActionResult> {
   scannerFor(tool);
+  // Guard: a scanner is set up (and then scanned every 24 hours) only for a customer with its agent.
+  await requireAgent(admin, userId, tool);
   const { error } = await admin
     .from('security_tool_configurations')
     .upsert(
@@ -122,6 +125,8 @@ export async function startScan(
   options: { ports?: string },
 ): Promise<ActionResult> {
   const scanner = scannerFor(tool);
+  // Guard: scans are for customers with an active or trialing agent covering this scan type.
+  await requireAgent(admin, userId, tool);
   const { data: config, error } = await admin
     .from('security_tool_configurations')
     .select('id, enabled, connection_status, settings')
@@ -167,6 +172,9 @@ export async function startScan(
     p_trigger: 'manual',
   })) as { data: string | null; error: { code?: string; message: string } | null };
   if (enqueueError) {
+    if (enqueueError.code === 'PT402') {
+      throw new AgentRequiredError(enqueueError.message, tool);
+    }
     if (enqueueError.code === '23505') {
       throw new HttpError(409, 'A scan of this type is already running. Stop it or wait for it to finish.');
     }
@@ -218,29 +226,38 @@ export async function stopScan(admin: SupabaseClient, userId: string, tool: Tool
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Queues an ownership check for the agents and waits a little for its answer. */
+/**
+ * Queues an ownership check for the agents and waits a little for its answer. Only for a customer whose
+ * agents could scan the target (the job names the scan type it is for; the database checks it again).
+ */
 export async function verifyTarget(
   admin: SupabaseClient,
   userId: string,
   ref: string,
+  tool: ToolType,
   waitMs = 15_000,
 ): Promise<ActionResult> {
   const target = await findTarget(admin, userId, ref);
   if (target.verified_at) {
     return { success: true, message: 'Target verified', verified: true, targetId: target.id };
   }
+  const scanType = await verificationScanType(admin, userId, tool, target.kind);
   const { data: job, error } = await admin
     .from('jobs')
     .insert({
       kind: 'verify',
       user_id: userId,
-      payload: { target_id: target.id },
+      payload: { target_id: target.id, tool_type: scanType },
       priority: 20,
       max_attempts: 1,
     })
     .select('id')
     .single<{ id: string }>();
   if (error) {
+    // The agent lapsed between the check and the insert: the database's refusal, as the 402 it is.
+    if (error.code === 'PT402') {
+      throw new AgentRequiredError(error.message, scanType);
+    }
     throw new Error(`queueing the verification failed: ${error.message}`);
   }
   const deadline = Date.now() + waitMs;

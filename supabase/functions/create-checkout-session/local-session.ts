@@ -30,6 +30,7 @@ export async function createLocalSession(
       success_url: urls.success_url,
       cancel_url: urls.cancel_url,
       csrf_token: formToken(),
+      trial: order.trial,
     })
     .select('id')
     .single();

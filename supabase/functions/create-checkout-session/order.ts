@@ -12,11 +12,14 @@ export interface OrderRole {
 export interface Order {
   roles: OrderRole[];
   quote: BundleQuote;
+  /** Whether it starts with the free trial: only for a customer who never had one (one per customer). */
+  trial: boolean;
 }
 
 /**
  * The order priced on the server from agent_roles (the client's prices are never read): every role must
- * exist, and none may already be active or trialing for the buyer (they would pay twice).
+ * exist, and none may already be active or trialing for the buyer (they would pay twice). The free trial
+ * comes with it only while the buyer never had one (billing_trials; the webhook also checks the card).
  */
 export async function buildOrder(
   admin: SupabaseClient,
@@ -56,5 +59,17 @@ export async function buildOrder(
     price_monthly: r.price_monthly as number,
     provider_price_id: (r.provider_price_id as string | null) ?? null,
   }));
-  return { roles: orderRoles, quote: bundleQuote(orderRoles.map((r) => r.price_monthly)) };
+  const trialCheck: { data: unknown; error: { message: string } | null } = await admin.rpc(
+    'trial_available',
+    { p_user: userId },
+  );
+  const { data: trial, error: trialError } = trialCheck;
+  if (trialError) {
+    throw new Error(`trial_available failed: ${trialError.message}`);
+  }
+  return {
+    roles: orderRoles,
+    quote: bundleQuote(orderRoles.map((r) => r.price_monthly)),
+    trial: trial === true,
+  };
 }

@@ -8,7 +8,10 @@ export interface Urls {
   cancel_url: string;
 }
 
-/** A hosted Stripe Checkout Session in subscription mode with a 7-day trial; returns its URL. */
+/**
+ * A hosted Stripe Checkout Session in subscription mode, with the 7-day trial when the order has it (a
+ * customer's first subscription); without, Stripe's page asks for the first month now. Returns its URL.
+ */
 export async function createStripeSession(
   stripe: Stripe,
   admin: SupabaseClient,
@@ -41,7 +44,10 @@ export async function createStripeSession(
           },
     ),
     ...(coupon ? { discounts: [{ coupon }] } : {}),
-    subscription_data: { trial_period_days: TRIAL_DAYS, metadata: { ...metadata } },
+    subscription_data: {
+      ...(order.trial ? { trial_period_days: TRIAL_DAYS } : {}),
+      metadata: { ...metadata },
+    },
     metadata: { ...metadata },
     success_url: urls.success_url,
     cancel_url: urls.cancel_url,

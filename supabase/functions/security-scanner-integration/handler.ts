@@ -45,6 +45,6 @@ export default withErrors(async function handler(req: Request): Promise<Response
       if (!body.target) {
         throw new HttpError(400, 'Name the target to verify.');
       }
-      return json(await verifyTarget(admin, user.id, body.target));
+      return json(await verifyTarget(admin, user.id, body.target, body.toolType));
   }
 });

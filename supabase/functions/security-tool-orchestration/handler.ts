@@ -64,7 +64,7 @@ export default withErrors(async function handler(req: Request): Promise<Response
       if (!body.target) {
         throw new HttpError(400, 'Name the target to verify.');
       }
-      return json({ ...(await verifyTarget(admin, user.id, body.target)), ...extra });
+      return json({ ...(await verifyTarget(admin, user.id, body.target, body.toolType)), ...extra });
     case 'status': {
       const { data, error } = await admin
         .from('scan_results')

@@ -6,6 +6,7 @@ import {
   type SubscriptionStatus,
 } from '../_shared/billing-state.ts';
 import type { Stripe } from '../_shared/stripe.ts';
+import { withOneTrial } from './one-trial.ts';
 
 /** A verified event: only the envelope fields the mapping reads. */
 export interface BillingEvent {
@@ -133,12 +134,15 @@ async function storedStateWithStatus(
     current_period_ends_at: sub.current_period_ends_at as string | null,
     cancel_at_period_end: sub.cancel_at_period_end as boolean,
     monthly_amount: sub.monthly_amount as number | null,
+    card_fingerprint: null,
   };
 }
 
 /** Applies one verified event: recorded once, state written only when it is not older than what is stored. */
 export async function applyEvent(event: BillingEvent, deps: EventDeps): Promise<Outcome> {
-  const state = await stateForEvent(event, deps);
+  const carried = await stateForEvent(event, deps);
+  // Guard: a trial only for a customer and a card that never had one.
+  const state = carried ? await withOneTrial(carried, deps) : null;
   const result: { data: unknown; error: { message: string } | null } = await deps.admin.rpc(
     'billing_apply_event',
     {

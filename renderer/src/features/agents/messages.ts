@@ -5,4 +5,6 @@ export const CHECKOUT_MESSAGES = {
   noUrl: 'No checkout URL received',
   activationFailedTitle: 'Agent Activation Failed',
   activationFailed: 'There was a problem activating your security agents. Please try again.',
+  noTrialTitle: 'No free trial: you already had one',
+  noTrial: 'Each customer gets one 7-day free trial. Your subscription starts when you pay; cancel anytime.',
 } as const;

@@ -118,7 +118,7 @@ export const INFO_PAGES: Readonly<Record<string, InfoPage>> = {
         heading: 'Getting started',
         items: [
           'Create an account and confirm your e-mail address.',
-          'Choose the security agents you need; every subscription starts with a 7-day free trial.',
+          'Choose the security agents you need; your first subscription starts with a 7-day free trial (one per customer).',
           'Add a target and prove you control it with a verification token or DNS TXT record.',
           'Start a scan, or let the agents run automatically every 24 hours.',
         ],

@@ -4,4 +4,5 @@ export const agentKeys = {
   roles: ['agent-roles', 'dashboard'] as const,
   status: (userId: string) => ['ai-agents-status', userId] as const,
   subscriptions: (userId: string) => ['subscription', 'agents', userId] as const,
+  trial: (userId: string) => ['subscription', 'trial', userId] as const,
 };

@@ -9,6 +9,8 @@ import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useAgentsStatus } from '../api/ensure-agents-status.ts';
 import { useAgentRoles } from '../api/get-agent-roles.ts';
 import { activatedRoleIds, useAgentSubscriptions } from '../api/get-agent-subscriptions.ts';
+import { useTrialAvailable } from '../api/get-trial-availability.ts';
+import { CHECKOUT_MESSAGES } from '../messages.ts';
 import { AgentSelectCard } from './agent-select-card.tsx';
 
 /** /dashboard/agents (SPEC point 2): every role; activated ones locked, others selectable for checkout. */
@@ -17,6 +19,7 @@ export function AgentsPage() {
   const navigate = useNavigate();
   const roles = useAgentRoles();
   const subscriptions = useAgentSubscriptions(user?.id);
+  const trial = useTrialAvailable(user?.id);
   // Creates the user's missing ai_agents_status rows (SPEC point 4) on first visit.
   useAgentsStatus(user?.id);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -54,7 +57,9 @@ export function AgentsPage() {
           <p className="text-muted-foreground">
             {activated.size > 0
               ? `${activated.size} of ${roles.data.length} agents active`
-              : 'Select agents to start your 7-day free trial.'}
+              : trial === false
+                ? `Select agents to subscribe. ${CHECKOUT_MESSAGES.noTrialTitle}.`
+                : 'Select agents to start your 7-day free trial.'}
           </p>
         </div>
         <Button disabled={selected.size === 0} onClick={activate}>

@@ -3,8 +3,11 @@ import { TRIAL_DAYS } from '../../../../../shared/constants.ts';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
 import type { DashboardRole } from '../api/get-agent-roles.ts';
 
-/** What the buyer pays: each role, the bundle discount, the monthly total after the free trial. */
-export function OrderSummary({ roles }: { roles: readonly DashboardRole[] }) {
+/**
+ * What the buyer pays: each role, the bundle discount, the monthly total after the free trial, or, for a
+ * customer who had their trial, the first month today.
+ */
+export function OrderSummary({ roles, trial }: { roles: readonly DashboardRole[]; trial: boolean }) {
   const quote = bundleQuote(roles.map((r) => r.price_monthly));
   const firstCharge = new Date(Date.now() + TRIAL_DAYS * 86_400_000).toLocaleDateString(undefined, {
     dateStyle: 'long',
@@ -43,11 +46,12 @@ export function OrderSummary({ roles }: { roles: readonly DashboardRole[] }) {
         </div>
         <div className="flex justify-between text-sm">
           <span>Due today</span>
-          <span>{formatPrice(0)}</span>
+          <span>{formatPrice(trial ? 0 : quote.total)}</span>
         </div>
         <p className="text-sm text-muted-foreground">
-          {TRIAL_DAYS}-day free trial, then {formatMonthlyPrice(quote.total)} from {firstCharge}. Cancel
-          anytime.
+          {trial
+            ? `${TRIAL_DAYS}-day free trial, then ${formatMonthlyPrice(quote.total)} from ${firstCharge}. Cancel anytime.`
+            : `No free trial: ${formatMonthlyPrice(quote.total)} from today. Cancel anytime.`}
         </p>
       </CardContent>
     </Card>

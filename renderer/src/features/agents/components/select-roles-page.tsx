@@ -1,4 +1,4 @@
-import { Loader2 } from 'lucide-react';
+import { Info, Loader2 } from 'lucide-react';
 
 import { Alert, AlertDescription } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
 import { useAgentRoles } from '../api/get-agent-roles.ts';
 import { activatedRoleIds, useAgentSubscriptions } from '../api/get-agent-subscriptions.ts';
+import { useTrialAvailable } from '../api/get-trial-availability.ts';
 import { useRoleSelection } from '../hooks/use-role-selection.ts';
 import { useStartCheckout } from '../hooks/use-start-checkout.ts';
 import { CHECKOUT_MESSAGES } from '../messages.ts';
@@ -20,10 +21,11 @@ export function SelectRolesPage() {
   const { user } = useAuth();
   const roles = useAgentRoles();
   const subscriptions = useAgentSubscriptions(user?.id);
+  const trial = useTrialAvailable(user?.id);
   const { selected, toggle } = useRoleSelection();
   const { phase, start } = useStartCheckout();
 
-  if (roles.isPending || (user && subscriptions.isPending)) {
+  if (roles.isPending || (user && (subscriptions.isPending || trial === undefined))) {
     return <Spinner label="Loading your selection" />;
   }
   if (roles.isError) {
@@ -40,10 +42,19 @@ export function SelectRolesPage() {
       <div>
         <h1 className="text-3xl font-bold">Activate Security Agents</h1>
         <p className="text-muted-foreground">
-          Choose your agents and start your 7-day free trial. Bundle and save: 2 agents 10%, 3 agents 15%, 4
-          or more 20%.
+          {trial ? 'Choose your agents and start your 7-day free trial.' : 'Choose your agents.'} Bundle and
+          save: 2 agents 10%, 3 agents 15%, 4 or more 20%.
         </p>
       </div>
+      {trial === false ? (
+        <Alert>
+          <Info aria-hidden />
+          <AlertDescription>
+            <p className="font-medium">{CHECKOUT_MESSAGES.noTrialTitle}</p>
+            <p>{CHECKOUT_MESSAGES.noTrial}</p>
+          </AlertDescription>
+        </Alert>
+      ) : null}
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="grid gap-4 md:grid-cols-2 lg:col-span-2">
           {roles.data.map((role) => (
@@ -62,7 +73,7 @@ export function SelectRolesPage() {
               <AlertDescription>{CHECKOUT_MESSAGES.noAgents}</AlertDescription>
             </Alert>
           ) : (
-            <OrderSummary roles={chosen} />
+            <OrderSummary roles={chosen} trial={trial !== false} />
           )}
           <Button
             size="lg"
@@ -71,7 +82,11 @@ export function SelectRolesPage() {
             onClick={() => void start(chosen.map((r) => r.id))}
           >
             {phase === 'idle' ? (
-              'Start 7-Day Free Trial'
+              trial === false ? (
+                'Subscribe Now'
+              ) : (
+                'Start 7-Day Free Trial'
+              )
             ) : (
               <>
                 <Loader2 className="animate-spin" aria-hidden />

@@ -31,7 +31,7 @@ export const TERMS_SECTIONS: readonly DocumentSection[] = [
   {
     heading: '5. Subscriptions, trial and billing',
     items: [
-      `New subscriptions start with a ${TRIAL_DAYS}-day free trial. You may cancel at any time during the trial and will not be charged.`,
+      `Your first subscription starts with a ${TRIAL_DAYS}-day free trial; each customer, and each payment card, gets one trial. You may cancel at any time during the trial and will not be charged.`,
       'After the trial, each activated agent is billed monthly in advance at the price shown at checkout, less any bundle discount.',
       'You may cancel at any time; cancellation takes effect at the end of the current billing period and fees already paid are not refunded except where the law requires.',
       'We may change prices with at least 30 days’ notice; changes apply from your next billing period.',

@@ -10,7 +10,7 @@ import { toast } from '../../../hooks/use-toast.ts';
 import { useGenerateReport } from '../api/generate-report.ts';
 import { useReportConfigurations, type ReportConfiguration } from '../api/get-report-configurations.ts';
 import { useSetConfigurationEnabled } from '../api/save-report-configuration.ts';
-import { REPORT_TOASTS } from '../messages.ts';
+import { agentRequiredToast, REPORT_TOASTS } from '../messages.ts';
 import { REPORT_TYPE_LABELS, SCHEDULE_LABELS } from '../schema.ts';
 import { NewConfigurationForm } from './new-configuration-form.tsx';
 import { nextRunText } from './next-run-text.ts';
@@ -39,7 +39,12 @@ function ConfigurationRow({ config }: { config: ReportConfiguration }) {
           onClick={() =>
             generate.mutate(config.id, {
               onSuccess: () => toast(REPORT_TOASTS.generateStarted),
-              onError: () => toast(REPORT_TOASTS.generateFailed),
+              onError: (error) =>
+                toast(
+                  (error as { code?: string }).code === 'PT402'
+                    ? agentRequiredToast(error.message)
+                    : REPORT_TOASTS.generateFailed,
+                ),
             })
           }
         >

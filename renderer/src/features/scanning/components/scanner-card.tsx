@@ -1,7 +1,8 @@
-import { Globe, Play, RefreshCw, Server, Square, Webhook } from 'lucide-react';
+import { Globe, Lock, Play, RefreshCw, Server, Square, Webhook } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 
+import { Alert, AlertDescription } from '../../../components/ui/alert.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
@@ -34,10 +35,8 @@ export function ScannerCard({ scanner, userId, targets }: Props) {
   const Icon = icons[scanner.type];
   const titleId = useId();
   const selectId = useId();
-  const { config, latest, initialized, pending, active, initialize, start, stop } = useScanner(
-    userId,
-    scanner,
-  );
+  const { config, latest, initialized, access, locked, pending, active, initialize, start, stop } =
+    useScanner(userId, scanner);
   const eligible = targetsFor(scanner, targets);
   const [chosen, setChosen] = useState<string>('');
   const targetId = eligible.some((t) => t.id === chosen) ? chosen : eligible[0]?.id;
@@ -52,7 +51,7 @@ export function ScannerCard({ scanner, userId, targets }: Props) {
             <Icon className="size-5 shrink-0 text-primary" aria-hidden />
             {scanner.name}
           </CardTitle>
-          {userId && config.isSuccess ? (
+          {userId && config.isSuccess && !locked ? (
             <Badge variant={initialized ? 'success' : 'outline'}>
               {initialized ? 'Initialized' : 'Not initialized'}
             </Badge>
@@ -64,6 +63,22 @@ export function ScannerCard({ scanner, userId, targets }: Props) {
         </p>
       </CardHeader>
       <CardContent className="flex-1 space-y-4">
+        {locked && access ? (
+          <Alert variant="warning">
+            <Lock aria-hidden />
+            <AlertDescription className="space-y-2">
+              {/* Not a heading: the card's title is the heading here. */}
+              <p className="font-medium">Needs an active agent</p>
+              <p>
+                The {scanner.name} comes with the {access.agents.join(' or ')} agent. Activate one to run its
+                scans.
+              </p>
+              <Button asChild size="sm">
+                <Link to="/dashboard/agents">Activate an agent</Link>
+              </Button>
+            </AlertDescription>
+          </Alert>
+        ) : null}
         {!userId ? null : latest.isPending ? (
           <div className="space-y-2" data-testid="scan-skeleton">
             <Skeleton className="h-4 w-1/2" />
@@ -120,12 +135,15 @@ export function ScannerCard({ scanner, userId, targets }: Props) {
           </Button>
         ) : (
           <>
-            {config.isSuccess && !initialized ? (
+            {config.isSuccess && !initialized && !locked ? (
               <Button variant="outline" onClick={initialize} disabled={pending !== null}>
                 Initialize
               </Button>
             ) : null}
-            <Button onClick={() => start(targetId)} disabled={active || pending !== null || !targetId}>
+            <Button
+              onClick={() => start(targetId)}
+              disabled={locked || active || pending !== null || !targetId}
+            >
               <Play aria-hidden />
               {pending === 'start_scan' ? 'Starting…' : 'Start Scan'}
             </Button>

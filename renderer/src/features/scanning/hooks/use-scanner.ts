@@ -1,8 +1,10 @@
-// One scanner card's behaviour (SPEC points 4, 5, 8): initialise automatically once signed in, start and
-// stop with their toasts, the completion toast on in_progress → completed, and the fetch-error toast.
+// One scanner card's behaviour (SPEC points 4, 5, 8): initialise automatically once signed in (and covered
+// by one of the user's agents), start and stop with their toasts, the completion toast on
+// in_progress → completed, and the fetch-error toast.
 import { useEffect, useRef } from 'react';
 
 import { toast } from '../../../hooks/use-toast.ts';
+import { useScanAccess } from '../api/get-agent-coverage.ts';
 import { isInitialized, useScannerConfig } from '../api/get-scanner-config.ts';
 import { useLatestScan } from '../api/get-latest-scan.ts';
 import { useScannerAction } from '../api/scanner-action.ts';
@@ -17,6 +19,9 @@ export function useScanner(userId: string | undefined, scanner: ScannerInfo) {
   const config = useScannerConfig(userId, scanner.type);
   const latest = useLatestScan(userId, scanner.type);
   const action = useScannerAction(userId, scanner.type);
+  const access = useScanAccess(userId, scanner.type);
+  // Scans are paid: without an agent covering this scanner nothing is set up or started.
+  const locked = access?.covered === false;
   useScanChanges(userId, scanner.type);
   const initialized = isInitialized(config.data);
   // The last status this card saw of its latest scan, for the in_progress → completed toast.
@@ -40,12 +45,12 @@ export function useScanner(userId: string | undefined, scanner: ScannerInfo) {
   // Signed-in users trigger initialisation automatically, once per mount, when the scanner is not set up.
   const autoInit = useRef(false);
   useEffect(() => {
-    if (userId && config.isSuccess && !initialized && !autoInit.current) {
+    if (userId && access?.covered && config.isSuccess && !initialized && !autoInit.current) {
       autoInit.current = true;
       run('initialize');
     }
     // run is recreated each render and left out on purpose: the ref makes this fire once.
-  }, [userId, config.isSuccess, initialized]);
+  }, [userId, access?.covered, config.isSuccess, initialized]);
 
   useEffect(() => {
     const scan = latest.data;
@@ -74,6 +79,8 @@ export function useScanner(userId: string | undefined, scanner: ScannerInfo) {
     config,
     latest,
     initialized,
+    access,
+    locked,
     pending: action.isPending ? action.variables.action : null,
     active: isActive(latest.data?.status),
     initialize: () => run('initialize'),
