@@ -1,10 +1,16 @@
+import { UNLIMITED_RATE_LIMITS } from '../server/auth/settings.ts';
 import { startStack } from '../server/stack.ts';
 import { timeLoop } from './lib/fixtures.ts';
 import { percentile, type BenchRow } from './lib/report.ts';
 
 /** Token endpoint latency: password grant (dominated by bcrypt, cost 10) and refresh-token grant. */
 export async function benchAuth(n = 40): Promise<BenchRow[]> {
-  const stack = await startStack({ port: 0, dataDir: 'memory', autoconfirm: true });
+  const stack = await startStack({
+    auth: { rateLimits: UNLIMITED_RATE_LIMITS },
+    port: 0,
+    dataDir: 'memory',
+    autoconfirm: true,
+  });
   try {
     const headers = { apikey: stack.status.anon_key, 'content-type': 'application/json' };
     const email = 'bench@example.com';

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { UNLIMITED_RATE_LIMITS } from '../server/auth/settings.ts';
 import { startStack } from '../server/stack.ts';
 import { benchUser } from './lib/fixtures.ts';
 import { round, type BenchRow } from './lib/report.ts';
@@ -12,7 +13,7 @@ const run = promisify(execFile);
 const TSX = path.resolve(import.meta.dirname, '../node_modules/.bin/tsx');
 
 export async function benchReports(sizes = [10, 1000, 10_000]): Promise<BenchRow[]> {
-  const stack = await startStack({ port: 0, dataDir: 'memory' });
+  const stack = await startStack({ auth: { rateLimits: UNLIMITED_RATE_LIMITS }, port: 0, dataDir: 'memory' });
   const rows: BenchRow[] = [];
   try {
     const { db } = stack.ctx;

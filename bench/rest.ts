@@ -1,3 +1,4 @@
+import { UNLIMITED_RATE_LIMITS } from '../server/auth/settings.ts';
 import { startStack } from '../server/stack.ts';
 import { benchUser, timeLoop } from './lib/fixtures.ts';
 import { percentile, type BenchRow } from './lib/report.ts';
@@ -10,7 +11,7 @@ import { percentile, type BenchRow } from './lib/report.ts';
  * fetch, as supabase-js calls it, which adds a transport floor (GET /health) the stack cannot go below.
  */
 export async function benchRest(n = 1000): Promise<BenchRow[]> {
-  const stack = await startStack({ port: 0, dataDir: 'memory' });
+  const stack = await startStack({ auth: { rateLimits: UNLIMITED_RATE_LIMITS }, port: 0, dataDir: 'memory' });
   try {
     const { db } = stack.ctx;
     const user = await benchUser(stack);

@@ -3,13 +3,20 @@
 import { createServiceClient } from '../agents/queue/client.ts';
 import { Queue } from '../agents/queue/queue.ts';
 import { Worker } from '../agents/worker/worker.ts';
+import { UNLIMITED_RATE_LIMITS } from '../server/auth/settings.ts';
 import { startStack } from '../server/stack.ts';
 import type { BenchRow } from './lib/report.ts';
 
 const JOBS = Number(process.env.VIGIL_BENCH_QUEUE_JOBS ?? 200);
 
 export async function benchQueueThroughput(): Promise<BenchRow[]> {
-  const stack = await startStack({ port: 0, dataDir: 'memory', databaseUrl: undefined, smtpUrl: undefined });
+  const stack = await startStack({
+    auth: { rateLimits: UNLIMITED_RATE_LIMITS },
+    port: 0,
+    dataDir: 'memory',
+    databaseUrl: undefined,
+    smtpUrl: undefined,
+  });
   const service = () => createServiceClient(stack.url, stack.status.service_role_key);
   const rows: BenchRow[] = [];
   try {

@@ -12,6 +12,7 @@ import lighthouse, { type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 
+import { UNLIMITED_RATE_LIMITS } from '../server/auth/settings.ts';
 import { startStack, type RunningStack } from '../server/stack.ts';
 import { defaultWebDir } from '../server/web/routes.ts';
 import type { BenchRow } from './lib/report.ts';
@@ -234,7 +235,7 @@ export async function benchWeb(): Promise<BenchRow[]> {
   if (!existsSync(path.join(defaultWebDir(), 'index.html'))) {
     throw new Error(`${defaultWebDir()} is missing: run \`npm run build:web\` first`);
   }
-  const stack = await startStack({ port: 0, dataDir: 'memory' });
+  const stack = await startStack({ auth: { rateLimits: UNLIMITED_RATE_LIMITS }, port: 0, dataDir: 'memory' });
   try {
     const js = await pageJs(stack, '/');
     const dashboard = await pageJs(stack, '/dashboard', await sessionFor(stack));

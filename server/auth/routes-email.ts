@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import type { Queryable } from '../db/database.ts';
 import type { OutgoingMail, StackContext } from '../context.ts';
 import { audit } from './audit.ts';
 import { prepareAuthEmail } from './auth-email.ts';
@@ -6,29 +7,18 @@ import type { AuthEmailKind } from './email-templates.ts';
 import { authError, Errors } from './errors.ts';
 import { requireUser, type AuthEnv } from './guard.ts';
 import { parsePkce } from './pkce.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { AuthLimits } from './limits.ts';
 import { resolveRedirect } from './redirect.ts';
 import { clientIp, readBody, redirectParam } from './request.ts';
 import { OtpBody, RecoverBody, ResendBody } from './schemas.ts';
-import { authSettings } from './settings.ts';
 import { createUser, findUserByEmail } from './users.ts';
 
 /** POST /recover, /resend, /otp and GET /reauthenticate: the endpoints whose job is to send an e-mail. */
-export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limiter: RateLimiter): void {
-  const settings = () => authSettings(ctx.config);
-  const limitIp = (c: Context) => {
-    const { signInSignUps, windowSeconds } = settings().rateLimits;
-    if (!limiter.hit(`signin:${clientIp(c)}`, signInSignUps, windowSeconds)) {
-      throw Errors.rateLimited();
-    }
-  };
+export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLimits): void {
+  const limitIp = (c: Context) => limits.signIn(clientIp(c));
   /** GoTrue's per-address spacing of e-mails of one kind (SMTP max_frequency). */
-  const throttle = (kind: AuthEmailKind, address: string) => {
-    const wait = limiter.emailWait(kind, address, settings().rateLimits.emailMinIntervalSeconds);
-    if (wait > 0) {
-      throw Errors.emailRateLimited(wait);
-    }
-  };
+  const throttle = (kind: AuthEmailKind, address: string, tx?: Queryable) =>
+    limits.emailSpacing(kind, address, tx);
   const send = async (mail: OutgoingMail | null) => {
     if (mail) {
       await ctx.mailer.send(mail);
@@ -36,7 +26,7 @@ export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limiter:
   };
 
   app.post('/recover', async (c) => {
-    limitIp(c);
+    await limitIp(c);
     const body = await readBody(c, RecoverBody);
     const pkce = parsePkce(body.code_challenge, body.code_challenge_method);
     const redirectTo = resolveRedirect(ctx.config, redirectParam(c));
@@ -46,7 +36,7 @@ export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limiter:
       if (!user) {
         return null;
       }
-      throttle('recovery', body.email);
+      await throttle('recovery', body.email, tx);
       await audit(tx, 'user_recovery_requested', user, clientIp(c));
       return (await prepareAuthEmail(ctx, tx, 'recovery', user, body.email.toLowerCase(), redirectTo, pkce))
         .mail;
@@ -56,7 +46,7 @@ export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limiter:
   });
 
   app.post('/resend', async (c) => {
-    limitIp(c);
+    await limitIp(c);
     const body = await readBody(c, ResendBody);
     if (body.type === 'sms' || body.type === 'phone_change' || !body.email) {
       throw body.email
@@ -72,7 +62,7 @@ export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limiter:
         if (!user || user.email_confirmed_at) {
           return null;
         }
-        throttle('signup', email);
+        await throttle('signup', email, tx);
         return (await prepareAuthEmail(ctx, tx, 'signup', user, email, redirectTo, pkce)).mail;
       }
       const { rows } = await tx.query<{ id: string; email_change: string }>(
@@ -83,7 +73,7 @@ export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limiter:
       if (!user) {
         return null;
       }
-      throttle('email_change', user.email_change);
+      await throttle('email_change', user.email_change, tx);
       return (await prepareAuthEmail(ctx, tx, 'email_change', user, user.email_change, redirectTo, pkce))
         .mail;
     });
@@ -92,7 +82,7 @@ export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limiter:
   });
 
   app.post('/otp', async (c) => {
-    limitIp(c);
+    await limitIp(c);
     const body = await readBody(c, OtpBody);
     if (!body.email) {
       throw body.phone
@@ -117,7 +107,7 @@ export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limiter:
       }
       // A confirmed address gets a magic link; an unconfirmed one its sign-up confirmation.
       const kind: AuthEmailKind = user.email_confirmed_at ? 'magiclink' : 'signup';
-      throttle(kind, email);
+      await throttle(kind, email, tx);
       return (await prepareAuthEmail(ctx, tx, kind, user, email, redirectTo, pkce)).mail;
     });
     await send(mail);
@@ -130,7 +120,7 @@ export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limiter:
       throw authError(422, 'validation_failed', 'Reauthentication requires the user to have an email');
     }
     const email = user.email;
-    throttle('reauthentication', email);
+    await throttle('reauthentication', email);
     const mail = await ctx.db.transaction(
       async (tx) =>
         (await prepareAuthEmail(ctx, tx, 'reauthentication', user, email, ctx.config.siteUrl, null)).mail,

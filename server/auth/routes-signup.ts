@@ -5,7 +5,7 @@ import { prepareAuthEmail } from './auth-email.ts';
 import { authError, Errors } from './errors.ts';
 import type { AuthEnv } from './guard.ts';
 import { parsePkce } from './pkce.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { AuthLimits } from './limits.ts';
 import { resolveRedirect } from './redirect.ts';
 import { clientIp, readBody, redirectParam } from './request.ts';
 import { SignupBody } from './schemas.ts';
@@ -27,18 +27,9 @@ export function checkPassword(ctx: StackContext, password: string): void {
 }
 
 /** POST /signup: e-mail + password sign-up, with confirmation e-mail unless autoconfirm is on. */
-export function mountSignup(app: Hono<AuthEnv>, ctx: StackContext, limiter: RateLimiter): void {
+export function mountSignup(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLimits): void {
   app.post('/signup', async (c) => {
-    const settings = authSettings(ctx.config);
-    if (
-      !limiter.hit(
-        `signin:${clientIp(c)}`,
-        settings.rateLimits.signInSignUps,
-        settings.rateLimits.windowSeconds,
-      )
-    ) {
-      throw Errors.rateLimited();
-    }
+    await limits.signIn(clientIp(c));
     const body = await readBody(c, SignupBody);
     if (body.phone && !body.email) {
       throw authError(400, 'phone_provider_disabled', 'Phone signups are disabled');
@@ -86,10 +77,7 @@ export function mountSignup(app: Hono<AuthEnv>, ctx: StackContext, limiter: Rate
             userAgent: c.req.header('user-agent'),
           });
         }
-        const wait = limiter.emailWait('signup', email, settings.rateLimits.emailMinIntervalSeconds);
-        if (wait > 0) {
-          throw Errors.emailRateLimited(wait);
-        }
+        await limits.emailSpacing('signup', email, tx);
         const prepared = await prepareAuthEmail(ctx, tx, 'signup', user, email, redirectTo, pkce);
         mail = prepared.mail;
         const fresh = await findUserByEmail(tx, email);

@@ -3,7 +3,7 @@ import type { StackContext } from '../context.ts';
 import { authError, AuthError, Errors } from './errors.ts';
 import type { AuthEnv } from './guard.ts';
 import { consumeFlowState, type FlowMethod } from './pkce.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { AuthLimits } from './limits.ts';
 import { refreshGrant } from './refresh.ts';
 import { clientIp, readBody } from './request.ts';
 import { PasswordGrantBody, PkceGrantBody, RefreshGrantBody } from './schemas.ts';
@@ -22,20 +22,13 @@ const FLOW_AMR: Record<FlowMethod, AmrMethod> = {
 };
 
 /** POST /token?grant_type=password|refresh_token|pkce. */
-export function mountToken(app: Hono<AuthEnv>, ctx: StackContext, limiter: RateLimiter): void {
+export function mountToken(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLimits): void {
   app.post('/token', async (c) => {
     const settings = authSettings(ctx.config);
     const grant = c.req.query('grant_type');
     const ip = clientIp(c);
     const meta = { ip, userAgent: c.req.header('user-agent') };
-    const { windowSeconds, signInSignUps, tokenRefresh } = settings.rateLimits;
-    const limited =
-      grant === 'refresh_token'
-        ? !limiter.hit(`refresh:${ip}`, tokenRefresh, windowSeconds)
-        : !limiter.hit(`signin:${ip}`, signInSignUps, windowSeconds);
-    if (limited) {
-      throw Errors.rateLimited();
-    }
+    await (grant === 'refresh_token' ? limits.refresh(ip) : limits.signIn(ip));
 
     if (grant === 'password') {
       const body = await readBody(c, PasswordGrantBody);
@@ -45,12 +38,16 @@ export function mountToken(app: Hono<AuthEnv>, ctx: StackContext, limiter: RateL
           : Errors.validation('missing email or phone');
       }
       const email = body.email;
+      // Too many wrong passwords for this account, from wherever: refused before the password is checked,
+      // so guessing from many addresses gains nothing. Unknown addresses are counted alike.
+      await limits.checkAccount(email);
+      const user = await findUserByEmail(ctx.db, email);
+      // Unknown user, no password and wrong password all look the same (no account enumeration).
+      if (!(await passwordMatches(user, body.password)) || !user) {
+        await limits.accountFailed(email);
+        throw Errors.invalidCredentials();
+      }
       const session = await ctx.db.transaction(async (tx) => {
-        const user = await findUserByEmail(tx, email);
-        // Unknown user, no password and wrong password all look the same (no account enumeration).
-        if (!(await passwordMatches(user, body.password)) || !user) {
-          throw Errors.invalidCredentials();
-        }
         if (isBanned(user)) {
           throw authError(400, 'user_banned', 'User is banned');
         }

@@ -7,7 +7,7 @@ import { authError, Errors } from './errors.ts';
 import { requireUser, type AuthEnv } from './guard.ts';
 import { deleteToken, findToken, tokenHash } from './one-time-tokens.ts';
 import { parsePkce } from './pkce.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { AuthLimits } from './limits.ts';
 import { resolveRedirect } from './redirect.ts';
 import { clientIp, readBody, redirectParam } from './request.ts';
 import { checkPassword } from './routes-signup.ts';
@@ -48,7 +48,7 @@ async function consumeNonce(
 }
 
 /** GET/PUT /user and POST /logout. */
-export function mountUser(app: Hono<AuthEnv>, ctx: StackContext, limiter: RateLimiter): void {
+export function mountUser(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLimits): void {
   app.get('/user', async (c) => {
     const { user } = await requireUser(ctx, c);
     return c.json(await userJson(ctx.db, user));
@@ -106,14 +106,7 @@ export function mountUser(app: Hono<AuthEnv>, ctx: StackContext, limiter: RateLi
             [user.id, newEmail],
           );
         } else {
-          const wait = limiter.emailWait(
-            'email_change',
-            newEmail,
-            settings.rateLimits.emailMinIntervalSeconds,
-          );
-          if (wait > 0) {
-            throw Errors.emailRateLimited(wait);
-          }
+          await limits.emailSpacing('email_change', newEmail, tx);
           await tx.query(`update auth.users set email_change = $2, updated_at = now() where id = $1`, [
             user.id,
             newEmail,

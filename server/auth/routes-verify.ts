@@ -4,7 +4,7 @@ import type { StackContext } from '../context.ts';
 import { AuthError, authError, Errors } from './errors.ts';
 import type { AuthEnv } from './guard.ts';
 import { issueAuthCode } from './pkce.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { AuthLimits } from './limits.ts';
 import { resolveRedirect } from './redirect.ts';
 import { clientIp, readBody } from './request.ts';
 import { EmailOtpType, VerifyBody } from './schemas.ts';
@@ -49,13 +49,8 @@ export function redirectWith(
 }
 
 /** GET /verify (e-mail links) and POST /verify (token_hash or e-mail + code). */
-export function mountVerify(app: Hono<AuthEnv>, ctx: StackContext, limiter: RateLimiter): void {
-  const limit = (c: Context) => {
-    const { signInSignUps, windowSeconds } = authSettings(ctx.config).rateLimits;
-    if (!limiter.hit(`signin:${clientIp(c)}`, signInSignUps, windowSeconds)) {
-      throw Errors.rateLimited();
-    }
-  };
+export function mountVerify(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLimits): void {
+  const limit = (c: Context) => limits.verify(clientIp(c));
 
   app.get('/verify', async (c) => {
     const redirectTo = resolveRedirect(ctx.config, c.req.query('redirect_to'));
@@ -71,7 +66,7 @@ export function mountVerify(app: Hono<AuthEnv>, ctx: StackContext, limiter: Rate
       return c.redirect(redirectWith(redirectTo, params, { query: pkceLink, fragment: true }), 303);
     };
     try {
-      limit(c);
+      await limit(c);
       const q = VerifyQuery.safeParse(c.req.query());
       if (!q.success) {
         throw Errors.validation('Verify requires a token and a valid type');
@@ -126,7 +121,7 @@ export function mountVerify(app: Hono<AuthEnv>, ctx: StackContext, limiter: Rate
   });
 
   app.post('/verify', async (c) => {
-    limit(c);
+    await limit(c);
     const body = await readBody(c, VerifyBody);
     if (body.type === 'sms' || body.type === 'phone_change') {
       throw authError(400, 'phone_provider_disabled', 'Phone logins are disabled');

@@ -4,7 +4,7 @@ import type { StackContext } from '../context.ts';
 import { API_VERSION, authError, errorResponse, handleError } from './errors.ts';
 import { apiKeyGate, type AuthEnv } from './guard.ts';
 import { mountFactors } from './mfa/routes.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { AuthLimits } from './limits.ts';
 import { mountAdmin } from './routes-admin.ts';
 import { mountGenerateLink } from './routes-admin-links.ts';
 import { mountEmailRoutes } from './routes-email.ts';
@@ -20,7 +20,7 @@ const OPEN = new Set(['/verify', '/health', '/.well-known/jwks.json', '/settings
 /** /auth/v1: the GoTrue endpoints supabase-js uses (wire contract §2). */
 export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  const limiter = new RateLimiter();
+  const limits = new AuthLimits(ctx);
   app.onError(handleError);
   app.use('*', async (c, next) => {
     await next();
@@ -65,12 +65,12 @@ export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
   };
   app.use('*', gateUnlessOpen);
 
-  mountSignup(app, ctx, limiter);
-  mountToken(app, ctx, limiter);
-  mountVerify(app, ctx, limiter);
-  mountEmailRoutes(app, ctx, limiter);
-  mountUser(app, ctx, limiter);
-  mountFactors(app, ctx);
+  mountSignup(app, ctx, limits);
+  mountToken(app, ctx, limits);
+  mountVerify(app, ctx, limits);
+  mountEmailRoutes(app, ctx, limits);
+  mountUser(app, ctx, limits);
+  mountFactors(app, ctx, limits);
   mountAdmin(app, ctx);
   mountGenerateLink(app, ctx);
   // Unknown paths answer here, in GoTrue's shape, instead of falling through to the web app's routes.

@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { z } from 'zod';
 import type { StackConfig } from '../config.ts';
 
 /** Tunables of /auth/v1 with GoTrue-like defaults; tests lower them through setAuthSettings(). */
@@ -14,17 +18,87 @@ export interface AuthSettings {
   maxBodyBytes: number;
   /** GoTrue's secure e-mail change: both the current and the new address must confirm. */
   secureEmailChange: boolean;
+  /**
+   * Token buckets as GoTrue keeps them (a burst of up to 30, refilled at the configured rate), per IP
+   * address unless said otherwise. The defaults are supabase/config.toml's `[auth.rate_limit]`, the settings
+   * the Supabase CLI hands to GoTrue.
+   */
   rateLimits: {
-    /** Window for the per-IP counters below. */
-    windowSeconds: number;
-    /** Sign-ups, password / PKCE grants, verify and OTP requests per IP per window. */
+    /** Sign-ups, password and PKCE grants, OTP, magic link, recover and resend per IP per 5 minutes; also
+     * failed password sign-ins per account per 5 minutes (sign_in_sign_ups). */
     signInSignUps: number;
-    /** Refresh-token grants per IP per window. */
+    /** Refresh-token grants per IP per 5 minutes (token_refresh). */
     tokenRefresh: number;
+    /** E-mail link and OTP verifications per IP per 5 minutes (token_verifications). */
+    tokenVerifications: number;
+    /** MFA challenge and verify requests per IP per minute (GoTrue's MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY). */
+    mfaChallengeAndVerify: number;
+    /** Failed MFA verifications (TOTP codes, WebAuthn assertions) per factor per 15 minutes. */
+    mfaFailuresPerFactor: number;
+    /** Failed verifications after which a challenge is spent (a new one must be asked for). */
+    mfaFailuresPerChallenge: number;
     /** Minimum seconds between two e-mails of one kind to one address (GoTrue SMTP max_frequency). */
     emailMinIntervalSeconds: number;
   };
 }
+
+/** The part of supabase/config.toml the auth server reads, as the Supabase CLI defines it. */
+const AuthToml = z
+  .object({
+    auth: z
+      .object({
+        rate_limit: z
+          .object({
+            sign_in_sign_ups: z.number().int().positive().optional(),
+            token_refresh: z.number().int().positive().optional(),
+            token_verifications: z.number().int().positive().optional(),
+          })
+          .loose()
+          .optional(),
+        email: z
+          .object({
+            max_frequency: z
+              .string()
+              .regex(/^(\d+h)?(\d+m)?(\d+s)?$/)
+              .optional(),
+          })
+          .loose()
+          .optional(),
+      })
+      .loose()
+      .optional(),
+  })
+  .loose();
+
+/** Go's duration notation as the CLI writes it ("1m0s", "90s", "1h"). */
+function goDurationSeconds(text: string): number {
+  const [, h = '0', m = '0', s = '0'] = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text) ?? [];
+  return Number(h) * 3600 + Number(m) * 60 + Number(s);
+}
+
+export const CONFIG_TOML = path.resolve(import.meta.dirname, '../../supabase/config.toml');
+
+/** The rate limits supabase/config.toml declares (GoTrue's own defaults where it is silent). */
+export function rateLimitsFromToml(file = CONFIG_TOML): AuthSettings['rateLimits'] {
+  const parsed = AuthToml.safeParse(parseToml(readFileSync(file, 'utf8')));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${file}: [${issue?.path.join('.') ?? ''}] ${issue?.message ?? 'invalid'}`);
+  }
+  const limits = parsed.data.auth?.rate_limit ?? {};
+  const maxFrequency = parsed.data.auth?.email?.max_frequency;
+  return {
+    signInSignUps: limits.sign_in_sign_ups ?? 30,
+    tokenRefresh: limits.token_refresh ?? 150,
+    tokenVerifications: limits.token_verifications ?? 30,
+    mfaChallengeAndVerify: 15,
+    mfaFailuresPerFactor: 10,
+    mfaFailuresPerChallenge: 5,
+    emailMinIntervalSeconds: maxFrequency ? goDurationSeconds(maxFrequency) : 60,
+  };
+}
+
+let tomlLimits: AuthSettings['rateLimits'] | undefined;
 
 export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   accessTokenTtlSeconds: 3600,
@@ -36,8 +110,24 @@ export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   minPasswordLength: 6,
   maxBodyBytes: 64 * 1024,
   secureEmailChange: true,
-  // Generous for one machine (tests and the desktop app sign in often from loopback), still bounded.
-  rateLimits: { windowSeconds: 300, signInSignUps: 600, tokenRefresh: 1800, emailMinIntervalSeconds: 60 },
+  rateLimits: {
+    signInSignUps: 30,
+    tokenRefresh: 150,
+    tokenVerifications: 30,
+    mfaChallengeAndVerify: 15,
+    mfaFailuresPerFactor: 10,
+    mfaFailuresPerChallenge: 5,
+    emailMinIntervalSeconds: 60,
+  },
+};
+
+/** Rate limits high enough never to refuse: for test suites and benchmarks that sign in from one address. */
+export const UNLIMITED_RATE_LIMITS: Partial<AuthSettings['rateLimits']> = {
+  signInSignUps: 1_000_000,
+  tokenRefresh: 1_000_000,
+  tokenVerifications: 1_000_000,
+  mfaChallengeAndVerify: 1_000_000,
+  mfaFailuresPerFactor: 1_000_000,
 };
 
 export type AuthSettingsPatch = Partial<Omit<AuthSettings, 'rateLimits'>> & {
@@ -46,10 +136,11 @@ export type AuthSettingsPatch = Partial<Omit<AuthSettings, 'rateLimits'>> & {
 
 export function authSettings(config: StackConfig): AuthSettings {
   const patch = config.auth ?? {};
+  tomlLimits ??= rateLimitsFromToml();
   return {
     ...DEFAULT_AUTH_SETTINGS,
     ...patch,
-    rateLimits: { ...DEFAULT_AUTH_SETTINGS.rateLimits, ...patch.rateLimits },
+    rateLimits: { ...tomlLimits, ...patch.rateLimits },
   };
 }
 

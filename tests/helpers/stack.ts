@@ -1,10 +1,19 @@
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
+import { UNLIMITED_RATE_LIMITS } from '../../server/auth/settings.ts';
 import { startStack, type RunningStack } from '../../server/stack.ts';
 
 /** An in-memory stack on a random loopback port, for integration tests. */
 export function startTestStack(overrides: Parameters<typeof startStack>[0] = {}): Promise<RunningStack> {
-  return startStack({ port: 0, dataDir: 'memory', databaseUrl: undefined, smtpUrl: undefined, ...overrides });
+  return startStack({
+    port: 0,
+    dataDir: 'memory',
+    databaseUrl: undefined,
+    smtpUrl: undefined,
+    // Suites sign in hundreds of times from one address; auth-rate-limits.test.ts keeps the real limits.
+    auth: { rateLimits: UNLIMITED_RATE_LIMITS },
+    ...overrides,
+  });
 }
 
 /** The unmodified supabase-js, as the renderer and workers use it (Node 20 needs the ws transport). */

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import type { StackContext } from '../../context.ts';
 import { isPgError } from '../../db/database.ts';
 import { audit } from '../audit.ts';
-import { authError } from '../errors.ts';
+import { AuthError, authError } from '../errors.ts';
 import { requireUser, type AuthEnv } from '../guard.ts';
+import type { AuthLimits } from '../limits.ts';
 import { clientIp, readBody } from '../request.ts';
 import { addAmrClaim, insertRefreshToken, sessionResponse } from '../sessions.ts';
 import { authSettings } from '../settings.ts';
@@ -32,7 +33,7 @@ const challengeExpiry = (ctx: StackContext, kind: FactorKind) =>
 const factorNotFound = () => authError(404, 'mfa_factor_not_found', 'Factor not found');
 
 /** POST /factors, POST /factors/:id/challenge, POST /factors/:id/verify, DELETE /factors/:id. */
-export function mountFactors(app: Hono<AuthEnv>, ctx: StackContext): void {
+export function mountFactors(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLimits): void {
   const loadFactor = async (userId: string, id: string): Promise<FactorRow> => {
     const { rows } = isUuid(id)
       ? await ctx.db.query<FactorRow>('select * from auth.mfa_factors where id = $1 and user_id = $2', [
@@ -97,6 +98,7 @@ export function mountFactors(app: Hono<AuthEnv>, ctx: StackContext): void {
   app.post('/factors/:id/challenge', async (c) => {
     const { user } = await requireUser(ctx, c);
     const body = await readBody(c, ChallengeBody);
+    await limits.mfa(clientIp(c));
     const factor = await loadFactor(user.id, c.req.param('id'));
     const kind = KINDS[factor.factor_type];
     if (!kind) {
@@ -125,58 +127,77 @@ export function mountFactors(app: Hono<AuthEnv>, ctx: StackContext): void {
 
   app.post('/factors/:id/verify', async (c) => {
     const { user, sessionId } = await requireUser(ctx, c);
+    await limits.mfa(clientIp(c));
     const body = await readBody(c, VerifyBody);
     const factor = await loadFactor(user.id, c.req.param('id'));
     const kind = KINDS[factor.factor_type];
     if (!kind) {
       throw factorNotFound();
     }
+    // Too many wrong codes or assertions for this factor lately, from wherever: refused before checking.
+    await limits.checkFactor(factor.id);
     const expiry = challengeExpiry(ctx, kind);
-    const session = await ctx.db.transaction(async (tx) => {
-      const { rows } = isUuid(body.challenge_id)
-        ? await tx.query<ChallengeRow & { expired: boolean }>(
-            `select id, factor_id, web_authn_session_data, created_at + make_interval(secs => $3) < now() as expired
+    const session = await ctx.db
+      .transaction(async (tx) => {
+        const { rows } = isUuid(body.challenge_id)
+          ? await tx.query<ChallengeRow & { expired: boolean }>(
+              `select id, factor_id, web_authn_session_data, created_at + make_interval(secs => $3) < now() as expired
                from auth.mfa_challenges where id = $1 and factor_id = $2 and verified_at is null for update`,
-            [body.challenge_id, factor.id, expiry],
-          )
-        : { rows: [] };
-      const challenge = rows[0];
-      if (!challenge) {
-        throw authError(404, 'mfa_factor_not_found', 'MFA factor with the provided challenge ID not found');
-      }
-      if (challenge.expired) {
-        throw authError(
-          422,
-          'mfa_challenge_expired',
-          `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`,
+              [body.challenge_id, factor.id, expiry],
+            )
+          : { rows: [] };
+        const challenge = rows[0];
+        if (!challenge) {
+          throw authError(404, 'mfa_factor_not_found', 'MFA factor with the provided challenge ID not found');
+        }
+        if (challenge.expired) {
+          throw authError(
+            422,
+            'mfa_challenge_expired',
+            `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`,
+          );
+        }
+        if (!(await kind.verify(ctx, tx, factor, challenge, body))) {
+          throw authError(422, 'mfa_verification_failed', 'Invalid TOTP code entered');
+        }
+        // Single use: a verified challenge cannot be replayed.
+        await tx.query('update auth.mfa_challenges set verified_at = now() where id = $1', [challenge.id]);
+        await tx.query(`update auth.mfa_factors set status = 'verified', updated_at = now() where id = $1`, [
+          factor.id,
+        ]);
+        await tx.query(
+          `update auth.sessions set aal = 'aal2', factor_id = $2, updated_at = now() where id = $1`,
+          [sessionId, factor.id],
         );
-      }
-      if (!(await kind.verify(ctx, tx, factor, challenge, body))) {
-        throw authError(422, 'mfa_verification_failed', 'Invalid TOTP code entered');
-      }
-      // Single use: a verified challenge cannot be replayed.
-      await tx.query('update auth.mfa_challenges set verified_at = now() where id = $1', [challenge.id]);
-      await tx.query(`update auth.mfa_factors set status = 'verified', updated_at = now() where id = $1`, [
-        factor.id,
-      ]);
-      await tx.query(
-        `update auth.sessions set aal = 'aal2', factor_id = $2, updated_at = now() where id = $1`,
-        [sessionId, factor.id],
-      );
-      await addAmrClaim(tx, sessionId, kind.amr);
-      await audit(tx, 'verification_attempted', user, clientIp(c), {
-        factor_id: factor.id,
-        factor_type: factor.factor_type,
-        result: 'success',
+        await addAmrClaim(tx, sessionId, kind.amr);
+        await audit(tx, 'verification_attempted', user, clientIp(c), {
+          factor_id: factor.id,
+          factor_type: factor.factor_type,
+          result: 'success',
+        });
+        // The session's older refresh tokens would mint aal1-era tokens; the upgraded session starts a new chain.
+        await tx.query(
+          'update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false',
+          [sessionId],
+        );
+        const token = await insertRefreshToken(tx, user.id, sessionId, null);
+        return sessionResponse(ctx, tx, user, sessionId, token);
+      })
+      .catch(async (e: unknown) => {
+        // A wrong TOTP code or a WebAuthn assertion that does not verify counts against the factor and the
+        // challenge (outside the rolled-back transaction); a challenge that failed too often is spent.
+        if (e instanceof AuthError && e.code === 'mfa_verification_failed' && isUuid(body.challenge_id)) {
+          if (await limits.factorFailed(factor.id, body.challenge_id)) {
+            await ctx.db.query('delete from auth.mfa_challenges where id = $1', [body.challenge_id]);
+          }
+          await audit(ctx.db, 'verification_attempted', user, clientIp(c), {
+            factor_id: factor.id,
+            factor_type: factor.factor_type,
+            result: 'failure',
+          });
+        }
+        throw e;
       });
-      // The session's older refresh tokens would mint aal1-era tokens; the upgraded session starts a new chain.
-      await tx.query(
-        'update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false',
-        [sessionId],
-      );
-      const token = await insertRefreshToken(tx, user.id, sessionId, null);
-      return sessionResponse(ctx, tx, user, sessionId, token);
-    });
     return c.json(session);
   });
 

@@ -1,0 +1,262 @@
+// Issue 14 §2, as the attacker measured it: 300 wrong TOTP codes on one challenge (then the right one), 200
+// wrong passwords for one account from one address and from many, 200 sign-ups from one address, and
+// limits that reset on restart. The stacks here keep the limits of supabase/config.toml
+// ([auth.rate_limit]: sign_in_sign_ups = 30 per 5 minutes and per IP, burst 30, as GoTrue reads them).
+import { request } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type RunningStack } from '../../server/stack.ts';
+import { client } from '../helpers/stack.ts';
+import { uniqueEmail } from './auth-support.ts';
+import { SoftwareAuthenticator } from './webauthn-support.ts';
+
+/** A JSON request to the stack from a chosen loopback source address (every 127.x address is this host). */
+function post(
+  stack: RunningStack,
+  pathAndQuery: string,
+  body: unknown,
+  { from = '127.0.0.1', token }: { from?: string; token?: string } = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const url = new URL(pathAndQuery, stack.url);
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: 'POST',
+        localAddress: from,
+        headers: {
+          apikey: stack.status.anon_key,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text || '{}') as Record<string, unknown> }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const password = 'correct-horse-battery-7';
+const signIn = (stack: RunningStack, email: string, pass: string, from?: string) =>
+  post(stack, '/auth/v1/token?grant_type=password', { email, password: pass }, { from });
+
+async function confirmedUser(stack: RunningStack): Promise<string> {
+  const email = uniqueEmail('limits');
+  const { error } = await client(stack, 'service_role').auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+  });
+  expect(error).toBeNull();
+  return email;
+}
+
+/** The stack with supabase/config.toml's limits (no test override). */
+const startLimited = (overrides: Parameters<typeof startStack>[0] = {}) =>
+  startStack({ port: 0, dataDir: 'memory', databaseUrl: undefined, smtpUrl: undefined, ...overrides });
+
+describe('password sign-in and sign-up limits', () => {
+  let stack: RunningStack;
+  beforeAll(async () => {
+    stack = await startLimited();
+  });
+  afterAll(() => stack.close());
+
+  it('refuses the 31st sign-in from one address, the right password included', async () => {
+    const email = await confirmedUser(stack);
+    const statuses: number[] = [];
+    for (let i = 0; i < 200 && statuses.at(-1) !== 429; i++) {
+      statuses.push((await signIn(stack, email, `wrong-${i}`, '127.0.0.2')).status);
+    }
+    expect(statuses.slice(0, 30)).toEqual(Array(30).fill(400));
+    expect(statuses[30]).toBe(429);
+    const right = await signIn(stack, email, password, '127.0.0.2');
+    expect(right).toMatchObject({ status: 429, body: { error_code: 'over_request_rate_limit' } });
+  });
+
+  it('refuses an account after 30 wrong passwords from 30 addresses, whatever the next address', async () => {
+    const email = await confirmedUser(stack);
+    for (let i = 0; i < 30; i++) {
+      expect((await signIn(stack, email, `guess-${i}`, `127.0.1.${i + 1}`)).status).toBe(400);
+    }
+    const fresh = await signIn(stack, email, password, '127.0.2.1');
+    expect(fresh).toMatchObject({ status: 429, body: { error_code: 'over_request_rate_limit' } });
+    // Another account from those addresses is not affected.
+    const other = await confirmedUser(stack);
+    expect((await signIn(stack, other, password, '127.0.2.2')).status).toBe(200);
+  });
+
+  it('refuses the 31st sign-up from one address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 200 && statuses.at(-1) !== 429; i++) {
+      statuses.push(
+        (
+          await post(
+            stack,
+            '/auth/v1/signup',
+            { email: uniqueEmail('flood'), password },
+            { from: '127.0.3.1' },
+          )
+        ).status,
+      );
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    expect(statuses).toHaveLength(31);
+  });
+});
+
+describe('second-factor verification limits', () => {
+  let stack: RunningStack;
+  let token: string;
+  let factorId: string;
+  let secret: string;
+  beforeAll(async () => {
+    stack = await startLimited();
+    const email = await confirmedUser(stack);
+    const sb = client(stack);
+    await sb.auth.signInWithPassword({ email, password });
+    const enrolled = await sb.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
+    if (enrolled.error || enrolled.data.type !== 'totp') {
+      throw new Error('no totp factor');
+    }
+    factorId = enrolled.data.id;
+    secret = enrolled.data.totp.secret;
+    const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+    const verified = await sb.auth.mfa.challengeAndVerify({ factorId, code });
+    expect(verified.error).toBeNull();
+    // The attacker: the same account, password only.
+    const thief = client(stack);
+    await thief.auth.signInWithPassword({ email, password });
+    token = (await thief.auth.getSession()).data.session!.access_token;
+  });
+  afterAll(() => stack.close());
+
+  const challenge = async (from: string) => {
+    const res = await post(stack, `/auth/v1/factors/${factorId}/challenge`, {}, { from, token });
+    expect(res.status).toBe(200);
+    return res.body.id as string;
+  };
+  const verify = (challengeId: string, code: string, from: string) =>
+    post(stack, `/auth/v1/factors/${factorId}/verify`, { challenge_id: challengeId, code }, { from, token });
+  const rightCode = () => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+  const wrongCode = () => {
+    const valid = new Set(
+      [-1, 0, 1].map((s) =>
+        new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+          timestamp: Date.now() + s * 30_000,
+        }),
+      ),
+    );
+    let n = Math.floor(Math.random() * 1_000_000);
+    while (valid.has(String(n).padStart(6, '0'))) {
+      n = (n + 1) % 1_000_000;
+    }
+    return String(n).padStart(6, '0');
+  };
+
+  it('spends a challenge after 5 wrong codes and locks the factor after 10, the right code included', async () => {
+    const first = await challenge('127.0.4.1');
+    const onFirst: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      onFirst.push(String((await verify(first, wrongCode(), '127.0.4.1')).body.error_code));
+    }
+    // Five wrong codes spend the challenge: the sixth attempt finds it gone.
+    expect(onFirst).toEqual([...Array<string>(5).fill('mfa_verification_failed'), 'mfa_factor_not_found']);
+    const refused = await verify(first, rightCode(), '127.0.4.1');
+    expect(refused.status).toBe(404);
+
+    // From other addresses and fresh challenges: after 10 failures of the factor in all, even the right
+    // code is refused with 429.
+    const second = await challenge('127.0.4.2');
+    for (let i = 0; i < 5; i++) {
+      expect((await verify(second, wrongCode(), '127.0.4.2')).body.error_code).toBe(
+        'mfa_verification_failed',
+      );
+    }
+    const third = await challenge('127.0.4.3');
+    const locked = await verify(third, rightCode(), '127.0.4.3');
+    expect(locked).toMatchObject({ status: 429, body: { error_code: 'over_request_rate_limit' } });
+  });
+
+  it('limits challenges and verifications per address (GoTrue: 15 per minute, burst 30)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 40 && statuses.at(-1) !== 429; i++) {
+      statuses.push(
+        (await post(stack, `/auth/v1/factors/${factorId}/challenge`, {}, { from: '127.0.5.1', token }))
+          .status,
+      );
+    }
+    expect(statuses.slice(0, 30)).toEqual(Array(30).fill(200));
+    expect(statuses[30]).toBe(429);
+  });
+
+  it('counts WebAuthn responses that do not verify like wrong codes', async () => {
+    const email = await confirmedUser(stack);
+    const sb = client(stack);
+    await sb.auth.signInWithPassword({ email, password });
+    const enrolled = await sb.auth.mfa.enroll({ factorType: 'webauthn', friendlyName: 'Laptop' });
+    expect(enrolled.error).toBeNull();
+    const id = enrolled.data!.id;
+    const rp = { rpId: 'localhost', rpOrigins: ['http://localhost:5173'] };
+    // A look-alike site's page: its ceremonies carry the wrong origin and never verify.
+    const phishing = new SoftwareAuthenticator({ origin: 'https://vigil-login.example' });
+    const codes: (string | undefined)[] = [];
+    for (let i = 0; i < 12; i++) {
+      const ch = await sb.auth.mfa.challenge({ factorId: id, webauthn: rp });
+      if (ch.error || ch.data.type !== 'webauthn') {
+        codes.push(ch.error?.code);
+        continue;
+      }
+      const credential = await phishing.create(ch.data.webauthn.credential_options.publicKey as never);
+      const res = await sb.auth.mfa.verify({
+        factorId: id,
+        challengeId: ch.data.id,
+        webauthn: { type: 'create', ...rp, credential_response: credential as never },
+      });
+      codes.push(res.error?.code);
+    }
+    expect(codes.slice(0, 10)).toEqual(Array(10).fill('mfa_verification_failed'));
+    expect(codes.slice(10)).toEqual(['over_request_rate_limit', 'over_request_rate_limit']);
+  });
+});
+
+describe('limits across a restart', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'vigil-limits-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('keeps an exhausted bucket exhausted when the stack starts again on the same data', async () => {
+    const first = await startLimited({ dataDir: dir });
+    const email = await confirmedUser(first);
+    for (let i = 0; i < 30; i++) {
+      await signIn(first, email, `wrong-${i}`, '127.0.7.1');
+    }
+    expect((await signIn(first, email, password, '127.0.7.1')).status).toBe(429);
+    await first.close();
+    const second = await startLimited({ dataDir: dir });
+    try {
+      expect((await signIn(second, email, password, '127.0.7.1')).status).toBe(429);
+      expect((await signIn(second, email, password, '127.0.7.2')).status).toBe(429);
+    } finally {
+      await second.close();
+    }
+  });
+});
