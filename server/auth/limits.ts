@@ -68,7 +68,7 @@ export class AuthLimits {
   }
 
   private factorBucket = () =>
-    perInterval(this.settings.mfaFailuresPerFactor, 15 * 60, this.settings.mfaFailuresPerFactor);
+    perInterval(this.settings.mfaFailuresPerFactor, 3600, this.settings.mfaFailuresPerFactor);
 
   /** Failed second-factor verifications of one factor (TOTP codes and WebAuthn assertions alike). */
   async checkFactor(factorId: string): Promise<void> {

@@ -33,7 +33,7 @@ export interface AuthSettings {
     tokenVerifications: number;
     /** MFA challenge and verify requests per IP per minute (GoTrue's MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY). */
     mfaChallengeAndVerify: number;
-    /** Failed MFA verifications (TOTP codes, WebAuthn assertions) per factor per 15 minutes. */
+    /** Failed MFA verifications (TOTP codes, WebAuthn assertions) per factor per hour. */
     mfaFailuresPerFactor: number;
     /** Failed verifications after which a challenge is spent (a new one must be asked for). */
     mfaFailuresPerChallenge: number;
