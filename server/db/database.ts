@@ -35,6 +35,16 @@ export interface TransactionOptions {
    * a read-only one, where committing and rolling back are the same.
    */
   endAfterFirstQuery?: boolean;
+  /**
+   * Each statement's time limit in milliseconds (the role's `statement_timeout`); past it the statement
+   * fails with 57014. PostgreSQL enforces it from the preamble's setting; PGlite through its watchdog.
+   */
+  statementTimeoutMs?: number;
+  /**
+   * The API role the transaction acts as (anon, authenticated), when it acts for a client: on PostgreSQL
+   * such transactions may not take the whole connection pool (postgres.ts).
+   */
+  apiRole?: string;
 }
 
 export interface Database extends Queryable {

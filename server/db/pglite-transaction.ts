@@ -1,5 +1,6 @@
 import { parse, protocol, type PGlite } from '@electric-sql/pglite';
 import type { Queryable, QueryResult, TransactionOptions } from './database.ts';
+import type { Interrupter } from './pglite-interrupt.ts';
 import { statementCacheFor, type StatementCache } from './pglite-statements.ts';
 
 // A transaction on PGlite in as few calls into the WASM backend as the wire protocol allows. PGlite's own
@@ -95,6 +96,7 @@ export class PipelinedTransaction implements Queryable {
   constructor(
     private readonly db: PGlite,
     private readonly options: TransactionOptions,
+    private readonly interrupter: Interrupter | null = null,
   ) {
     this.statements = statementCacheFor(db);
     // A transaction that ends with its first query needs no BEGIN/COMMIT: everything up to Sync runs in
@@ -116,8 +118,11 @@ export class PipelinedTransaction implements Queryable {
 
   private async send(parts: Uint8Array[], cached: string[] = []): Promise<Message[]> {
     try {
+      const batch = concat(parts);
+      const run = () => this.db.execProtocol(batch, { syncToFs: false });
+      const limit = this.options.statementTimeoutMs;
       const r = await this.db._runExclusiveQuery(() =>
-        this.db.execProtocol(concat(parts), { syncToFs: false }),
+        this.interrupter && limit ? this.interrupter.limit(limit, run) : run(),
       );
       return r.messages;
     } catch (e) {
@@ -223,9 +228,10 @@ export function pipelinedTransaction<T>(
   db: PGlite,
   fn: (tx: Queryable) => Promise<T>,
   options: TransactionOptions = {},
+  interrupter: Interrupter | null = null,
 ): Promise<T> {
   return db._runExclusiveTransaction(async () => {
-    const tx = new PipelinedTransaction(db, options);
+    const tx = new PipelinedTransaction(db, options, interrupter);
     let result: T;
     try {
       result = await fn(tx);

@@ -1,6 +1,9 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
 import type { Database, Queryable, QueryResult } from './database.ts';
+import { createInterrupter, shareSideModules, sharedEngine, type Interrupter } from './pglite-interrupt.ts';
 import { pipelinedTransaction } from './pglite-transaction.ts';
 
 // Values cross the WASM boundary as text and are parsed only where the JS type is lossless; the REST
@@ -52,27 +55,57 @@ if (!process.env.DATABASE_URL) {
   void pgliteEngine();
 }
 
+/**
+ * Opens an existing database (a data directory, or a template's tarball) on the shared-memory engine, so
+ * that statement time limits can be enforced (pglite-interrupt.ts). Never for a fresh directory: PGlite's
+ * initdb step would run the shared module without its memory (createRawPGlite builds templates).
+ */
 export async function openPGlite(options: PGliteOptions = {}): Promise<Database> {
-  const pgliteWasmModule = await pgliteEngine();
+  // A fresh database (no data yet) runs initdb, which the shared engine cannot: the plain one, no limits.
+  const existing =
+    options.loadDataDir !== undefined ||
+    (options.dataDir !== undefined && existsSync(path.join(options.dataDir, 'PG_VERSION')));
+  const shared = existing ? await sharedEngine() : null;
+  const pgliteWasmModule = shared?.module ?? (await pgliteEngine());
   const db = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
+    ...(shared ? { extensions: { sharedMemory: shared.extension } } : {}),
     parsers,
   });
-  return fromPGlite(db);
+  if (shared) {
+    shareSideModules(db.Module.FS as never, shared.maximumPages);
+  }
+  const exported = db.Module as unknown as { _QueryCancelPending?: unknown; _InterruptPending?: unknown };
+  const interrupter =
+    shared &&
+    typeof exported._QueryCancelPending === 'number' &&
+    typeof exported._InterruptPending === 'number'
+      ? createInterrupter(shared.memory, {
+          queryCancelPending: exported._QueryCancelPending,
+          interruptPending: exported._InterruptPending,
+        })
+      : null;
+  if (existing && !interrupter) {
+    console.warn('pglite: statement time limits cannot be enforced (no shared-memory engine)');
+  }
+  return fromPGlite(db, interrupter);
 }
 
-export function fromPGlite(db: PGlite): Database {
+export function fromPGlite(db: PGlite, interrupter: Interrupter | null = null): Database {
   return {
     kind: 'pglite',
     ...wrap(db),
-    transaction: (fn, options) => pipelinedTransaction(db, fn, options),
+    transaction: (fn, options) => pipelinedTransaction(db, fn, options, interrupter),
     async listen(channel, onNotify) {
       const unsubscribe = await db.listen(channel, onNotify);
       return () => unsubscribe();
     },
-    close: () => db.close(),
+    async close() {
+      await db.close();
+      await interrupter?.close();
+    },
   };
 }
 

@@ -18,8 +18,46 @@ const wrap = (client: pg.PoolClient | pg.Pool): Queryable => ({
   },
 });
 
+/** Waiters for a bounded number of slots, first come first served. */
+class Slots {
+  private used = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async acquire(): Promise<() => void> {
+    if (this.used >= this.size) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.used++;
+    }
+    let released = false;
+    return () => {
+      if (released) {
+        return;
+      }
+      released = true;
+      const next = this.waiting.shift();
+      if (next) {
+        next(); // the slot passes on
+      } else {
+        this.used--;
+      }
+    };
+  }
+}
+
+const POOL_SIZE = 10;
+/** Connections kept from client requests for the stack's own work (auth, realtime, the agent worker). */
+const RESERVED_FOR_SERVICE = 2;
+
 export async function openPostgres(connectionString: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+  const pool = new pg.Pool({ connectionString, max: POOL_SIZE });
+  // Client requests may hold at most POOL_SIZE - 2 connections, and visitors (anon) half of those: slow
+  // anonymous requests (each bounded by its statement_timeout) can never keep signed-in customers, or the
+  // stack's own work, waiting for a connection.
+  const clientSlots = new Slots(POOL_SIZE - RESERVED_FOR_SERVICE);
+  const anonSlots = new Slots((POOL_SIZE - RESERVED_FOR_SERVICE) / 2);
   // Fail at start-up with the server's own message rather than on the first request.
   await pool.query('select 1');
   const root = wrap(pool);
@@ -28,7 +66,17 @@ export async function openPostgres(connectionString: string): Promise<Database> 
     kind: 'postgres',
     ...root,
     async transaction(fn, options) {
-      const client = await pool.connect();
+      const releases: (() => void)[] = [];
+      if (options?.apiRole === 'anon') {
+        releases.push(await anonSlots.acquire());
+      }
+      if (options?.apiRole === 'anon' || options?.apiRole === 'authenticated') {
+        releases.push(await clientSlots.acquire());
+      }
+      const client = await pool.connect().catch((e: unknown) => {
+        releases.forEach((release) => release());
+        throw e;
+      });
       try {
         await client.query('begin');
         if (options?.preamble) {
@@ -42,6 +90,7 @@ export async function openPostgres(connectionString: string): Promise<Database> 
         throw e;
       } finally {
         client.release();
+        releases.reverse().forEach((release) => release());
       }
     },
     async listen(channel, onNotify) {

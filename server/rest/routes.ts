@@ -10,6 +10,7 @@ import type { RestRequest } from './handlers/request.ts';
 import { parsePrefer } from './prefer.ts';
 import { mediaType, wantsNullsStripped, type RestResponse } from './respond.ts';
 import { cachedRoleResolver } from './role-cache.ts';
+import { reloadRoleTimeouts } from '../db/role-timeouts.ts';
 import { runAsRequest } from './run.ts';
 import { EXPOSED_SCHEMA, schemaCacheFor } from './schema-cache.ts';
 
@@ -92,11 +93,17 @@ type Handler = (req: RestRequest, name: string) => Promise<RestResponse>;
 export function restRoutes(ctx: StackContext): Hono {
   const cache = schemaCacheFor(ctx.db);
   const resolveRole = cachedRoleResolver(ctx.keys);
-  // PostgREST's schema reload signal: NOTIFY pgrst, 'reload schema' (or an empty payload).
+  // PostgREST's reload signals: NOTIFY pgrst, 'reload schema' (or an empty payload), 'reload config' (the
+  // roles' settings, such as their statement_timeout).
   ctx.db
     .listen('pgrst', (payload) => {
       if (payload === '' || payload === 'reload schema') {
         cache.reload().catch((e: unknown) => console.error('rest: schema reload failed', e));
+      }
+      if (payload === '' || payload === 'reload config' || payload === 'reload schema') {
+        reloadRoleTimeouts(ctx.db).catch((e: unknown) =>
+          console.error('rest: role settings reload failed', e),
+        );
       }
     })
     .catch((e: unknown) => console.error('rest: cannot LISTEN pgrst', e));

@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../db/database.ts';
 import { rolePreambleParams, ROLE_PREAMBLE } from '../db/as-role.ts';
+import { statementTimeoutFor } from '../db/role-timeouts.ts';
 import type { RequestRole } from '../http/request-role.ts';
 
 // The role preamble (as-role.ts) plus what PostgREST sets too, in one statement: GET/HEAD run READ
@@ -38,10 +39,12 @@ export async function runAsRequest<T>(
   options: RunOptions,
   fn: (tx: Queryable) => Promise<T>,
 ): Promise<T> {
+  const statementTimeoutMs = await statementTimeoutFor(db, who.role);
   const params = rolePreambleParams(who, {
     method: options.method,
     path: options.path,
     headers: options.headers,
+    statementTimeoutMs,
   });
   try {
     return await db.transaction(
@@ -58,6 +61,8 @@ export async function runAsRequest<T>(
         preamble: { sql: options.readOnly ? PREAMBLE_RO : PREAMBLE_RW, params },
         // A read-only request's statement, or a write nothing after can fail: COMMIT may go along with it.
         endAfterFirstQuery: (options.readOnly || options.oneStatement) && !options.rollback,
+        statementTimeoutMs,
+        apiRole: who.role,
       },
     );
   } catch (e) {

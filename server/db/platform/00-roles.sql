@@ -30,3 +30,18 @@ begin
     create publication supabase_realtime;
   end if;
 end $$;
+
+-- Statement time limits per API role, as Supabase sets them; the REST layer applies them to each request
+-- made as the role (server/db/role-timeouts.ts). A project changes them the same way:
+--   alter role authenticated set statement_timeout = '15s';  notify pgrst, 'reload config';
+do $$
+begin
+  if not exists (select 1 from pg_db_role_setting d join pg_roles r on r.oid = d.setrole
+                  where r.rolname = 'anon' and d.setconfig::text like '%statement_timeout=%') then
+    alter role anon set statement_timeout = '3s';
+  end if;
+  if not exists (select 1 from pg_db_role_setting d join pg_roles r on r.oid = d.setrole
+                  where r.rolname = 'authenticated' and d.setconfig::text like '%statement_timeout=%') then
+    alter role authenticated set statement_timeout = '8s';
+  end if;
+end $$;
