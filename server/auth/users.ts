@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import bcrypt from 'bcryptjs';
+import { bcryptCompare, bcryptHash } from './password-pool.ts';
 import type { Queryable } from '../db/database.ts';
 
 /** A timestamp as the engine returns it: PGlite gives text, node-postgres may give a Date. */
@@ -39,7 +39,7 @@ const USER_COLUMNS = `id, aud, role, email, encrypted_password, email_confirmed_
   is_anonymous, deleted_at`;
 
 export const BCRYPT_COST = 10;
-export const hashPassword = (password: string) => bcrypt.hash(password, BCRYPT_COST);
+export const hashPassword = (password: string) => bcryptHash(password, BCRYPT_COST);
 
 let dummyHash: Promise<string> | null = null;
 
@@ -50,10 +50,10 @@ let dummyHash: Promise<string> | null = null;
 export async function passwordMatches(user: UserRow | null, password: string): Promise<boolean> {
   if (!user?.encrypted_password) {
     dummyHash ??= hashPassword('vigil-timing-equaliser');
-    await bcrypt.compare(password, await dummyHash);
+    await bcryptCompare(password, await dummyHash);
     return false;
   }
-  return bcrypt.compare(password, user.encrypted_password);
+  return bcryptCompare(password, user.encrypted_password);
 }
 
 export async function findUserById(tx: Queryable, id: string): Promise<UserRow | null> {
