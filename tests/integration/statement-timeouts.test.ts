@@ -96,4 +96,60 @@ describe('statement time limits per role', () => {
     expect(await statementTimeoutFor(stack.ctx.db, 'anon')).toBe(60_000);
     await setRoleTimeout('anon', `${LIMIT_MS}ms`);
   });
+
+  const onPostgres = process.env.VIGIL_TEST_DATABASE_URL !== undefined;
+
+  /** Latency of `probe` sampled while `busy` runs (at least three samples). */
+  async function whileBusy(busy: Promise<unknown>, probe: () => Promise<Response>): Promise<number[]> {
+    let done = false;
+    void busy.finally(() => (done = true));
+    const samples: number[] = [];
+    while (!done || samples.length < 3) {
+      const started = performance.now();
+      const res = await probe();
+      await res.arrayBuffer();
+      expect(res.status).toBe(200);
+      samples.push(performance.now() - started);
+      if (done && samples.length >= 3) {
+        break;
+      }
+    }
+    return samples;
+  }
+
+  it.runIf(onPostgres)(
+    'keeps /health and a signed-in read fast while ten pathological requests run (PostgreSQL)',
+    async () => {
+      await setRoleTimeout('anon', '2s');
+      const attack = Promise.all(
+        Array.from({ length: 10 }, () =>
+          restGet(`agent_roles?select=id&description=match.${encodeURIComponent(PATHOLOGICAL)}`),
+        ),
+      );
+      // Give the attack time to take its connections.
+      await new Promise((r) => setTimeout(r, 200));
+      const health = await whileBusy(attack, () => fetch(`${stack.url}/health`));
+      const reads = await whileBusy(attack, () => restGet('profiles?select=id', user.accessToken));
+      const answers = await attack;
+      expect(answers.map((r) => r.status)).toEqual(Array(10).fill(500));
+      // The attack's requests may hold at most four of the pool's ten connections.
+      expect(Math.max(...health)).toBeLessThan(100);
+      expect(Math.max(...reads)).toBeLessThan(100);
+      await setRoleTimeout('anon', `${LIMIT_MS}ms`);
+    },
+  );
+
+  it.runIf(!onPostgres)(
+    'on PGlite, holds the stack no longer than the limit: /health answers once the statement is cut off',
+    async () => {
+      const attack = restGet(`agent_roles?select=id&description=match.${encodeURIComponent(PATHOLOGICAL)}`);
+      await new Promise((r) => setTimeout(r, 50));
+      const started = performance.now();
+      const res = await fetch(`${stack.url}/health`);
+      expect(res.status).toBe(200);
+      // PGlite is one backend on the stack's thread: a statement holds it until cut off at its limit.
+      expect(performance.now() - started).toBeLessThan(LIMIT_MS + 4000);
+      expect((await attack).status).toBe(500);
+    },
+  );
 });
