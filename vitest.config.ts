@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts', '**/*.test.tsx'],
     // tests/scanners port-scan loopback: they run only in a private network namespace (tests/scanners/run.sh).
-    exclude: ['node_modules/**', 'dist/**', 'tests/e2e/**', 'tests/scanners/**'],
+    exclude: ['node_modules/**', 'dist/**', 'tests/e2e/**', 'tests/scanners/**', 'tests/hosted-policy/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { build, type Configuration } from 'electron-builder';
 import { load } from 'js-yaml';
 import { repoRoot } from './lib/electron-binary.ts';
+import { DesktopSettings, readSettings } from '../shared/settings.ts';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 for (const script of ['build:web', 'build:desktop']) {
@@ -14,7 +15,7 @@ for (const script of ['build:web', 'build:desktop']) {
 }
 
 const config = load(readFileSync(path.join(repoRoot, 'electron-builder.yml'), 'utf8')) as Configuration;
-const feed = process.env.VIGIL_UPDATE_URL;
+const feed = readSettings(DesktopSettings, process.env).VIGIL_UPDATE_URL;
 if (!feed) {
   console.log('VIGIL_UPDATE_URL is not set: building without an auto-update feed.');
   config.publish = null;

@@ -4,8 +4,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SettingsError } from '../shared/settings.ts';
+import { processSettings } from '../server/config.ts';
 import { runStack } from '../server/main.ts';
+import { defaultWebDir } from '../server/web/routes.ts';
 import { createServiceClient } from '../agents/queue/client.ts';
+import { scannerSettings } from '../agents/scanners/core/settings.ts';
 import { startAgent } from '../agents/worker/agent.ts';
 import { electronBinary } from './lib/electron-binary.ts';
 
@@ -16,21 +20,32 @@ const scripts = (
 ).scripts;
 
 function buildIfMissing(output: string, script: string, what: string): void {
-  if (existsSync(path.join(root, output)) || !scripts[script]) {
+  if (existsSync(path.resolve(root, output)) || !scripts[script]) {
     return;
   }
   console.log(`Building the ${what} (first start only)…`);
   execFileSync(npm, ['run', '--silent', script], { cwd: root, stdio: 'inherit' });
 }
 
-buildIfMissing('dist/web/index.html', 'build:web', 'web app');
+// Every setting is read and checked once, before anything starts (a wrong value stops here, listed).
+try {
+  processSettings();
+  scannerSettings();
+} catch (e) {
+  if (e instanceof SettingsError) {
+    console.error(e.message);
+    process.exit(1);
+  }
+  throw e;
+}
+buildIfMissing(path.join(defaultWebDir(), 'index.html'), 'build:web', 'web app');
 const started = performance.now();
 const stack = await runStack();
-// One agent worker in process (ARCHITECTURE §3). The embedded stack is local mode: this machine's own
-// loopback targets may be scanned; VIGIL_LOCAL_MODE=0 applies the hosted target policy instead.
+// One agent worker in process (ARCHITECTURE §3), with the stack's own parsed settings: local mode (this
+// machine's loopback and private targets may be scanned) unless VIGIL_LOCAL_MODE is false, off, no or 0.
 const agent = startAgent({
   db: createServiceClient(stack.url, stack.status.service_role_key),
-  mode: process.env.VIGIL_LOCAL_MODE === '0' ? 'hosted' : 'local',
+  mode: stack.ctx.config.localMode ? 'local' : 'hosted',
   mail: stack.ctx.mailer,
 });
 console.log(

@@ -19,6 +19,9 @@ npx vitest run
 stage 'scanners (in a private network namespace)'
 bash tests/scanners/run.sh
 
+stage 'hosted target policy through npm start (in private namespaces)'
+bash tests/hosted-policy/run.sh
+
 stage 'migrations on PostgreSQL 15'
 bash scripts/test-postgres.sh
 

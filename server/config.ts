@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
+import { readSettings, StackSettings } from '../shared/settings.ts';
 import type { AuthSettingsPatch } from './auth/settings.ts';
 
 /** The OS's per-user application-data folder, as Electron's app.getPath('appData') resolves it. */
@@ -16,37 +16,13 @@ export function defaultDataDir(): string {
   }
 }
 
-const list = z
-  .string()
-  .optional()
-  .transform((s) =>
-    (s ?? '')
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean),
-  );
+let fromProcess: ReturnType<typeof readSettings<typeof StackSettings>> | undefined;
 
-const bool = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0', 'yes', 'no'])
-    .optional()
-    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
-
-const EnvSchema = z.object({
-  VIGIL_PORT: z.coerce.number().int().min(0).max(65535).default(54321),
-  VIGIL_HOST: z.string().min(1).default('127.0.0.1'),
-  VIGIL_DATA_DIR: z.string().min(1).optional(),
-  DATABASE_URL: z.string().url().optional(),
-  VIGIL_PUBLIC_URL: z.string().url().optional(),
-  VIGIL_SITE_URL: z.string().url().optional(),
-  VIGIL_REDIRECT_URLS: list,
-  VIGIL_AUTOCONFIRM: bool(false),
-  VIGIL_LOCAL_MODE: bool(true),
-  SMTP_URL: z.string().url().optional(),
-  MAIL_FROM: z.string().min(3).default('Vigil <no-reply@vigil.local>'),
-  STRIPE_SECRET_KEY: z.string().optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().optional(),
-});
+/** The stack's settings from this process's environment, parsed and validated once. */
+export function processSettings() {
+  fromProcess ??= readSettings(StackSettings, process.env);
+  return fromProcess;
+}
 
 export interface StackConfig {
   port: number;
@@ -76,12 +52,7 @@ export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<StackConfig> = {},
 ): StackConfig {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+  const e = readSettings(StackSettings, env);
   const port = overrides.port ?? e.VIGIL_PORT;
   const host = overrides.host ?? e.VIGIL_HOST;
   const publicUrl = (overrides.publicUrl ?? e.VIGIL_PUBLIC_URL ?? `http://${host}:${port}`).replace(

@@ -2,6 +2,8 @@
 // Runs one scan directly, without the stack, in local mode (loopback and private targets allowed).
 // Exit codes: 0 scan done, 1 scan failed (unreachable, refused), 2 bad arguments.
 import type { ScanReport } from '../../shared/findings.ts';
+import { SettingsError } from '../../shared/settings.ts';
+import { scannerSettings } from '../scanners/core/settings.ts';
 import { runScan } from '../scanners/run-scan.ts';
 import { parseCliArgs, usage, UsageError } from './args.ts';
 import { progressBar, renderReport } from './report.ts';
@@ -10,9 +12,15 @@ async function main(argv: string[]): Promise<number> {
   let args;
   try {
     args = parseCliArgs(argv);
+    // The settings are read once, here: a value that means nothing stops the scan before it starts.
+    scannerSettings();
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`vigil scan: ${error.message}\n\n${usage}\n`);
+      return 2;
+    }
+    if (error instanceof SettingsError) {
+      process.stderr.write(`vigil scan: ${error.message}\n`);
       return 2;
     }
     throw error;

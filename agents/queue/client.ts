@@ -21,7 +21,7 @@ export function createServiceClient(url: string, serviceRoleKey: string): Servic
 }
 
 /** The client from SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY; a missing value is a deployment fault. */
-export function serviceClientFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceClient {
+export function serviceClientFromEnv(env: Record<string, string | undefined> = process.env): ServiceClient {
   const parsed = ServiceEnv.safeParse(env);
   if (!parsed.success) {
     throw new Error(

@@ -1,23 +1,22 @@
 // `npm run worker`: one agent worker against the backend in SUPABASE_URL with SUPABASE_SERVICE_ROLE_KEY
-// (the embedded stack or hosted Supabase). VIGIL_LOCAL_MODE=1 lets scans reach loopback and private
-// addresses (one machine); otherwise the hosted target policy refuses them. SMTP_URL delivers e-mail alerts.
+// (the embedded stack or hosted Supabase). VIGIL_LOCAL_MODE=true lets scans reach loopback and private
+// addresses (one machine); by default the hosted target policy refuses them. SMTP_URL delivers e-mail alerts.
 import nodemailer from 'nodemailer';
-import { z } from 'zod';
+import { readSettings, WorkerSettings } from '../../shared/settings.ts';
+import { scannerSettings } from '../scanners/core/settings.ts';
 import { serviceClientFromEnv } from '../queue/client.ts';
 import { startAgent } from './agent.ts';
 
-const Env = z.object({
-  VIGIL_LOCAL_MODE: z.enum(['0', '1', 'true', 'false']).optional(),
-  VIGIL_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
-  SMTP_URL: z.string().optional(),
-  MAIL_FROM: z.string().default('Vigil <alerts@vigil.local>'),
-});
-
-const env = Env.parse(process.env);
+// Every setting is read here, before any work: a value that means nothing stops the worker.
+const env = readSettings(WorkerSettings, process.env);
+scannerSettings();
 const smtp = env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : null;
 const agent = startAgent({
-  db: serviceClientFromEnv(),
-  mode: env.VIGIL_LOCAL_MODE === '1' || env.VIGIL_LOCAL_MODE === 'true' ? 'local' : 'hosted',
+  db: serviceClientFromEnv({
+    SUPABASE_URL: env.SUPABASE_URL,
+    SUPABASE_SERVICE_ROLE_KEY: env.SUPABASE_SERVICE_ROLE_KEY,
+  }),
+  mode: env.VIGIL_LOCAL_MODE ? 'local' : 'hosted',
   concurrency: env.VIGIL_WORKER_CONCURRENCY,
   ...(smtp
     ? { mail: { send: async (mail) => void (await smtp.sendMail({ from: env.MAIL_FROM, ...mail })) } }

@@ -45,12 +45,24 @@ import { applySecurityRules, DEFAULT_EXTERNAL_ORIGINS } from './security-rules.t
 import { createVault } from './vault.ts';
 import { startTrayApp } from './tray-app.ts';
 import { createMainWindow } from './window.ts';
+import { DesktopSettings, readSettings } from '../../shared/settings.ts';
 
 const distDir = path.join(app.getAppPath(), 'dist');
 const webDir = path.join(distDir, 'web');
-const apiUrl = apiUrlFromEnv(process.env);
+/** The desktop's settings (shared/settings.ts), parsed once: a value that means nothing stops Vigil at start. */
+function desktopSettings(): DesktopSettings {
+  try {
+    return readSettings(DesktopSettings, process.env);
+  } catch (e) {
+    dialog.showErrorBox('Vigil cannot start', e instanceof Error ? e.message : String(e));
+    app.exit(1);
+    throw e;
+  }
+}
+const settings = desktopSettings();
+const apiUrl = apiUrlFromEnv(settings);
 const externalOrigins = [...DEFAULT_EXTERNAL_ORIGINS, apiUrl];
-const webUrl = webUrlFromEnv(process.env, apiUrl);
+const webUrl = webUrlFromEnv(settings, apiUrl);
 const resourcesDir = app.isPackaged ? process.resourcesPath : path.join(app.getAppPath(), 'resources');
 const log = (m: string) => console.log(`[vigil] ${m}`);
 
@@ -188,7 +200,7 @@ function start(): void {
   if (!launchAtLogin.startedAtLogin(process.argv)) {
     mainWindow = openWindow();
   }
-  void checkForUpdates({ autoUpdater, isPackaged: app.isPackaged, env: process.env, log });
+  void checkForUpdates({ autoUpdater, isPackaged: app.isPackaged, env: settings, log });
   const startupLink = deepLinkFromArgv(process.argv);
   if (startupLink) {
     router.handle(startupLink);

@@ -1,7 +1,8 @@
 // `npm run stack:status -- --json`: the status of the stack running on VIGIL_PORT, whatever its data dir
 // (like `supabase status -o json`). It asks the running stack itself, so it needs no data-dir path.
-const port = Number(process.env.VIGIL_PORT ?? 54321);
-const host = process.env.VIGIL_HOST ?? '127.0.0.1';
+import { processSettings } from '../config.ts';
+
+const { VIGIL_PORT: port, VIGIL_HOST: host } = processSettings();
 const json = process.argv.includes('--json');
 
 try {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { Extension } from '@electric-sql/pglite';
+import { processSettings } from '../config.ts';
 
 /**
  * Statement time limits on PGlite. PGlite ignores `statement_timeout`: Postgres arms it with a signal
@@ -175,7 +176,15 @@ function sharedModule(): Promise<{ module: WebAssembly.Module; memory: MemoryImp
 }
 
 // Start compiling with the module's evaluation, as server/db/pglite.ts does for the plain engine.
-if (!process.env.DATABASE_URL) {
+/** Whether DATABASE_URL is set (then PGlite is not used); an invalid configuration is reported by the stack. */
+function databaseUrlSet(): boolean {
+  try {
+    return processSettings().DATABASE_URL !== undefined;
+  } catch {
+    return false;
+  }
+}
+if (!databaseUrlSet()) {
   void sharedModule();
 }
 

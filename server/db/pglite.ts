@@ -5,6 +5,7 @@ import { PGlite, types } from '@electric-sql/pglite';
 import type { Database, Queryable, QueryResult } from './database.ts';
 import { createInterrupter, shareSideModules, sharedEngine, type Interrupter } from './pglite-interrupt.ts';
 import { pipelinedTransaction } from './pglite-transaction.ts';
+import { processSettings } from '../config.ts';
 
 // Values cross the WASM boundary as text and are parsed only where the JS type is lossless; the REST
 // layer renders JSON inside Postgres (to_json), so these parsers serve only internal queries.
@@ -51,7 +52,15 @@ function pgliteEngine(): Promise<WebAssembly.Module | null> {
   return engine;
 }
 // With DATABASE_URL set, PGlite is not used (unless a caller opens one anyway: then it compiles then).
-if (!process.env.DATABASE_URL) {
+/** Whether DATABASE_URL is set (then PGlite is not used); an invalid configuration is reported by the stack. */
+function databaseUrlSet(): boolean {
+  try {
+    return processSettings().DATABASE_URL !== undefined;
+  } catch {
+    return false;
+  }
+}
+if (!databaseUrlSet()) {
   void pgliteEngine();
 }
 

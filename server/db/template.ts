@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { processSettings } from '../config.ts';
 import { fromPGlite, createRawPGlite } from './pglite.ts';
 import { applySchema, schemaHash, type SchemaSources } from './migrate.ts';
 
@@ -8,7 +9,7 @@ import { applySchema, schemaHash, type SchemaSources } from './migrate.ts';
 // is built once per schema hash: new data dirs start as a copy of its directory, in-memory stacks (tests)
 // from its tarball, so a new stack starts about as fast as an existing one.
 const cacheDir = () =>
-  process.env.VIGIL_CACHE_DIR ?? path.resolve(import.meta.dirname, '../../node_modules/.cache/vigil');
+  processSettings().VIGIL_CACHE_DIR ?? path.resolve(import.meta.dirname, '../../node_modules/.cache/vigil');
 
 interface Template {
   dir: string;

@@ -8,10 +8,11 @@ import type { StackContext } from '../context.ts';
 import { chooseEncoding, CompressionCache } from './compression.ts';
 import { NOT_BUILT_HTML } from './not-built.ts';
 import { webSecurityHeaders } from './security-headers.ts';
+import { processSettings } from '../config.ts';
 
 /** dist/web, or VIGIL_WEB_DIR when a build lives elsewhere. */
 export const defaultWebDir = () =>
-  process.env.VIGIL_WEB_DIR ?? path.resolve(import.meta.dirname, '../../dist/web');
+  processSettings().VIGIL_WEB_DIR ?? path.resolve(import.meta.dirname, '../../dist/web');
 
 // Paths that belong to the API and local pages: never answered with the SPA.
 const RESERVED = /^\/(auth|rest|realtime|functions|storage)\/v1(\/|$)|^\/_(mail|stack|checkout)(\/|$)/;

@@ -7,6 +7,7 @@
 // completion function finds its attempt on the request object.
 import net from 'node:net';
 import util from 'node:util';
+import { scannerSettings } from '../core/settings.ts';
 
 export type Outcome = 'open' | 'refused' | 'closed' | 'timeout' | 'busy';
 
@@ -55,7 +56,7 @@ interface TcpBinding {
 
 function loadTcpBinding(): TcpBinding | null {
   // Guard: the binding is internal; anything but the expected shape falls back to the public API.
-  if (process.env.VIGIL_SCAN_RAW_TCP === 'off') {
+  if (!scannerSettings().VIGIL_SCAN_RAW_TCP) {
     return null;
   }
   try {
@@ -75,10 +76,13 @@ function loadTcpBinding(): TcpBinding | null {
   }
 }
 
-const tcpBinding = loadTcpBinding();
+let tcpBinding: TcpBinding | null | undefined;
+/** The binding, looked up on first use (after the process has checked its settings). */
+const fastBinding = (): TcpBinding | null =>
+  tcpBinding === undefined ? (tcpBinding = loadTcpBinding()) : tcpBinding;
 
 /** Whether attempts take the tcp_wrap fast path (engine 'auto') in this process. */
-export const hasFastPath = tcpBinding !== null;
+export const hasFastPath = (): boolean => fastBinding() !== null;
 
 class RawAttempt implements Attempt {
   settled = false;
@@ -193,7 +197,6 @@ export function createProber(
   report: OnOutcome,
   engine: 'auto' | 'net.Socket' = 'auto',
 ): Prober {
-  return tcpBinding && engine === 'auto'
-    ? rawProber(tcpBinding, address, report)
-    : socketProber(address, report);
+  const binding = fastBinding();
+  return binding && engine === 'auto' ? rawProber(binding, address, report) : socketProber(address, report);
 }

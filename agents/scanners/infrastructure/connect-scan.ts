@@ -71,7 +71,7 @@ function threadCount(options: ConnectScanOptions): number {
     return Math.max(1, Math.min(MAX_THREADS, Math.floor(options.threads)));
   }
   // Worker threads use the fast path only; the net.Socket engine stays on this thread.
-  if (options.engine === 'net.Socket' || !hasFastPath) {
+  if (options.engine === 'net.Socket' || !hasFastPath()) {
     return 1;
   }
   const byLength = Math.floor(options.ports.length / MIN_PORTS_PER_THREAD);

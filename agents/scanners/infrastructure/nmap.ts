@@ -1,6 +1,7 @@
 // Optional version names from `nmap -sV` when nmap is installed; the scanner works fully without it.
 // VIGIL_SCAN_NMAP=off skips it (tests do, to stay deterministic and fast).
 import { execFile } from 'node:child_process';
+import { scannerSettings } from '../core/settings.ts';
 
 export async function nmapVersions(
   address: string,
@@ -9,7 +10,7 @@ export async function nmapVersions(
 ): Promise<Map<number, string>> {
   const versions = new Map<number, string>();
   // Guard: a huge list of open ports (a tarpit answering everything) is not worth minutes of nmap.
-  if (process.env.VIGIL_SCAN_NMAP === 'off' || ports.length === 0 || ports.length > 100) {
+  if (!scannerSettings().VIGIL_SCAN_NMAP || ports.length === 0 || ports.length > 100) {
     return versions;
   }
   const xml = await new Promise<string>((resolve) => {

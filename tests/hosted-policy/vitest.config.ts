@@ -1,0 +1,14 @@
+// The hosted-policy suite only, run by tests/hosted-policy/run.sh inside private network and mount
+// namespaces (it adds addresses to loopback and replaces /etc/hosts there).
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  root: new URL('../..', import.meta.url).pathname,
+  test: {
+    include: ['tests/hosted-policy/**/*.test.ts'],
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});
