@@ -43,6 +43,8 @@ export interface StackConfig {
   mailFrom: string;
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
+  /** Where the web build is served from (VIGIL_WEB_DIR); dist/web when unset. */
+  webDir?: string;
   /** Tunables of /auth/v1 (token lifetimes, rate limits); defaults in server/auth/settings.ts. */
   auth?: AuthSettingsPatch;
 }
@@ -80,5 +82,6 @@ export function loadConfig(
     stripeSecretKey: overrides.stripeSecretKey ?? e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: overrides.stripeWebhookSecret ?? e.STRIPE_WEBHOOK_SECRET,
     ...(overrides.auth ? { auth: overrides.auth } : {}),
+    ...((overrides.webDir ?? e.VIGIL_WEB_DIR) ? { webDir: overrides.webDir ?? e.VIGIL_WEB_DIR } : {}),
   };
 }

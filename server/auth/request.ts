@@ -36,6 +36,9 @@ export async function readBody<S extends z.ZodType>(c: Context, schema: S): Prom
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw authError(400, 'bad_json', 'Could not parse request body as JSON: expected an object');
   }
+  if (containsNul(json)) {
+    throw nulRefused();
+  }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -43,4 +46,24 @@ export async function readBody<S extends z.ZodType>(c: Context, schema: S): Prom
     throw authError(400, 'validation_failed', `Invalid request body: ${where}${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
+}
+
+/** Postgres text cannot hold U+0000: such input is refused at the boundary, never sent to the database. */
+export const nulRefused = () =>
+  authError(400, 'validation_failed', 'Invalid request: text may not contain the NUL character (\\u0000)');
+
+/** Whether any string in a parsed JSON value (keys included) holds a NUL character. */
+export function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') {
+    return value.includes('\u0000');
+  }
+  if (depth > 64 || value === null || typeof value !== 'object') {
+    return false;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000') || containsNul(item, depth + 1)) {
+      return true;
+    }
+  }
+  return false;
 }

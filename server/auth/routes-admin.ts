@@ -38,9 +38,11 @@ const UpdateUser = z.object({
     .regex(/^(none|\d+(ns|us|µs|ms|s|m|h))$/)
     .optional(),
 });
+// auth-js sends `page=&per_page=` when the caller gives neither: empty means the default, as in GoTrue.
+const emptyIsUnset = (v: unknown) => (v === '' ? undefined : v);
 const Page = z.object({
-  page: z.coerce.number().int().min(1).max(100000).default(1),
-  per_page: z.coerce.number().int().min(1).max(1000).default(50),
+  page: z.preprocess(emptyIsUnset, z.coerce.number().int().min(1).max(100000).default(1)),
+  per_page: z.preprocess(emptyIsUnset, z.coerce.number().int().min(1).max(1000).default(50)),
 });
 
 const DURATION_SECONDS: Record<string, number> = {

@@ -3,6 +3,7 @@ import { limitRequestBody } from '../http/body-limit.ts';
 import type { StackContext } from '../context.ts';
 import { API_VERSION, authError, errorResponse, handleError } from './errors.ts';
 import { apiKeyGate, type AuthEnv } from './guard.ts';
+import { nulRefused } from './request.ts';
 import { mountFactors } from './mfa/routes.ts';
 import { AuthLimits } from './limits.ts';
 import { mountAdmin } from './routes-admin.ts';
@@ -35,6 +36,24 @@ export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
     })(c, next);
   };
   app.use('*', limitBody);
+  // A NUL in the path or a query value (`/verify?token=%00`) is refused before any handler sees it.
+  app.use('*', async (c, next) => {
+    const url = new URL(c.req.url);
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      throw authError(
+        400,
+        'validation_failed',
+        'Invalid request: the path is not valid percent-encoded UTF-8',
+      );
+    }
+    if (path.includes('\u0000') || [...url.searchParams.values()].some((v) => v.includes('\u0000'))) {
+      throw nulRefused();
+    }
+    await next();
+  });
 
   app.get('/health', (c) =>
     c.json({ version: 'vigil', name: 'GoTrue', description: 'Vigil embedded auth (GoTrue-compatible)' }),

@@ -14,7 +14,11 @@ export interface BodyLimitOptions<E extends Env> {
  * (chunked) body, or one the request does not declare, is counted as it is read.
  */
 export function limitRequestBody<E extends Env = Env>(options: BodyLimitOptions<E>): MiddlewareHandler<E> {
-  const counting = bodyLimit(options);
+  const refuse = async (c: Context<E>) => {
+    await drainRequest(c);
+    return options.onError(c);
+  };
+  const counting = bodyLimit({ ...options, onError: refuse });
   return async (c, next) => {
     const declared = c.req.header('content-length');
     if (c.req.header('transfer-encoding') !== undefined || (declared === undefined && hasUndeclaredBody(c))) {
@@ -22,7 +26,7 @@ export function limitRequestBody<E extends Env = Env>(options: BodyLimitOptions<
     }
     // Node's HTTP parser answers 400 to a Content-Length that is not a number before we see it.
     if (Number(declared ?? 0) > options.maxSize) {
-      return options.onError(c);
+      return refuse(c);
     }
     await next();
   };
@@ -35,4 +39,48 @@ export function limitRequestBody<E extends Env = Env>(options: BodyLimitOptions<
 function hasUndeclaredBody(c: Context): boolean {
   const fromNode = (c.env as { incoming?: unknown } | undefined)?.incoming !== undefined;
   return !fromNode && c.req.raw.body !== null;
+}
+
+/** How much of a refused body is read and dropped, so that the client gets its answer. */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+const DRAIN_MS = 10_000;
+
+/**
+ * Reads and drops the rest of a refused request body before the answer goes out. A server that answers
+ * and closes while the client is still sending makes the client's next write fail (a broken pipe, a
+ * reset) before it reads the 413; draining lets it finish sending and read the answer. Bounded: past
+ * DRAIN_BYTES or DRAIN_MS the answer goes out anyway and the connection is closed.
+ */
+async function drainRequest(c: Context): Promise<void> {
+  const incoming = (c.env as { incoming?: NodeJS.ReadableStream & { complete?: boolean } } | undefined)
+    ?.incoming;
+  if (!incoming || incoming.complete) {
+    return;
+  }
+  await new Promise<void>((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      incoming.removeListener('data', onData);
+      incoming.removeListener('end', done);
+      incoming.removeListener('close', done);
+      incoming.removeListener('error', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer | string) => {
+      seen += chunk.length;
+      if (seen > DRAIN_BYTES) {
+        done();
+      }
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    // A streamed body was being read through a web stream, in 'readable' mode, which would keep the 'data'
+    // listener below from ever firing: the request is refused, its reader is no longer wanted.
+    incoming.removeAllListeners('readable');
+    incoming.on('data', onData);
+    incoming.once('end', done);
+    incoming.once('close', done);
+    incoming.once('error', done);
+    incoming.resume();
+  });
 }

@@ -23,7 +23,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * (dist/web) with client-side routing: unknown non-file paths get index.html. Mounted last.
  */
 export function webRoutes(ctx: StackContext, options: { dir?: string } = {}): Hono {
-  const root = options.dir ?? defaultWebDir();
+  const root = options.dir ?? ctx.config.webDir ?? defaultWebDir();
   const headers = webSecurityHeaders(ctx.config.publicUrl);
   const compressed = new CompressionCache();
   const app = new Hono();

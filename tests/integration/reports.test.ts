@@ -89,7 +89,8 @@ describe('reports', () => {
     expect(pending.data?.status).toBe('generating');
     // A second click while it is generating is refused rather than queued twice.
     const again = await typed(alice).rpc('request_report', { p_configuration: configId });
-    expect(again.error?.code).toBe('55P03');
+    expect(again.error?.code).toBe('PT409');
+    expect(again.status).toBe(409);
 
     expect(await reportWorker(stack).runOnce()).toBe(1);
     const { data: row } = await typed(alice)
@@ -180,7 +181,8 @@ describe('reports', () => {
       .limit(1)
       .single();
     const generate = await typed(bob).rpc('request_report', { p_configuration: aliceConfig!.id });
-    expect(generate.error?.code).toBe('P0002');
+    expect(generate.error?.code).toBe('PT404');
+    expect(generate.status).toBe(404);
     // Nor can the customer write into the bucket, even in their own folder (the agents write reports).
     const upload = await typed(alice)
       .storage.from('reports')

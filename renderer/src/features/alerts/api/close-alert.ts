@@ -14,9 +14,9 @@ export class AlertNoLongerOpen extends Error {
   }
 }
 
-// The functions' refusals for an alert that is gone or no longer open (P0002 not found, 22023 not open).
+// The functions' refusals for an alert that is gone or no longer open (PT404 not found, 22023 not open).
 const closeError = (error: { code?: string; message: string }): Error =>
-  error.code === 'P0002' || error.code === '22023' ? new AlertNoLongerOpen() : new Error(error.message);
+  error.code === 'PT404' || error.code === '22023' ? new AlertNoLongerOpen() : new Error(error.message);
 
 /** Returns the recommendation's new status: 'in_progress' (being verified) or 'completed'. */
 export async function markRecommendationImplemented(id: string): Promise<string> {
