@@ -3,12 +3,15 @@ import WebSocket from 'ws';
 import { UNLIMITED_RATE_LIMITS } from '../../server/auth/settings.ts';
 import { startStack, type RunningStack } from '../../server/stack.ts';
 
-/** An in-memory stack on a random loopback port, for integration tests. */
+/**
+ * An in-memory stack on a random loopback port, for integration tests; on the PostgreSQL server that
+ * scripts/test-postgres.sh starts (VIGIL_TEST_DATABASE_URL) for the suites it runs there.
+ */
 export function startTestStack(overrides: Parameters<typeof startStack>[0] = {}): Promise<RunningStack> {
   return startStack({
     port: 0,
     dataDir: 'memory',
-    databaseUrl: undefined,
+    databaseUrl: process.env.VIGIL_TEST_DATABASE_URL || undefined,
     smtpUrl: undefined,
     // Suites sign in hundreds of times from one address; auth-rate-limits.test.ts keeps the real limits.
     auth: { rateLimits: UNLIMITED_RATE_LIMITS },

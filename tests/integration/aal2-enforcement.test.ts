@@ -55,7 +55,7 @@ async function invoke(sb: SupabaseClient, name: string, body: Record<string, unk
 
 beforeAll(async () => {
   stack = await startTestStack();
-  owner = await signedInUser(stack, 'aal2-owner@example.com');
+  owner = await signedInUser(stack, `aal2-owner-${Date.now()}@example.com`);
   const enrolled = await owner.supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Phone' });
   if (enrolled.error || enrolled.data.type !== 'totp') {
     throw new Error('no totp factor');
@@ -296,7 +296,7 @@ describe('an aal1 session of a user with a verified factor', () => {
 
 describe('a user without a verified factor', () => {
   it('is not affected: aal1 reads and writes its own rows', async () => {
-    const plain = await signedInUser(stack, 'aal1-plain@example.com');
+    const plain = await signedInUser(stack, `aal1-plain-${Date.now()}@example.com`);
     // An enrolment that was never verified does not count.
     const pending = await plain.supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Later' });
     expect(pending.error).toBeNull();

@@ -68,7 +68,13 @@ async function confirmedUser(stack: RunningStack): Promise<string> {
 
 /** The stack with supabase/config.toml's limits (no test override). */
 const startLimited = (overrides: Parameters<typeof startStack>[0] = {}) =>
-  startStack({ port: 0, dataDir: 'memory', databaseUrl: undefined, smtpUrl: undefined, ...overrides });
+  startStack({
+    port: 0,
+    dataDir: 'memory',
+    databaseUrl: process.env.VIGIL_TEST_DATABASE_URL || undefined,
+    smtpUrl: undefined,
+    ...overrides,
+  });
 
 describe('password sign-in and sign-up limits', () => {
   let stack: RunningStack;

@@ -12,7 +12,7 @@ let user: TestUser;
 
 beforeAll(async () => {
   stack = await startTestStack();
-  user = await signedInUser(stack, 'tokens-hostile@example.com');
+  user = await signedInUser(stack, `tokens-hostile-${Date.now()}@example.com`);
 });
 afterAll(() => stack.close());
 
