@@ -3,19 +3,16 @@ import type { QueryResult } from './database.ts';
 import type { PGliteEngine } from './pglite-engine.ts';
 import { bindMessage } from './pglite-statements.ts';
 import type { Interrupter } from './pglite-interrupt.ts';
-import { concat, plainTextValues, typedValues, type Message, type WireBackend } from './pglite-wire.ts';
+import {
+  concat,
+  PARSERS,
+  plainTextValues,
+  typedValues,
+  type Message,
+  type WireBackend,
+} from './pglite-wire.ts';
 
 const { serialize } = protocol;
-
-// Values cross the WASM boundary as text and are parsed only where the JS type is lossless; the REST
-// layer renders JSON inside Postgres (to_json), so these parsers serve only internal queries.
-const PARSERS: Record<number, types.Parser> = {
-  [types.INT8]: (v: string) => (Number.isSafeInteger(Number(v)) ? Number(v) : v),
-  [types.NUMERIC]: (v: string) => v,
-  [types.TIMESTAMPTZ]: (v: string) => v,
-  [types.TIMESTAMP]: (v: string) => v,
-  [types.DATE]: (v: string) => v,
-};
 
 /** A cancelled statement comes back within milliseconds; an engine silent this long after its limit is wedged. */
 const WEDGED_AFTER_LIMIT_MS = 10_000;

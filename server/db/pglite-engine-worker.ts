@@ -2,9 +2,10 @@
 // wire-protocol messages the stack's thread sends, one at a time, answering with the backend's raw bytes.
 // A slow statement holds this thread only; the stack's thread keeps serving HTTP, realtime and auth.
 import { parentPort } from 'node:worker_threads';
-import { PGlite, type Extension } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { createPGlite } from './pglite-create.ts';
 import type { EngineReply, EngineRequest, OpenRequest } from './pglite-engine-protocol.ts';
-import { shareSideModules } from './wasm-shared-memory.ts';
+import type { InterruptFlags } from './pglite-interrupt.ts';
 
 const port = parentPort;
 if (!port) {
@@ -35,31 +36,10 @@ class Answer {
   }
 }
 
-async function open(request: OpenRequest): Promise<EngineReply & { ok: true }> {
-  const { memory } = request;
-  // The emscripten runtime takes the shared memory as its own instead of creating one.
-  const sharedMemory: Extension | null = memory && {
-    name: 'vigil-shared-memory',
-    setup: (_pg, emscriptenOpts: Record<string, unknown>) =>
-      Promise.resolve({ emscriptenOpts: { ...emscriptenOpts, wasmMemory: memory } }),
-  };
-  db = await PGlite.create({
-    ...(request.dataDir ? { dataDir: request.dataDir } : {}),
-    ...(request.loadDataDir ? { loadDataDir: new Blob([request.loadDataDir]) } : {}),
-    ...(request.module ? { pgliteWasmModule: request.module } : {}),
-    ...(sharedMemory ? { extensions: { sharedMemory } } : {}),
-  });
-  if (!memory) {
-    return { id: 0, ok: true, flags: null };
-  }
-  // Emscripten's FS has no TypeScript type here; the part used is EmscriptenFs (wasm-shared-memory.ts).
-  shareSideModules(db.Module.FS as never, request.maximumPages);
-  const exported = db.Module as unknown as { _QueryCancelPending?: unknown; _InterruptPending?: unknown };
-  const flags =
-    typeof exported._QueryCancelPending === 'number' && typeof exported._InterruptPending === 'number'
-      ? { queryCancelPending: exported._QueryCancelPending, interruptPending: exported._InterruptPending }
-      : null;
-  return { id: 0, ok: true, flags };
+async function open(request: OpenRequest): Promise<InterruptFlags | null> {
+  const created = await createPGlite(request);
+  db = created.db;
+  return created.flags;
 }
 
 function engine(): PGlite {
@@ -72,7 +52,7 @@ function engine(): PGlite {
 async function handle(request: EngineRequest): Promise<{ reply: EngineReply; transfer: ArrayBuffer[] }> {
   switch (request.op) {
     case 'open':
-      return { reply: { ...(await open(request)), id: request.id }, transfer: [] };
+      return { reply: { id: request.id, ok: true, flags: await open(request) }, transfer: [] };
     case 'run': {
       const answer = new Answer();
       // Raw bytes, unparsed: the stack's thread parses them (errors, rows and notifications alike).

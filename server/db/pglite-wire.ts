@@ -1,4 +1,4 @@
-import { parse, protocol, type messages, type types } from '@electric-sql/pglite';
+import { parse, protocol, types, type messages } from '@electric-sql/pglite';
 import type { QueryResult } from './database.ts';
 
 /**
@@ -20,6 +20,16 @@ export interface WireBackend {
 export type Message = messages.BackendMessage;
 
 const { serialize } = protocol;
+
+// Values cross the WASM boundary as text and are parsed only where the JS type is lossless; the REST
+// layer renders JSON inside Postgres (to_json), so these parsers serve only internal queries.
+export const PARSERS: Record<number, types.Parser> = {
+  [types.INT8]: (v: string) => (Number.isSafeInteger(Number(v)) ? Number(v) : v),
+  [types.NUMERIC]: (v: string) => v,
+  [types.TIMESTAMPTZ]: (v: string) => v,
+  [types.TIMESTAMP]: (v: string) => v,
+  [types.DATE]: (v: string) => v,
+};
 
 export const concat = (parts: Uint8Array[]): Uint8Array => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
