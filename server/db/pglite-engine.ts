@@ -15,7 +15,7 @@ import type { InterruptFlags } from './pglite-interrupt.ts';
 /** The engine stopped (crashed, or did not answer after its statement was cancelled): class 08, as a lost connection. */
 export class EngineStopped extends Error {
   readonly code = '08006';
-  constructor(reason: string) {
+  constructor(readonly reason: string) {
     super(`the PGlite engine stopped: ${reason}; restart the stack`);
   }
 }
@@ -27,7 +27,14 @@ const { workerData } = require('node:worker_threads');
 import(workerData.tsx).then(({ register }) => { register(); return import(workerData.entry); });
 `;
 
-function spawn(): Worker {
+/** An engine thread, and why it ended if it did (a prestarted one may fail before any engine uses it). */
+interface Thread {
+  worker: Worker;
+  ended: string | null;
+  onEnd: ((reason: string) => void) | null;
+}
+
+function spawn(): Thread {
   const worker = new Worker(BOOT, {
     eval: true,
     // The stack's own flags (tsx's preflight and loader) mean nothing to this thread: its loader is above.
@@ -36,12 +43,20 @@ function spawn(): Worker {
   });
   // An idle engine does not keep the process alive; a call in flight does (see PGliteEngine.send).
   worker.unref();
-  return worker;
+  const thread: Thread = { worker, ended: null, onEnd: null };
+  const end = (reason: string) => {
+    thread.ended ??= reason;
+    thread.onEnd?.(reason);
+  };
+  // Listening from the start: an unheard 'error' would end the process.
+  worker.on('error', (e) => end(`its thread failed: ${e.message}`));
+  worker.on('exit', (code) => end(`its thread exited (code ${code})`));
+  return thread;
 }
 
 // Starting a thread and loading PGlite into it (~50–250 ms) overlaps the rest of start-up, as the engine's
 // compilation does (pglite-interrupt.ts): the first engine opened takes this thread.
-let spare: Worker | null = null;
+let spare: Thread | null = null;
 export function prestartEngineThread(): void {
   spare ??= spawn();
 }
@@ -57,7 +72,11 @@ export class PGliteEngine {
   private stopped: EngineStopped | null = null;
   private closing = false;
 
-  private constructor(private readonly worker: Worker) {
+  private readonly worker: Worker;
+
+  private constructor(thread: Thread) {
+    const { worker } = thread;
+    this.worker = worker;
     worker.on('message', (reply: EngineReply) => {
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
@@ -72,25 +91,27 @@ export class PGliteEngine {
         waiting?.reject(error);
       }
     });
-    worker.on('error', (e) => this.stop(new EngineStopped(`its thread failed: ${e.message}`)));
-    worker.on('exit', (code) => {
+    thread.onEnd = (reason) => {
       if (!this.closing) {
-        this.stop(new EngineStopped(`its thread exited (code ${code})`));
+        this.stop(new EngineStopped(reason));
       }
-    });
+    };
+    if (thread.ended !== null) {
+      this.stop(new EngineStopped(thread.ended));
+    }
   }
 
   /** Opens PGlite on an engine thread; answers the interrupt flags' addresses on a shared memory. */
   static async open(request: OpenRequest): Promise<{ engine: PGliteEngine; flags: InterruptFlags | null }> {
-    const worker = spare ?? spawn();
+    const thread = spare ?? spawn();
     spare = null;
-    const engine = new PGliteEngine(worker);
+    const engine = new PGliteEngine(thread);
     try {
       const reply = await engine.send({ ...request, id: 0 }, []);
       return { engine, flags: reply.flags ?? null };
     } catch (e) {
       await engine.terminate();
-      throw e;
+      throw e instanceof EngineStopped ? new Error(`PGlite cannot open its data: ${e.reason}`) : e;
     }
   }
 
@@ -132,7 +153,8 @@ export class PGliteEngine {
     }
     this.closing = true;
     await this.send({ op: 'close', id: 0 }, []);
-    await this.terminate();
+    // PGlite has closed its files: tearing the thread down (~100 ms) need not hold the caller.
+    void this.terminate();
   }
 
   /** Why the engine cannot be used any more, or null while it can. */
