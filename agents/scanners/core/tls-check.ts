@@ -1,9 +1,12 @@
-// TLS checks shared by the web-application and infrastructure scanners: certificate expiry, self-signed
-// or untrusted chain, host-name mismatch, and whether TLS 1.0/1.1 are still accepted.
+// TLS checks shared by the web-application and infrastructure scanners: what the server accepts (every
+// protocol version and cipher suite, from raw ClientHellos: tls-depth.ts), and its certificate as a client
+// verifies it (expiry, self-signed or untrusted chain, host-name mismatch).
 import net from 'node:net';
 import tls from 'node:tls';
 
 import type { Finding } from '../../../shared/findings.ts';
+import { surveyTls, tlsDepthFindings } from './tls-depth.ts';
+import { probeHello, SUITES } from './tls-probe.ts';
 import type { ResolvedTarget } from '../target-policy.ts';
 import { ruleBook } from './rule.ts';
 import type { Rule } from './rule.ts';
@@ -91,11 +94,27 @@ function handshake(
   });
 }
 
-/** True when the port completes a TLS handshake at all (used to tell TLS ports from plain ones). */
+/**
+ * True when the port speaks TLS (used to tell TLS ports from plain ones): it answers a raw ClientHello
+ * with a ServerHello or a TLS alert, so a server that only accepts what Node's own TLS cannot offer
+ * (SSLv3, anonymous or NULL suites) is found too.
+ */
 export async function speaksTls(target: ResolvedTarget, port: number, timeoutMs = 3000): Promise<boolean> {
-  const socket = await handshake(target, port, {}, timeoutMs);
-  socket?.destroy();
-  return socket !== null;
+  for (const version of ['TLSv1.2', 'SSLv3'] as const) {
+    const answer = await probeHello(version, [...SUITES.keys()].filter((c) => !SUITES.get(c)!.tls13), {
+      address: target.address,
+      port,
+      serverName: target.host,
+      timeoutMs,
+    });
+    if (answer.accepted || answer.reason === 'alert') {
+      return true;
+    }
+    if (answer.reason !== 'closed') {
+      return false;
+    }
+  }
+  return false;
 }
 
 export async function tlsFindings(
@@ -105,11 +124,28 @@ export async function tlsFindings(
   now = new Date(),
   timeoutMs = 5000,
 ): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  // What the server accepts, from raw ClientHellos (every version and suite, its order, its DH group,
+  // the certificates it sends): see tls-depth.ts.
+  const survey = await surveyTls({ address: target.address, port, serverName: target.host, timeoutMs });
+  findings.push(...tlsDepthFindings(survey, location));
+  const legacy = survey.versions
+    .filter((v) => v.version === 'TLSv1.0' || v.version === 'TLSv1.1')
+    .map((v) => (v.version === 'TLSv1.0' ? 'TLS 1.0' : 'TLS 1.1'));
+  if (legacy.length > 0) {
+    findings.push(
+      tlsFinding('tls.legacy-protocol', {
+        location,
+        evidence: `handshake succeeded with ${legacy.join(' and ')}`,
+      }),
+    );
+  }
+  // The certificate as a client verifies it (expiry, chain trust, host name), through Node's own TLS; a
+  // server it cannot talk to (SSLv3 only, or only suites Node does not offer) has just the findings above.
   const socket = await handshake(target, port, {}, timeoutMs);
   if (!socket) {
-    return [];
+    return findings;
   }
-  const findings: Finding[] = [];
   const cert = socket.getPeerCertificate();
   const error = socket.authorizationError ? String(socket.authorizationError) : null;
   socket.destroy();
@@ -148,28 +184,6 @@ export async function tlsFindings(
       tlsFinding('tls.hostname-mismatch', {
         location,
         evidence: `${target.host} not in certificate (CN ${subject}, SAN ${cert.subjectaltname ?? 'none'})`,
-      }),
-    );
-  }
-  const legacy: string[] = [];
-  for (const version of ['TLSv1', 'TLSv1.1'] as const) {
-    // SECLEVEL=0 lets our client offer the old protocol; we only ask whether the server accepts it.
-    const old = await handshake(
-      target,
-      port,
-      { minVersion: version, maxVersion: version, ciphers: 'DEFAULT:@SECLEVEL=0' },
-      timeoutMs,
-    );
-    if (old) {
-      legacy.push(version === 'TLSv1' ? 'TLS 1.0' : 'TLS 1.1');
-      old.destroy();
-    }
-  }
-  if (legacy.length > 0) {
-    findings.push(
-      tlsFinding('tls.legacy-protocol', {
-        location,
-        evidence: `handshake succeeded with ${legacy.join(' and ')}`,
       }),
     );
   }
