@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark; prints a table and writes bench/results/latest.json.
-// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth, scanners, web, reports).
+// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth, scanners, web, reports, detection).
 import { benchAuth } from './auth.ts';
+import { benchDetection } from './detection.ts';
 import { benchRealtime } from './realtime.ts';
 import { report, type BenchRow } from './lib/report.ts';
 import { benchReports } from './reports.ts';
@@ -17,6 +18,7 @@ const groups: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
   web: () => benchWeb(),
   scanners: () => benchScanners(),
   reports: () => benchReports(),
+  detection: () => benchDetection(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -21,6 +21,10 @@ export function SecuritySettingsPanel() {
   const [message, setMessage] = useState<string | null>(null);
   const refresh = async () => {
     await syncTwoFactorState().catch((e: unknown) => setMessage(e instanceof Error ? e.message : String(e)));
+    // A second step changes the access token, and so the state's key: that key's first fetch may have read
+    // two_factor_auth before the sync. An invalidation would join that fetch (TanStack Query cancels only a
+    // refetch of data it already has), so cancel it first and read afresh.
+    await queryClient.cancelQueries({ queryKey: securityKeys.all });
     await queryClient.invalidateQueries({ queryKey: securityKeys.all });
   };
 
