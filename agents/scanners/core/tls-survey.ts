@@ -1,0 +1,113 @@
+// What one TLS endpoint accepts, asked with raw ClientHellos (tls-probe.ts): every protocol version from
+// SSLv3 to TLS 1.3 and every suite of each (the versions in parallel), whether the server keeps its own
+// suite order, the finite-field DH group it uses, and the certificates and OCSP staple it sends.
+import tls from 'node:tls';
+
+import { EC_GROUPS, type ProtocolVersion } from './tls-hello.ts';
+import { enumerateSuites, probeHello, type ProbeOptions, type VersionSupport } from './tls-probe.ts';
+import { SUITES } from './tls-suites.ts';
+
+export const VERSIONS: readonly ProtocolVersion[] = ['SSLv3', 'TLSv1.0', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
+
+export interface TlsSurvey {
+  /** Every version probed, with the suites it accepted (empty: not accepted). */
+  versions: VersionSupport[];
+  /** The server chose its own preference whatever the client's order; null when it could not be told. */
+  serverOrder: boolean | null;
+  /** Prime size of the finite-field DH group of DHE suites, when the server accepts any. */
+  dhBits: number | null;
+  /** Certificates as the server sends them, leaf first (empty when none could be read). */
+  certificates: Buffer[];
+  /** An OCSP response came stapled to the certificate. */
+  stapled: boolean;
+  /** TCP connections opened. */
+  probes: number;
+}
+
+export const accepted = (survey: TlsSurvey) => survey.versions.filter((v) => v.suites.length > 0);
+
+/**
+ * A TLS 1.3 server sends its certificates encrypted, which a raw probe cannot read: a server that speaks
+ * nothing older is asked through Node's own TLS, which can complete a TLS 1.3 handshake.
+ */
+function certificatesOverTls13(options: ProbeOptions): Promise<{ certificates: Buffer[]; stapled: boolean }> {
+  return new Promise((resolve) => {
+    let stapled = false;
+    // requestOCSP is a TLSSocket option that tls.connect passes on; its typings omit it.
+    const socket = tls.connect({
+      host: options.address,
+      port: options.port,
+      ...(options.serverName && !/^[\d.:]+$/.test(options.serverName)
+        ? { servername: options.serverName }
+        : {}),
+      minVersion: 'TLSv1.3',
+      // Only reading what the server sends; its trust is judged from these certificates (tls-cert.ts).
+      rejectUnauthorized: false,
+      requestOCSP: true,
+      timeout: options.timeoutMs,
+    } as tls.ConnectionOptions);
+    const done = (certificates: Buffer[]) => {
+      socket.destroy();
+      resolve({ certificates, stapled });
+    };
+    socket.once('OCSPResponse', (response: Buffer | undefined) => (stapled = Boolean(response?.length)));
+    socket.once('secureConnect', () => {
+      const certificates: Buffer[] = [];
+      let cert: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+      while (cert?.raw && !certificates.some((c) => c.equals(cert!.raw))) {
+        certificates.push(cert.raw);
+        cert = cert.issuerCertificate;
+      }
+      done(certificates);
+    });
+    socket.once('error', () => done([]));
+    socket.once('timeout', () => done([]));
+  });
+}
+
+export async function surveyTls(options: ProbeOptions): Promise<TlsSurvey> {
+  const versions = await Promise.all(VERSIONS.map((version) => enumerateSuites(version, options)));
+  const survey: TlsSurvey = {
+    versions,
+    serverOrder: null,
+    dhBits: null,
+    certificates: [],
+    stapled: false,
+    probes: versions.reduce((n, v) => n + v.suites.length + 1, 0),
+  };
+  // The newest version below TLS 1.3 carries the certificate, the key exchange and the suite order.
+  const classic = accepted(survey)
+    .filter((v) => v.version !== 'TLSv1.3')
+    .at(-1);
+  if (!classic) {
+    if (accepted(survey).length > 0) {
+      Object.assign(survey, await certificatesOverTls13(options));
+      survey.probes++;
+    }
+    return survey;
+  }
+  const [first, second] = classic.suites;
+  const dhe = classic.suites.filter((code) => SUITES.get(code)?.finiteFieldDhe);
+  // Certificates come only with suites a certificate authenticates (not anonymous, not pre-shared keys).
+  const certified = classic.suites.filter(
+    (code) => !SUITES.get(code)?.anonymous && !SUITES.get(code)?.preShared,
+  );
+  const [reversed, full, withDh] = await Promise.all([
+    // Offer the two suites it chose first the other way round: a server with its own order keeps the first.
+    second === undefined ? null : probeHello(classic.version, [second, first!], options),
+    certified.length === 0 ? null : probeHello(classic.version, certified, { ...options, full: true }),
+    dhe.length === 0 ? null : probeHello(classic.version, dhe, { ...options, full: true, groups: EC_GROUPS }),
+  ]);
+  survey.probes += [reversed, full, withDh].filter(Boolean).length;
+  if (reversed?.accepted) {
+    survey.serverOrder = reversed.suite === first;
+  }
+  if (full?.accepted) {
+    survey.certificates = full.certificates;
+    survey.stapled = full.stapled;
+  }
+  if (withDh?.accepted && withDh.dhBits !== undefined) {
+    survey.dhBits = withDh.dhBits;
+  }
+  return survey;
+}

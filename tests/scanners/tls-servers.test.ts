@@ -1,0 +1,74 @@
+// The TLS checks on real servers from Debian (tests/fixtures/tls-servers.ts): nginx on OpenSSL 3 and
+// gnutls-serv configured badly in different ways, and a hardened nginx that must raise nothing. One
+// infrastructure scan finds all three TLS ports (none on a standard port) and checks each the same way.
+import { existsSync } from 'node:fs';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Finding } from '../../shared/findings.ts';
+import { runScan } from '../../agents/scanners/run-scan.ts';
+import type { RunningFixture } from '../fixtures/planted.ts';
+import {
+  startGnutlsWeak,
+  startNginxHardenedTls,
+  startNginxWeakTls,
+  testPki,
+  tlsBinaries,
+  tlsPorts,
+} from '../fixtures/tls-servers.ts';
+import { measure } from './measure.ts';
+
+// The hardened server's chain ends at the fixtures' own root: the scanner is told to trust it the way a
+// customer trusts an internal CA, through the setting, never by changing the machine's store.
+process.env.VIGIL_SCAN_TLS_CA_FILE = testPki().rootFile;
+
+const absent = Object.values(tlsBinaries).filter((file) => !existsSync(file));
+const title = absent.length
+  ? `TLS checks on real servers (skipped: ${absent.join(', ')} not installed; run.sh installs nginx and gnutls-bin as root)`
+  : 'TLS checks on real servers';
+
+describe.skipIf(absent.length > 0)(title, () => {
+  const fixtures: RunningFixture[] = [];
+  let findings: Finding[] = [];
+  beforeAll(async () => {
+    fixtures.push(await startNginxWeakTls(), await startGnutlsWeak(), await startNginxHardenedTls());
+    const result = await runScan('infrastructure', {
+      target: '127.0.0.1',
+      mode: 'local',
+      ports: `${tlsPorts.nginxWeak}-${tlsPorts.nginxHardened}`,
+    });
+    findings = result.findings;
+  });
+  afterAll(async () => {
+    await Promise.all(fixtures.map((f) => f.close()));
+  });
+
+  const at = (port: number) => findings.filter((f) => f.location === `127.0.0.1:${port}`);
+  const evidence = (port: number, rule: string) => at(port).find((f) => f.rule_id === rule)?.evidence ?? '';
+
+  it('finds every planted weakness on each server and nothing else; the hardened one stays silent', () => {
+    for (const fixture of fixtures) {
+      const m = measure(at(Number(fixture.planted[0]!.location.slice(1))), fixture.planted, '127.0.0.1');
+      expect(m.missed).toEqual([]);
+      expect(m.unexpected).toEqual([]);
+    }
+    expect(at(tlsPorts.nginxHardened).map((f) => f.rule_id)).toEqual(['infra.open-port']);
+  });
+
+  it('names what it saw: suites, group and key sizes, signature algorithms, the missing issuer', () => {
+    const nginx = tlsPorts.nginxWeak;
+    expect(evidence(nginx, 'tls.anonymous-cipher')).toMatch(/TLS_DH_anon_WITH_AES_128_CBC_SHA/);
+    expect(evidence(nginx, 'tls.null-cipher')).toMatch(/TLS_RSA_WITH_NULL_SHA/);
+    expect(evidence(nginx, 'tls.weak-dh')).toMatch(/1024-bit prime/);
+    expect(evidence(nginx, 'tls.weak-key')).toMatch(/RSA 1024-bit/);
+    expect(evidence(nginx, 'tls.weak-signature')).toMatch(/sha1WithRSAEncryption/);
+    expect(evidence(nginx, 'tls.untrusted-chain')).toMatch(/Acme Internal CA/);
+    const gnutls = tlsPorts.gnutlsWeak;
+    expect(evidence(gnutls, 'tls.block64-cipher')).toMatch(/TLS_RSA_WITH_3DES_EDE_CBC_SHA/);
+    expect(evidence(gnutls, 'tls.rc4')).toMatch(/TLS_RSA_WITH_RC4_128_SHA/);
+    expect(evidence(gnutls, 'tls.weak-signature')).toMatch(/md5WithRSAEncryption/);
+    expect(evidence(gnutls, 'tls.cert-expired')).toMatch(/2025-03-01/);
+    expect(evidence(gnutls, 'tls.untrusted-chain')).toMatch(/Vigil Fixture Issuing CA .*not sent/);
+    expect(evidence(gnutls, 'tls.hostname-mismatch')).toMatch(/DNS:shop\.example/);
+  });
+});
