@@ -1,11 +1,14 @@
 // The TLS checks on real servers from Debian (tests/fixtures/tls-servers.ts): nginx on OpenSSL 3 and
 // gnutls-serv configured badly in different ways, and a hardened nginx that must raise nothing. One
 // infrastructure scan finds all three TLS ports (none on a standard port) and checks each the same way.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Finding } from '../../shared/findings.ts';
+import { tlsFindings } from '../../agents/scanners/core/tls-check.ts';
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import {
@@ -70,5 +73,28 @@ describe.skipIf(absent.length > 0)(title, () => {
     expect(evidence(gnutls, 'tls.cert-expired')).toMatch(/2025-03-01/);
     expect(evidence(gnutls, 'tls.untrusted-chain')).toMatch(/Vigil Fixture Issuing CA .*not sent/);
     expect(evidence(gnutls, 'tls.hostname-mismatch')).toMatch(/DNS:shop\.example/);
+  });
+});
+
+describe('a server that speaks only TLS 1.3 (certificates encrypted: read through Node’s TLS)', () => {
+  it('judges its chain, key and name like any other, and finds nothing wrong with a good one', async () => {
+    const leaf = testPki().issue('tls13-only', { san: 'IP:127.0.0.1', key: 'ec', digest: 'sha256' });
+    const server = tls.createServer({
+      cert: readFileSync(leaf.chain),
+      key: readFileSync(leaf.key),
+      minVersion: 'TLSv1.3',
+    });
+    server.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const target = { host: '127.0.0.1', address: '127.0.0.1', family: 4 as const };
+      expect(await tlsFindings(target, port, `127.0.0.1:${port}`)).toEqual([]);
+      // The same server for another name: the certificate was read, so the mismatch is seen.
+      const named = await tlsFindings({ ...target, host: 'shop.example' }, port, 'x');
+      expect(named.map((f) => f.rule_id)).toEqual(['tls.hostname-mismatch']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

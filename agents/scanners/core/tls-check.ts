@@ -30,15 +30,22 @@ export async function speaksTls(target: ResolvedTarget, port: number, timeoutMs 
   return false;
 }
 
-/** Every TLS finding of `target`:`port`, located at `location`; `probes` is the connections it took. */
+/** Every TLS finding of `target`:`port`, located at `location`; a stopped scan (`signal`) ends the probes. */
 export async function tlsFindings(
   target: ResolvedTarget,
   port: number,
   location: string,
   now = new Date(),
   timeoutMs = 5000,
+  signal?: AbortSignal,
 ): Promise<Finding[]> {
-  const survey = await surveyTls({ address: target.address, port, serverName: target.host, timeoutMs });
+  const survey = await surveyTls({
+    address: target.address,
+    port,
+    serverName: target.host,
+    timeoutMs,
+    ...(signal ? { signal } : {}),
+  });
   return [
     ...suiteFindings(survey, location),
     ...certificateFindings(survey.certificates, {

@@ -72,7 +72,16 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       }
       if (start.protocol === 'https:') {
         const resolved = await policy.resolve(start.hostname);
-        addAll(await tlsFindings(resolved, Number(start.port || 443), start.origin));
+        addAll(
+          await tlsFindings(
+            resolved,
+            Number(start.port || 443),
+            start.origin,
+            new Date(),
+            5000,
+            options.signal,
+          ),
+        );
       }
     });
     await phases.run('crawl', 30, async (tick) => {
