@@ -30,14 +30,22 @@ export async function speaksTls(target: ResolvedTarget, port: number, timeoutMs 
   return false;
 }
 
-/** Every TLS finding of `target`:`port`, located at `location`; a stopped scan (`signal`) ends the probes. */
+export interface TlsCheckOptions {
+  now?: Date;
+  /** Per probe. */
+  timeoutMs?: number;
+  /** A stopped scan ends the probes. */
+  signal?: AbortSignal | undefined;
+  /** The target's rate limit, taken before each probe's connection. */
+  pace?: () => Promise<void>;
+}
+
+/** Every TLS finding of `target`:`port`, located at `location`. */
 export async function tlsFindings(
   target: ResolvedTarget,
   port: number,
   location: string,
-  now = new Date(),
-  timeoutMs = 5000,
-  signal?: AbortSignal,
+  { now = new Date(), timeoutMs = 5000, signal, pace }: TlsCheckOptions = {},
 ): Promise<Finding[]> {
   const survey = await surveyTls({
     address: target.address,
@@ -45,6 +53,7 @@ export async function tlsFindings(
     serverName: target.host,
     timeoutMs,
     ...(signal ? { signal } : {}),
+    ...(pace ? { pace } : {}),
   });
   return [
     ...suiteFindings(survey, location),

@@ -18,6 +18,8 @@ export interface ProbeOptions {
   serverName?: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Waits for the target's rate limit before each connection (rejects when the scan stops). */
+  pace?: () => Promise<void>;
 }
 
 /** A server's answer is a few kilobytes (certificates); more than this is not a TLS server's first flight. */
@@ -25,11 +27,16 @@ const MAX_ANSWER = 256 * 1024;
 const isDhe = (code: number) => SUITES.get(code)?.finiteFieldDhe ?? false;
 
 /** Sends one ClientHello and reads the answer: to the ServerHello, or to ServerHelloDone when `full`. */
-export function probeHello(
+export async function probeHello(
   version: ProtocolVersion,
   suites: readonly number[],
   options: ProbeOptions & { full?: boolean; groups?: readonly number[] },
 ): Promise<HelloOutcome> {
+  try {
+    await options.pace?.();
+  } catch {
+    return { accepted: false, reason: 'timeout' }; // the scan stopped while waiting for its turn
+  }
   const hello = clientHello(version, suites, {
     serverName: options.serverName,
     ...(options.groups ? { groups: options.groups } : {}),

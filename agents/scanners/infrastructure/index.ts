@@ -85,7 +85,7 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
         services.set(port, service);
         const location = `${display}:${port}`;
         const checkFindings: Finding[] = tls
-          ? await tlsFindings(target, port, location, new Date(), firstByteMs * 4, options.signal)
+          ? await tlsFindings(target, port, location, { timeoutMs: firstByteMs * 4, signal: options.signal })
           : service
             ? await serviceFindings(
                 {

@@ -77,9 +77,8 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
             resolved,
             Number(start.port || 443),
             start.origin,
-            new Date(),
-            5000,
-            options.signal,
+            // TLS probes are connections to the customer's server too: they take turns of its rate limit.
+            { signal: options.signal, pace: () => client.turn() },
           ),
         );
       }
