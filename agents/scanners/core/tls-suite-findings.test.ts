@@ -18,7 +18,7 @@ function survey(
     suites: (accepted[version] ?? []).map(code),
     complete: true,
   }));
-  return { versions, serverOrder: true, dhBits: null, certificates: [], stapled: false, probes: 0, ...extra };
+  return { versions, serverOrder: true, dhBits: null, certificates: [], stapled: false, ...extra };
 }
 const rules = (s: TlsSurvey) =>
   suiteFindings(s, 'x')

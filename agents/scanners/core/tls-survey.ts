@@ -1,6 +1,7 @@
 // What one TLS endpoint accepts, asked with raw ClientHellos (tls-probe.ts): every protocol version from
 // SSLv3 to TLS 1.3 and every suite of each (the versions in parallel), whether the server keeps its own
 // suite order, the finite-field DH group it uses, and the certificates and OCSP staple it sends.
+import net from 'node:net';
 import tls from 'node:tls';
 
 import { EC_GROUPS, type ProtocolVersion } from './tls-hello.ts';
@@ -20,8 +21,6 @@ export interface TlsSurvey {
   certificates: Buffer[];
   /** An OCSP response came stapled to the certificate. */
   stapled: boolean;
-  /** TCP connections opened. */
-  probes: number;
 }
 
 export const accepted = (survey: TlsSurvey) => survey.versions.filter((v) => v.suites.length > 0);
@@ -37,9 +36,8 @@ function certificatesOverTls13(options: ProbeOptions): Promise<{ certificates: B
     const socket = tls.connect({
       host: options.address,
       port: options.port,
-      ...(options.serverName && !/^[\d.:]+$/.test(options.serverName)
-        ? { servername: options.serverName }
-        : {}),
+      // SNI carries names only (RFC 6066 §3).
+      ...(options.serverName && net.isIP(options.serverName) === 0 ? { servername: options.serverName } : {}),
       minVersion: 'TLSv1.3',
       // Only reading what the server sends; its trust is judged from these certificates (tls-cert.ts).
       rejectUnauthorized: false,
@@ -73,7 +71,6 @@ export async function surveyTls(options: ProbeOptions): Promise<TlsSurvey> {
     dhBits: null,
     certificates: [],
     stapled: false,
-    probes: versions.reduce((n, v) => n + v.suites.length + 1, 0),
   };
   // The newest version below TLS 1.3 carries the certificate, the key exchange and the suite order.
   const classic = accepted(survey)
@@ -82,7 +79,6 @@ export async function surveyTls(options: ProbeOptions): Promise<TlsSurvey> {
   if (!classic) {
     if (accepted(survey).length > 0) {
       Object.assign(survey, await certificatesOverTls13(options));
-      survey.probes++;
     }
     return survey;
   }
@@ -98,7 +94,6 @@ export async function surveyTls(options: ProbeOptions): Promise<TlsSurvey> {
     certified.length === 0 ? null : probeHello(classic.version, certified, { ...options, full: true }),
     dhe.length === 0 ? null : probeHello(classic.version, dhe, { ...options, full: true, groups: EC_GROUPS }),
   ]);
-  survey.probes += [reversed, full, withDh].filter(Boolean).length;
   if (reversed?.accepted) {
     survey.serverOrder = reversed.suite === first;
   }
