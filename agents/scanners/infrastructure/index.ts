@@ -85,7 +85,15 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
         services.set(port, service);
         const location = `${display}:${port}`;
         const checkFindings: Finding[] = tls
-          ? await tlsFindings(target, port, location, { timeoutMs: firstByteMs * 4, signal: options.signal })
+          ? await tlsFindings(target, port, location, {
+              timeoutMs: firstByteMs * 4,
+              signal: options.signal,
+              // Each TLS probe is a connection of its own: counted like the others.
+              pace: () => {
+                requests += 1;
+                return Promise.resolve();
+              },
+            })
           : service
             ? await serviceFindings(
                 {
