@@ -20,17 +20,54 @@ export interface ProbeOptions {
   signal?: AbortSignal;
   /** Waits for the target's rate limit before each connection (rejects when the scan stops). */
   pace?: () => Promise<void>;
+  /** Holds each probe until one of the endpoint's connection slots is free (see connectionGate). */
+  gate?: Gate;
+}
+
+export type Gate = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * At most `slots` probes of one endpoint at once: a small server's listen queue overflows otherwise
+ * (gnutls-serv's does at a dozen), and every SYN it drops costs a one-second retransmission.
+ */
+export function connectionGate(slots: number): Gate {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    while (active >= slots) {
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+    active++;
+    try {
+      return await work();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
 }
 
 /** A server's answer is a few kilobytes (certificates); more than this is not a TLS server's first flight. */
 const MAX_ANSWER = 256 * 1024;
 const isDhe = (code: number) => SUITES.get(code)?.finiteFieldDhe ?? false;
 
+type HelloOptions = ProbeOptions & { full?: boolean; groups?: readonly number[] };
+
 /** Sends one ClientHello and reads the answer: to the ServerHello, or to ServerHelloDone when `full`. */
-export async function probeHello(
+export function probeHello(
   version: ProtocolVersion,
   suites: readonly number[],
-  options: ProbeOptions & { full?: boolean; groups?: readonly number[] },
+  options: HelloOptions,
+): Promise<HelloOutcome> {
+  return options.gate
+    ? options.gate(() => probeOnce(version, suites, options))
+    : probeOnce(version, suites, options);
+}
+
+async function probeOnce(
+  version: ProtocolVersion,
+  suites: readonly number[],
+  options: HelloOptions,
 ): Promise<HelloOutcome> {
   try {
     await options.pace?.();
@@ -86,7 +123,7 @@ export async function probeHello(
 
 export interface VersionSupport {
   version: ProtocolVersion;
-  /** Suites the server accepted at this version, in the order it chose them (its preference, if it has one). */
+  /** Suites the server accepted at this version, by code. */
   suites: number[];
   /**
    * The server itself ended the enumeration (an alert, a hang-up, another version, nothing left to
@@ -96,26 +133,54 @@ export interface VersionSupport {
 }
 
 /**
- * Every suite `version` accepts: offer them all, note the one chosen, offer the rest again, until the
- * server refuses. A server that answers with another version does not speak this one.
+ * The registry's suites are offered over this many connections at once (every fourth suite each), so
+ * the enumeration takes a quarter of the round trips: on a distant server, round trips set the time.
  */
-export async function enumerateSuites(
+const PARALLEL_OFFERS = 4;
+
+/** Offers `candidates`, notes the one chosen, offers the rest again, until the server refuses. */
+async function offerUntilRefused(
   version: ProtocolVersion,
+  candidates: number[],
   options: ProbeOptions,
-): Promise<VersionSupport> {
-  let remaining = suiteCodes(version === 'TLSv1.3');
+): Promise<{ suites: number[]; complete: boolean }> {
+  let remaining = candidates;
   const suites: number[] = [];
   while (remaining.length > 0) {
     const outcome = await probeHello(version, remaining, options);
     if (!outcome.accepted) {
       // A server that cannot serve a hello refuses it with an alert or hangs up (both are answers).
-      return { version, suites, complete: outcome.reason === 'alert' || outcome.reason === 'closed' };
+      return { suites, complete: outcome.reason === 'alert' || outcome.reason === 'closed' };
     }
+    // A server that answers with another version does not speak this one.
     if (outcome.version !== version || !remaining.includes(outcome.suite)) {
-      return { version, suites, complete: true };
+      return { suites, complete: true };
     }
     suites.push(outcome.suite);
     remaining = remaining.filter((code) => code !== outcome.suite);
   }
-  return { version, suites, complete: true };
+  return { suites, complete: true };
+}
+
+/** Every suite of the registry that `version` accepts. */
+export async function enumerateSuites(
+  version: ProtocolVersion,
+  options: ProbeOptions,
+): Promise<VersionSupport> {
+  const candidates = suiteCodes(version === 'TLSv1.3');
+  const lanes = Math.max(1, Math.min(PARALLEL_OFFERS, Math.floor(candidates.length / 32)));
+  const results = await Promise.all(
+    Array.from({ length: lanes }, (_, lane) =>
+      offerUntilRefused(
+        version,
+        candidates.filter((_, i) => i % lanes === lane),
+        options,
+      ),
+    ),
+  );
+  return {
+    version,
+    suites: results.flatMap((r) => r.suites).sort((a, b) => a - b),
+    complete: results.every((r) => r.complete),
+  };
 }

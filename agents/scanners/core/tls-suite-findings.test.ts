@@ -18,13 +18,15 @@ function survey(
     suites: (accepted[version] ?? []).map(code),
     complete: true,
   }));
-  return { versions, serverOrder: true, dhBits: null, certificates: [], stapled: false, ...extra };
+  return { versions, serverOrder: KEEPS, dhBits: null, certificates: [], stapled: false, ...extra };
 }
 const rules = (s: TlsSurvey) =>
   suiteFindings(s, 'x')
     .map((f) => f.rule_id)
     .sort();
 
+const KEEPS = { keeps: true, first: 0xc02f, second: 0xcca8 };
+const CLIENT = { ...KEEPS, keeps: false };
 const MODERN = ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256', 'TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256'];
 
 describe('suite meanings from IANA names', () => {
@@ -70,7 +72,7 @@ describe('findings from what the server accepts', () => {
   it('a modern TLS 1.2/1.3 server raises nothing, whoever picks the suite', () => {
     const modern = { 'TLSv1.2': MODERN, 'TLSv1.3': ['TLS_AES_128_GCM_SHA256'] };
     expect(rules(survey(modern))).toEqual([]);
-    expect(rules(survey(modern, { serverOrder: false, dhBits: 4096 }))).toEqual([]);
+    expect(rules(survey(modern, { serverOrder: CLIENT, dhBits: 4096 }))).toEqual([]);
   });
 
   it('SSLv3, TLS 1.0 with CBC, 3DES, RC4, EXPORT, NULL and anonymous suites', () => {
@@ -107,7 +109,10 @@ describe('findings from what the server accepts', () => {
 
   it('a client-chosen order is reported only when weaker suites can win', () => {
     const mixed = { 'TLSv1.2': [...MODERN, 'TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA'] };
-    expect(rules(survey(mixed, { serverOrder: false }))).toEqual(['tls.no-server-order']);
+    expect(rules(survey(mixed, { serverOrder: CLIENT }))).toEqual(['tls.no-server-order']);
+    expect(suiteFindings(survey(mixed, { serverOrder: CLIENT }), 'x')[0]!.evidence).toMatch(
+      /^TLS 1\.2: the server took the client's first choice of TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 and TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256 in either order; weaker suites it accepts: TLS 1\.2: TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA$/,
+    );
     expect(rules(survey(mixed, { serverOrder: null }))).toEqual([]);
   });
 

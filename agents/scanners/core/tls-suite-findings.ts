@@ -4,7 +4,7 @@
 import type { Finding } from '../../../shared/findings.ts';
 import type { ProtocolVersion } from './tls-hello.ts';
 import { tlsFinding, type TlsRuleId } from './tls-rules.ts';
-import { SUITES, type Suite } from './tls-suites.ts';
+import { SUITES, suiteName, type Suite } from './tls-suites.ts';
 import { accepted, type TlsSurvey } from './tls-survey.ts';
 
 const LABEL: Record<ProtocolVersion, string> = {
@@ -97,12 +97,12 @@ export function suiteFindings(survey: TlsSurvey, location: string): Finding[] {
   // A client's choice is harmless when every suite the server accepts is strong (Mozilla's guidance);
   // with weaker suites accepted, a client that lists them first gets them.
   const weak = classic ? offers(survey, weaker, [classic.version]) : [];
-  if (survey.serverOrder === false && classic && weak.length > 0) {
-    const [a, b] = classic.suites.map((code) => SUITES.get(code)?.name);
+  const order = survey.serverOrder;
+  if (order && !order.keeps && classic && weak.length > 0) {
     add(
       'tls.no-server-order',
-      `${LABEL[classic.version]}: the server took the client's first choice in either order (${a}, ${b}); ` +
-        `weaker suites it accepts: ${byVersion(weak)}`,
+      `${LABEL[classic.version]}: the server took the client's first choice of ${suiteName(order.first)} and ` +
+        `${suiteName(order.second)} in either order; weaker suites it accepts: ${byVersion(weak)}`,
     );
   }
   if (survey.dhBits !== null && survey.dhBits < 2048) {

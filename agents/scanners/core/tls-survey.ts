@@ -5,7 +5,13 @@ import net from 'node:net';
 import tls from 'node:tls';
 
 import { EC_GROUPS, type ProtocolVersion } from './tls-hello.ts';
-import { enumerateSuites, probeHello, type ProbeOptions, type VersionSupport } from './tls-probe.ts';
+import {
+  connectionGate,
+  enumerateSuites,
+  probeHello,
+  type ProbeOptions,
+  type VersionSupport,
+} from './tls-probe.ts';
 import { SUITES } from './tls-suites.ts';
 
 export const VERSIONS: readonly ProtocolVersion[] = ['SSLv3', 'TLSv1.0', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'];
@@ -13,14 +19,23 @@ export const VERSIONS: readonly ProtocolVersion[] = ['SSLv3', 'TLSv1.0', 'TLSv1.
 export interface TlsSurvey {
   /** Every version probed, with the suites it accepted (empty: not accepted). */
   versions: VersionSupport[];
-  /** The server chose its own preference whatever the client's order; null when it could not be told. */
-  serverOrder: boolean | null;
+  /**
+   * Whether the server chose by its own preference whatever the client's order (`keeps`), and the two
+   * suites that told it; null when it could not be told.
+   */
+  serverOrder: ServerOrder | null;
   /** Prime size of the finite-field DH group of DHE suites, when the server accepts any. */
   dhBits: number | null;
   /** Certificates as the server sends them, leaf first (empty when none could be read). */
   certificates: Buffer[];
   /** An OCSP response came stapled to the certificate. */
   stapled: boolean;
+}
+
+export interface ServerOrder {
+  keeps: boolean;
+  first: number;
+  second: number;
 }
 
 export const accepted = (survey: TlsSurvey) => survey.versions.filter((v) => v.suites.length > 0);
@@ -63,7 +78,33 @@ function certificatesOverTls13(options: ProbeOptions): Promise<{ certificates: B
   });
 }
 
-export async function surveyTls(options: ProbeOptions): Promise<TlsSurvey> {
+/**
+ * Whether the server chooses by its own preference: the two suites it picks first from `suites` are
+ * offered the other way round; a server with its own order keeps the first. Null when it cannot be told.
+ */
+async function keepsItsOrder(
+  version: ProtocolVersion,
+  suites: number[],
+  options: ProbeOptions,
+): Promise<ServerOrder | null> {
+  const pick = async (offer: number[]) => {
+    const outcome = offer.length > 0 ? await probeHello(version, offer, options) : null;
+    return outcome?.accepted && offer.includes(outcome.suite) ? outcome.suite : null;
+  };
+  const first = await pick(suites);
+  const second = first === null ? null : await pick(suites.filter((code) => code !== first));
+  if (first === null || second === null) {
+    return null;
+  }
+  const reversed = await pick([second, first]);
+  return reversed === null ? null : { keeps: reversed === first, first, second };
+}
+
+/** Connections one survey keeps open at once (see connectionGate). */
+const SLOTS = 6;
+
+export async function surveyTls(surveyOptions: ProbeOptions): Promise<TlsSurvey> {
+  const options = { gate: connectionGate(SLOTS), ...surveyOptions };
   const versions = await Promise.all(VERSIONS.map((version) => enumerateSuites(version, options)));
   const survey: TlsSurvey = {
     versions,
@@ -82,21 +123,17 @@ export async function surveyTls(options: ProbeOptions): Promise<TlsSurvey> {
     }
     return survey;
   }
-  const [first, second] = classic.suites;
   const dhe = classic.suites.filter((code) => SUITES.get(code)?.finiteFieldDhe);
   // Certificates come only with suites a certificate authenticates (not anonymous, not pre-shared keys).
   const certified = classic.suites.filter(
     (code) => !SUITES.get(code)?.anonymous && !SUITES.get(code)?.preShared,
   );
-  const [reversed, full, withDh] = await Promise.all([
-    // Offer the two suites it chose first the other way round: a server with its own order keeps the first.
-    second === undefined ? null : probeHello(classic.version, [second, first!], options),
+  const [serverOrder, full, withDh] = await Promise.all([
+    keepsItsOrder(classic.version, classic.suites, options),
     certified.length === 0 ? null : probeHello(classic.version, certified, { ...options, full: true }),
     dhe.length === 0 ? null : probeHello(classic.version, dhe, { ...options, full: true, groups: EC_GROUPS }),
   ]);
-  if (reversed?.accepted) {
-    survey.serverOrder = reversed.suite === first;
-  }
+  survey.serverOrder = serverOrder;
   if (full?.accepted) {
     survey.certificates = full.certificates;
     survey.stapled = full.stapled;
