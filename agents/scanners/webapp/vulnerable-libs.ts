@@ -42,14 +42,22 @@ const noFix = (below: string) => /(^|[.-])9{3,}([.-]|$)/.test(below);
  */
 function advisories(hits: LibraryVulnerability[]): string {
   const groups = new Map<string, Set<string>>();
+  const seen = new Set<string>();
   for (const hit of [...hits].sort((a, b) => (isAtOrAbove(a.below, b.below) ? -1 : 1))) {
     const cves = hit.ids.filter((id) => id.startsWith('CVE-'));
     const key = noFix(hit.below) ? 'no fix' : `fixed in ${hit.below}`;
     const ids = groups.get(key) ?? new Set<string>();
-    (cves.length > 0 ? cves : hit.ids.slice(0, 1)).forEach((id) => ids.add(id));
+    // An advisory listed for several ranges is named once, under its latest fix.
+    (cves.length > 0 ? cves : hit.ids.slice(0, 1))
+      .filter((id) => !seen.has(id))
+      .forEach((id) => {
+        seen.add(id);
+        ids.add(id);
+      });
     groups.set(key, ids);
   }
   return [...groups]
+    .filter(([, ids]) => ids.size > 0)
     .sort(([a], [b]) => Number(a === 'no fix') - Number(b === 'no fix'))
     .map(([fix, ids]) => `${[...ids].join(', ')} (${fix})`)
     .join('; ');
