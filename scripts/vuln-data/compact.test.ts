@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
+import { retireDataSchema } from '../../agents/scanners/webapp/components/data-schema.ts';
+import type { RetireData } from '../../agents/scanners/webapp/components/data-schema.ts';
 import { retireRepository } from '../../agents/scanners/webapp/components/retire.ts';
 import { technologyFingerprints } from '../../agents/scanners/webapp/components/technologies.ts';
 import { compactRetire, compactTechnologies, shortSummary, sources } from './compact.ts';
@@ -21,6 +23,27 @@ describe('committed component data', () => {
     const tech = technologyFingerprints().data;
     expect(tech.source.package).toBe(sources.technologies.package);
     expect(Object.keys(tech.technologies).length).toBeGreaterThan(1000);
+  });
+});
+
+describe('damaged component data', () => {
+  it('is refused with the path of what is wrong', () => {
+    const file = new URL('../../agents/scanners/webapp/components/data/retire.json', import.meta.url);
+    const data = JSON.parse(readFileSync(file, 'utf8')) as RetireData;
+    const jquery = data.libraries.jquery!;
+    (jquery.vulnerabilities[0] as { severity: string }).severity = 'urgent';
+    expect(retireDataSchema.safeParse(data).error?.issues[0]?.path).toEqual([
+      'libraries',
+      'jquery',
+      'vulnerabilities',
+      0,
+      'severity',
+    ]);
+    jquery.vulnerabilities[0]!.severity = 'medium';
+    jquery.filecontent = ['jQuery v(§§version§§'];
+    expect(retireDataSchema.safeParse(data).success).toBe(false);
+    jquery.filecontent = ['jQuery v1.2.3'];
+    expect(retireDataSchema.safeParse(data).error?.message).toMatch(/without a \(§§version§§\) group/);
   });
 });
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import type { Page } from '../crawl.ts';
+import { parseHtml } from '../html.ts';
+import { technologyNote } from './technology-note.ts';
 import { identify } from './technologies.ts';
 
 describe('technology fingerprints', () => {
@@ -29,5 +32,33 @@ describe('technology fingerprints', () => {
 
   it('names nothing from headers it has no fingerprint for', () => {
     expect(identify({ 'content-type': 'text/html', 'x-request-id': 'nginx/1.0' })).toEqual([]);
+  });
+});
+
+describe('technology notes in disclosure evidence', () => {
+  const page = (headers: Record<string, string>, html = ''): Page => {
+    const url = new URL('http://site.example/');
+    return {
+      url,
+      response: { url: url.href, status: 200, headers, body: html, redirects: [] },
+      facts: parseHtml(html, url),
+      depth: 0,
+    };
+  };
+
+  it("names the disclosed product, and on the server's finding what else the response shows", () => {
+    const p = page(
+      { server: 'Apache/2.4.62 (Debian)', 'x-powered-by': 'PHP/7.2.1' },
+      '<meta name="generator" content="WordPress 4.9.8">',
+    );
+    expect(technologyNote(p, 'x-powered-by header')).toBe(', identified as PHP 7.2.1');
+    expect(technologyNote(p, 'meta generator')).toBe(', identified as WordPress 4.9.8');
+    expect(technologyNote(p, 'server header', true)).toBe(
+      ', identified as Apache HTTP Server 2.4.62, Debian; the same response identifies PHP 7.2.1 (x-powered-by header), WordPress 4.9.8 (meta generator)',
+    );
+  });
+
+  it('adds nothing for a product it cannot name', () => {
+    expect(technologyNote(page({ server: 'acme-edge/4.2' }), 'server header', true)).toBe('');
   });
 });
