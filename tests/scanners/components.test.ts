@@ -43,6 +43,7 @@ describe.skipIf(missing.length > 0)('known-vulnerable components on real servers
       /^lodash 4\.17\.4 \(version from the url\)/,
     );
     expect(evidence('/js/vendor.bundle.js#bootstrap@3.3.7')).toMatch(/CVE-2019-8331/);
+    expect(evidence('/js/deparam.js')).toMatch(/^jquery-deparam 0\.5\.2 \(version from the file hash\)/);
     const handlebars = result.findings.find((f) => f.location.endsWith('/js/handlebars.min.js'));
     expect(handlebars?.severity).toBe('high');
     expect(handlebars?.remediation).toMatch(/^Upgrade handlebars from 4\.0\.5 to 4\.7\.7 or later/);

@@ -88,7 +88,7 @@ export function libraryFindings(location: string, scriptUrl: string, content: st
       ? `the ${how}`
       : `an inline script's ${how === 'file content' ? 'content' : how}`;
     const count = hits.length === 1 ? '1 known vulnerability' : `${hits.length} known vulnerabilities`;
-    const evidence = `${library} ${version} (version from ${origin}): ${count}, worst ${worst}: ${advisories(hits)}. Worst: ${hits[0]!.summary}`;
+    const evidence = `${library} ${version} (version from ${origin}): ${count}, worst ${worst}: ${advisories(hits)}${hits[0]!.summary ? `. Worst: ${hits[0]!.summary}` : ''}`;
     const remediation = safe
       ? `Upgrade ${library} from ${version} to ${safe} or later, the first release none of its known vulnerabilities affects; keep front-end dependencies under automated updates.`
       : `No release of ${library} fixes every known vulnerability of ${version} (the line is end-of-life): replace it with a maintained library, or mitigate each advisory in the evidence.`;
