@@ -7,6 +7,7 @@ import {
   affects,
   detectInContent,
   detectInUrl,
+  endOfLine,
   firstSafeVersion,
   isAtOrAbove,
   retireRepository,
@@ -34,8 +35,6 @@ export function detectLibraries(scriptUrl: string, content: string): Detection[]
   return [...fromContent, ...fromUrl.filter((d) => !known.has(d.library))];
 }
 
-const noFix = (below: string) => /(^|[.-])9{3,}([.-]|$)/.test(below);
-
 /**
  * The advisories grouped by the release that fixes them, newest fix first, so the evidence stays short
  * enough to read (and to keep within a finding's 500 characters) when a library has dozens.
@@ -45,7 +44,7 @@ function advisories(hits: LibraryVulnerability[]): string {
   const seen = new Set<string>();
   for (const hit of [...hits].sort((a, b) => (isAtOrAbove(a.below, b.below) ? -1 : 1))) {
     const cves = hit.ids.filter((id) => id.startsWith('CVE-'));
-    const key = noFix(hit.below) ? 'no fix' : `fixed in ${hit.below}`;
+    const key = endOfLine(hit.below) ? 'end of life' : `fixed in ${hit.below}`;
     const ids = groups.get(key) ?? new Set<string>();
     // An advisory listed for several ranges is named once, under its latest fix.
     (cves.length > 0 ? cves : hit.ids.slice(0, 1))
@@ -58,7 +57,7 @@ function advisories(hits: LibraryVulnerability[]): string {
   }
   return [...groups]
     .filter(([, ids]) => ids.size > 0)
-    .sort(([a], [b]) => Number(a === 'no fix') - Number(b === 'no fix'))
+    .sort(([a], [b]) => Number(a === 'end of life') - Number(b === 'end of life'))
     .map(([fix, ids]) => `${[...ids].join(', ')} (${fix})`)
     .join('; ');
 }

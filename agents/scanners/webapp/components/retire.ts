@@ -148,7 +148,7 @@ export function affects(vulnerability: LibraryVulnerability, version: string): b
 }
 
 /** retire.js marks "no fix in this line" with bounds such as 1.999 or 999.999.999. */
-const endOfLine = (version: string) => version.split(/[.-]/).some((p) => /^9{3,}$/.test(p));
+export const endOfLine = (version: string) => version.split(/[.-]/).some((p) => /^9{3,}$/.test(p));
 
 /**
  * The lowest version that none of the library's known vulnerabilities affects, reached by following
