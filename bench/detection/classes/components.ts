@@ -187,7 +187,7 @@ const componentFixture = (
 
 export const fixtures: DetectionFixture[] = [
   componentFixture(
-    'nginx, old jQuery/AngularJS/lodash/moment/Handlebars/DOMPurify/Bootstrap loaded 5 ways',
+    'nginx, 9 old libraries loaded 6 ways (file name, banner, code, CDN path, hash, bundle)',
     oldLibrariesSite,
     startOldLibrariesNginx,
   ),
