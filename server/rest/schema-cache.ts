@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Database } from '../db/database.ts';
 import { restoredIntrospection } from './schema-cache-file.ts';
 import { INTROSPECT_SQL } from './schema-introspect.sql.ts';
+import { buildRelationships, type Rel } from './relationships.ts';
 
 /** The one schema /rest/v1 exposes (Supabase's default `db.schema`). */
 export const EXPOSED_SCHEMA = 'public';
@@ -31,6 +32,7 @@ const foreignKey = z.object({
   to: z.string(),
   fromColumns: z.array(z.string()),
   toColumns: z.array(z.string()),
+  oneToOne: z.boolean(),
 });
 const fnArg = z.object({ name: z.string(), type: z.string(), mode: z.string() });
 const fn = z.object({
@@ -41,6 +43,9 @@ const fn = z.object({
   returnTypeKind: z.string(),
   returnColumns: z.array(column).nullable(),
   defaults: z.number(),
+  rows: z.number(),
+  argRelation: z.string().nullable(),
+  returnRelation: z.string().nullable(),
   args: z.array(fnArg),
 });
 const introspection = z.object({
@@ -65,6 +70,8 @@ export interface SchemaCache {
   schema: string;
   relations: Map<string, Relation>;
   fks: ForeignKey[];
+  /** PostgREST's relationships, by the name of the relation they start from. */
+  rels: Map<string, Rel[]>;
   functions: Map<string, RestFunction[]>;
   types: Set<string>;
 }
@@ -104,12 +111,14 @@ function toSchemaCache(json: string, schema: string): SchemaCache {
   for (const f of data.functions) {
     functions.set(f.name, [...(functions.get(f.name) ?? []), toFunction(f)]);
   }
+  const relations = new Map(
+    data.relations.map((r) => [r.name, { ...r, columnMap: new Map(r.columns.map((c) => [c.name, c])) }]),
+  );
   return {
     schema,
-    relations: new Map(
-      data.relations.map((r) => [r.name, { ...r, columnMap: new Map(r.columns.map((c) => [c.name, c])) }]),
-    ),
+    relations,
     fks: data.fks,
+    rels: buildRelationships(relations, data.fks, data.functions),
     functions,
     types: new Set(data.types ?? []),
   };

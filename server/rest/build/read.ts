@@ -65,14 +65,25 @@ function columnSql(ctx: BuildContext, level: Level, item: ColumnItem): [string, 
 
 /**
  * The child's FROM and its join conditions to the parent. Many-to-many goes through the junction table
- * (inner-joined, so only linked targets remain), whose row-level security applies like any table's.
+ * (inner-joined, so only linked targets remain), whose row-level security applies like any table's; a
+ * computed relationship calls its function with the parent row, rebuilt as the function's row type.
  */
 function joinSql(
   ctx: BuildContext,
   rel: Relationship,
   alias: string,
-  parentAlias: string,
+  parent: ReadSource,
 ): { from: string; on: string[] } {
+  const parentAlias = parent.alias;
+  if (rel.computed !== null) {
+    const argType = ctx.cache.functions.get(rel.computed)?.[0]?.args[0]?.type;
+    const argRelation = ctx.cache.relations.get(parent.relationName ?? '');
+    if (!argRelation || argType === undefined) {
+      throw new RestError(500, 'PGRST000', 'Internal server error');
+    }
+    const row = `row(${argRelation.columns.map((c) => `${ident(parentAlias)}.${ident(c.name)}`).join(', ')})::${qualified(ctx.cache.schema, argRelation.name)}`;
+    return { from: `${qualified(ctx.cache.schema, rel.computed)}(${row}) as ${ident(alias)}`, on: [] };
+  }
   const target = `${qualified(ctx.cache.schema, rel.target.name)} as ${ident(alias)}`;
   if (!rel.junction) {
     const on = rel.pairs.map(([p, c]) => `${ident(alias)}.${ident(c)} = ${ident(parentAlias)}.${ident(p)}`);
@@ -122,9 +133,10 @@ function embedSql(
     item.select,
     childPath,
   );
-  const { from, on } = joinSql(ctx, rel, alias, level.alias);
+  const { from, on } = joinSql(ctx, rel, alias, source);
   const marker = item.spread && rel.toOne ? ['1 as pgrst_found'] : [];
-  const inner = `select ${[...child.selectList, ...marker].join(', ')} from ${from}${child.joins} where ${[...on, ...child.where].join(' and ')}${child.orderBy}${child.paging}`;
+  const conditions = [...on, ...child.where];
+  const inner = `select ${[...child.selectList, ...marker].join(', ')} from ${from}${child.joins}${conditions.length > 0 ? ` where ${conditions.join(' and ')}` : ''}${child.orderBy}${child.paging}`;
   if (item.spread && rel.toOne) {
     out.joins += ` left join lateral (${inner}) as ${ident(lateral)} on true`;
     child.outputs.forEach((o) => out.selectList.push(`${ident(lateral)}.${ident(o)} as ${ident(o)}`));
