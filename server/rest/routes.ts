@@ -139,6 +139,7 @@ export function restRoutes(ctx: StackContext): Hono {
       media: mediaType(c.req.header('accept')),
       stripNulls: wantsNullsStripped(c.req.header('accept')),
       bodyText: method === 'GET' || method === 'HEAD' || method === 'DELETE' ? null : await c.req.text(),
+      contentType: (c.req.header('content-type') ?? 'application/json').split(';')[0]!.trim().toLowerCase(),
       cache: await cache.get(),
       run: (readOnly, fn, oneStatement = false) =>
         runAsRequest(

@@ -13,6 +13,8 @@ export interface RestRequest {
   media: MediaType;
   stripNulls: boolean;
   bodyText: string | null;
+  /** The request body's media type, lower-cased without parameters (PostgREST defaults to JSON). */
+  contentType: string;
   cache: SchemaCache;
   /**
    * Runs `fn` in the request's transaction (as its role); tx=rollback is applied there. `oneStatement`
