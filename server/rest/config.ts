@@ -19,7 +19,12 @@ export interface RestConfig {
 }
 
 const ApiToml = z
-  .object({ api: z.object({ schemas: z.array(z.string().min(1)).min(1).optional() }).loose().optional() })
+  .object({
+    api: z
+      .object({ schemas: z.array(z.string().min(1)).min(1).optional() })
+      .loose()
+      .optional(),
+  })
   .loose();
 
 /** `[api] schemas` of supabase/config.toml; PostgREST's default (public) when it says nothing. */

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { Database } from '../db/database.ts';
+import { readRestConfig, type RestConfig } from './config.ts';
 import { restoredIntrospection } from './schema-cache-file.ts';
-import { INTROSPECT_SQL } from './schema-introspect.sql.ts';
+import { INTROSPECT_ALL_SQL } from './schema-introspect.sql.ts';
 import { buildRelationships, type Rel } from './relationships.ts';
-
-/** The one schema /rest/v1 exposes (Supabase's default `db.schema`). */
-export const EXPOSED_SCHEMA = 'public';
 
 const column = z.object({
   name: z.string(),
@@ -93,20 +91,32 @@ function toFunction(f: z.infer<typeof fn>): RestFunction {
   return { ...f, inArgs, resultColumns };
 }
 
-/** Reads the exposed schema from pg_catalog (one query) into lookup maps. */
-export async function introspect(db: Database, schema = EXPOSED_SCHEMA): Promise<SchemaCache> {
-  const { rows } = await db.query<{ cache: string }>(INTROSPECT_SQL, [schema]);
-  return toSchemaCache(rows[0]?.cache ?? '{}', schema);
+export async function introspectAll(db: Database, schemas: readonly string[]): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ schema: string; cache: string }>(INTROSPECT_ALL_SQL, [schemas]);
+  return new Map(rows.map((r) => [r.schema, r.cache]));
 }
 
-/** At start-up: the copy saved at the last clean close when it still matches the database exactly. */
-async function introspectAtStart(db: Database, schema = EXPOSED_SCHEMA): Promise<SchemaCache> {
-  const saved = await restoredIntrospection(db, schema);
-  return saved === null ? introspect(db, schema) : toSchemaCache(saved, schema);
+/** Every exposed schema's cache (an empty one for a schema that does not exist). */
+function toApiCache(config: RestConfig, json: Map<string, string>): ApiCache {
+  return {
+    config,
+    schemas: new Map(
+      config.schemas.map((schema) => [schema, toSchemaCache(json.get(schema) ?? null, schema)]),
+    ),
+  };
 }
 
-function toSchemaCache(json: string, schema: string): SchemaCache {
-  const data = introspection.parse(JSON.parse(json));
+/** Reads the settings and the exposed schemas; at start-up, the copy saved at the last clean close when it still matches. */
+async function load(db: Database, atStart: boolean): Promise<ApiCache> {
+  const config = await readRestConfig(db);
+  const saved = atStart ? await restoredIntrospection(db, config.schemas) : null;
+  return toApiCache(config, saved ?? (await introspectAll(db, config.schemas)));
+}
+
+const EMPTY = { relations: [], fks: [], functions: [], types: [] };
+
+function toSchemaCache(json: string | null, schema: string): SchemaCache {
+  const data = introspection.parse(json === null ? EMPTY : JSON.parse(json));
   const functions = new Map<string, RestFunction[]>();
   for (const f of data.functions) {
     functions.set(f.name, [...(functions.get(f.name) ?? []), toFunction(f)]);
@@ -124,17 +134,23 @@ function toSchemaCache(json: string, schema: string): SchemaCache {
   };
 }
 
+/** What every request reads: the settings and the cache of each exposed schema. */
+export interface ApiCache {
+  config: RestConfig;
+  schemas: Map<string, SchemaCache>;
+}
+
 /** The live cache of one stack: built at start, replaced on reload. */
 export class SchemaCacheHolder {
-  private current: Promise<SchemaCache>;
+  private current: Promise<ApiCache>;
 
   constructor(private readonly db: Database) {
-    this.current = introspectAtStart(db);
+    this.current = load(db, true);
     // A failed first load must not crash the process; the next request retries.
     this.current.catch(() => undefined);
   }
 
-  async get(): Promise<SchemaCache> {
+  async get(): Promise<ApiCache> {
     try {
       return await this.current;
     } catch {
@@ -142,8 +158,9 @@ export class SchemaCacheHolder {
     }
   }
 
-  reload(): Promise<SchemaCache> {
-    const next = introspect(this.db);
+  /** Reads the settings and the schemas again (NOTIFY pgrst, 'reload schema' / 'reload config'). */
+  reload(): Promise<ApiCache> {
+    const next = load(this.db, false);
     this.current = next;
     next.catch(() => undefined);
     return next;
@@ -162,7 +179,13 @@ export function schemaCacheFor(db: Database): SchemaCacheHolder {
   return holder;
 }
 
-/** Re-reads the exposed schema (after DDL); `NOTIFY pgrst, 'reload schema'` does the same. */
+/** Re-reads the settings and exposed schemas (after DDL); `NOTIFY pgrst, 'reload schema'` does the same. */
 export async function reloadSchemaCache(db: Database): Promise<void> {
   await schemaCacheFor(db).reload();
+}
+
+/** The schemas the stack exposes now (for saving the cache at close). */
+export async function exposedSchemas(db: Database): Promise<string[]> {
+  const holder = holders.get(db);
+  return holder ? (await holder.get()).config.schemas : (await readRestConfig(db)).schemas;
 }

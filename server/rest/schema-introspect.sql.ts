@@ -70,3 +70,11 @@ select json_build_object(
     where t.typnamespace in ('pg_catalog'::regnamespace, $1::regnamespace) and t.typtype in ('b', 'd', 'e', 'r', 'm')
       and t.typname !~ '^_' and t.typisdefined)
 )::text as cache`;
+
+/**
+ * The introspection of each exposed schema that exists, in one statement (one snapshot): schema → JSON.
+ * A schema named in the settings but absent from the database exposes nothing, as in PostgREST.
+ */
+export const INTROSPECT_ALL_SQL = `select pgrst_schemas.s as schema, i.cache
+  from unnest(array(select nspname::text from pg_catalog.pg_namespace where nspname = any($1::text[]))) as pgrst_schemas(s)
+  cross join lateral (${INTROSPECT_SQL.replaceAll('$1', 'pgrst_schemas.s')}) as i`;

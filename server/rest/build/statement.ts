@@ -38,7 +38,7 @@ const whereSql = (where: string[]) => (where.length > 0 ? ` where ${where.join('
 export function renderStatement(source: ReadSource, level: BuiltLevel, options: RenderOptions): string {
   const from = `${source.from} as "${source.alias.replace(/"/g, '""')}"${level.joins}`;
   const total = totalSql(options.count, from, level.where);
-  const inner = `select ${level.selectList.join(', ')} from ${from}${whereSql(level.where)}${level.orderBy}${level.paging}`;
+  const inner = `select ${level.selectList.join(', ')} from ${from}${whereSql(level.where)}${level.groupBy}${level.orderBy}${level.paging}`;
   return (
     `${options.ctes ?? ''}select ${total} as total, count(*)::int as page, ` +
     `coalesce(string_agg(${rowJson(options)}::text, ','), '') as body${options.extra ? `, ${options.extra}` : ''} from (${inner}) as pgrst_r`

@@ -33,7 +33,14 @@ async function execute(
   // The outer read sees the RETURNING rows; root filters already applied to the mutation itself.
   const nodes = new Map(query.nodes);
   nodes.set('', { filters: [], order: [], limit: null, offset: null });
-  const ctx: BuildContext = { cache: req.cache, params, nodes, usedPaths: new Set(), counter: 0 };
+  const ctx: BuildContext = {
+    cache: req.cache,
+    aggregates: req.config.aggregatesEnabled,
+    params,
+    nodes,
+    usedPaths: new Set(),
+    counter: 0,
+  };
   const source: ReadSource = {
     from: 'pgrst_source',
     alias: rel.name,

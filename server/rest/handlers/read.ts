@@ -17,6 +17,7 @@ export async function readTable(req: RestRequest, table: string): Promise<RestRe
   const query = parseQuery(req.params);
   const ctx: BuildContext = {
     cache: req.cache,
+    aggregates: req.config.aggregatesEnabled,
     params: new Params(),
     nodes: query.nodes,
     usedPaths: new Set(),

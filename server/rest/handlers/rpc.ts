@@ -120,6 +120,7 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
   const source: ReadSource = { from: 'pgrst_call', alias: fn.name, name: fn.name, columns, relationName };
   const ctx: BuildContext = {
     cache: req.cache,
+    aggregates: req.config.aggregatesEnabled,
     params,
     nodes: call.query.nodes,
     usedPaths: new Set(),
