@@ -20,7 +20,10 @@ describe('the REST schema cache saved in the data dir', () => {
   it('is saved at close and reused by the next start of the unchanged database', async () => {
     const first = await start();
     await first.close();
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 2, schema: schemasFromToml().join(',') });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      version: 2,
+      schema: schemasFromToml().join(','),
+    });
     const second = await start();
     try {
       expect(await restoredIntrospection(second.ctx.db, schemasFromToml())).not.toBeNull();
