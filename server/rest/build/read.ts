@@ -36,6 +36,8 @@ export interface BuildContext {
   cache: SchemaCache;
   /** PostgREST's db-aggregates-enabled: off, aggregates are refused with PGRST123. */
   aggregates: boolean;
+  /** text/csv: embeds are rendered as jsonb, as PostgREST selects them. */
+  csv: boolean;
   params: Params;
   nodes: Map<string, NodeOptions>;
   usedPaths: Set<string>;
@@ -196,7 +198,7 @@ function embedSql(
     // An empty embed (`rel!inner()`) only filters; PostgREST leaves it out of the result.
     if (item.select.length > 0) {
       // Grouped by when the parent aggregates: json has no equality, jsonb has (PostgREST embeds jsonb).
-      const cast = out.aggregates ? '::jsonb' : '';
+      const cast = out.aggregates || ctx.csv ? '::jsonb' : '';
       out.selectList.push(
         rel.toOne
           ? `${ident(lateral)}.body${cast} as ${ident(outName)}`

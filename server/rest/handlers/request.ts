@@ -33,13 +33,8 @@ export async function queryOne(tx: Queryable, sql: string, params: unknown[]): P
 }
 
 /** The response of a read (GET/HEAD on a table or a set-returning function). */
-export function readResponse(
-  req: RestRequest,
-  row: RenderedRow,
-  offset: number,
-  outputs: readonly string[],
-): RestResponse {
-  const body = renderBody(row, req.media, outputs);
+export function readResponse(req: RestRequest, row: RenderedRow, offset: number): RestResponse {
+  const body = renderBody(row, req.media);
   const { status, contentRange } = rangeOf(row, offset);
   const headers: Record<string, string> = {
     'content-type': contentType(req.media),

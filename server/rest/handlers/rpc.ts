@@ -121,6 +121,7 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
   const ctx: BuildContext = {
     cache: req.cache,
     aggregates: req.config.aggregatesEnabled,
+    csv: req.media === 'csv',
     params,
     nodes: call.query.nodes,
     usedPaths: new Set(),
@@ -133,6 +134,7 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
     ctes,
     count: req.prefs.count !== null,
     stripNulls: req.stripNulls,
+    csv: req.media === 'csv',
     scalar: scalar ? ident('pgrst_scalar') : undefined,
   });
   const row = await req.run(readOnly, async (tx) => {
@@ -153,5 +155,5 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
   if (req.prefs.return === 'minimal') {
     return { status: 204, headers: {}, body: null };
   }
-  return readResponse(req, row, call.query.nodes.get('')?.offset ?? 0, level.outputs);
+  return readResponse(req, row, call.query.nodes.get('')?.offset ?? 0);
 }
