@@ -7,7 +7,7 @@ import tls from 'node:tls';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { Finding } from '../../shared/findings.ts';
+import { findingSchema, type Finding } from '../../shared/findings.ts';
 import { tlsFindings } from '../../agents/scanners/core/tls-check.ts';
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
@@ -56,6 +56,8 @@ describe.skipIf(absent.length > 0)(title, () => {
       expect(m.unexpected).toEqual([]);
     }
     expect(at(tlsPorts.nginxHardened).map((f) => f.rule_id)).toEqual(['infra.open-port']);
+    // Each finding carries what every finding must (CVSS, CWE, OWASP, remediation, compliance controls).
+    findings.forEach((finding) => findingSchema.parse(finding));
   });
 
   it('names what it saw: suites, group and key sizes, signature algorithms, the missing issuer', () => {
