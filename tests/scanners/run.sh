@@ -10,10 +10,10 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   echo "skipped: the scanner suites need unshare (util-linux) and ip (iproute2) to make a private network namespace" >&2
   exit 0
 fi
-# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd); the
+# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, lighttpd, GnuTLS); the
 # missing ones are installed, only as root on Debian. Without them those suites skip themselves, saying why.
 missing=()
-for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd vsftpd:/usr/sbin/vsftpd lighttpd:/usr/sbin/lighttpd; do
+for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd vsftpd:/usr/sbin/vsftpd lighttpd:/usr/sbin/lighttpd gnutls-bin:/usr/bin/gnutls-serv; do
   command -v "${pair#*:}" >/dev/null || missing+=("${pair%%:*}")
 done
 if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
