@@ -68,6 +68,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
   let endpoints: Endpoint[] = [];
   const scriptBodies: { url: URL; body: string }[] = [];
   let discovery: Discovery = { endpoints: [], resources: [], findings: [] };
+  let injectionCut = false;
   try {
     await policy.assertUrl(start);
     await phases.run('transport', 5, async () => {
@@ -165,12 +166,15 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       addAll(await probeFindings(client, probed, tick));
     });
     await phases.run('injection', 20, async (tick) => {
-      await injectionFindings(client, probed, {
+      const { skipped } = await injectionFindings(client, probed, {
         maxParams: webappLimits.maxInjectionParams,
+        requestsLeft: webappLimits.maxRequests - client.requests,
         sqlKnown: (location) => findings.has('web.sqli.error', location),
         onFinding: (finding) => findings.add(finding),
         onProgress: tick,
       });
+      // Parameters left unprobed for want of budget make the scan partial, as a stop would.
+      injectionCut = skipped > 0;
     });
   } finally {
     client.close();
@@ -181,6 +185,6 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     type: 'webapp',
     findings: findings.list(),
     stats: { requests: client.requests, duration_ms: Date.now() - started },
-    partial: phases.partial,
+    partial: phases.partial || injectionCut,
   };
 }

@@ -15,8 +15,13 @@ import { timeSqlInjection } from './sql-time.ts';
 import { templateInjection } from './ssti.ts';
 import { pathTraversal } from './traversal.ts';
 
+/** Requests one parameter takes when nothing is found (about 27), with room for one confirmation. */
+export const requestsPerParam = 35;
+
 export interface InjectionOptions {
   maxParams: number;
+  /** What is left of the scan's request budget: parameters beyond it are not started. */
+  requestsLeft: number;
   /** Parameters already reported as SQL-injectable (by location). */
   sqlKnown: (location: string) => boolean;
   onFinding: (finding: Finding) => void;
@@ -48,9 +53,10 @@ export async function injectionFindings(
   client: HttpClient,
   endpoints: Endpoint[],
   options: InjectionOptions,
-): Promise<void> {
+): Promise<{ skipped: number }> {
   const lane = new TimingLane();
-  const targets = injectionTargets(endpoints, options.maxParams);
+  const wanted = injectionTargets(endpoints, options.maxParams);
+  const targets = wanted.slice(0, Math.max(0, Math.floor(options.requestsLeft / requestsPerParam)));
   let done = 0;
   await forEachLimit(
     targets,
@@ -80,4 +86,5 @@ export async function injectionFindings(
     },
     client.signal,
   );
+  return { skipped: wanted.length - targets.length };
 }
