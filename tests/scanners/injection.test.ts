@@ -5,8 +5,12 @@
 // The four scans run side by side (they mostly wait on the servers' deliberate delays).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { HttpClient } from '../../agents/scanners/core/http-client.ts';
 import type { ScanResult } from '../../agents/scanners/run-scan.ts';
 import { runScan } from '../../agents/scanners/run-scan.ts';
+import { TargetPolicy } from '../../agents/scanners/target-policy.ts';
+import { injectionFindings } from '../../agents/scanners/webapp/injection/index.ts';
+import type { Finding } from '../../shared/findings.ts';
 import { findingSchema } from '../../shared/findings.ts';
 import { flaskShopMissing, startFlaskShop } from '../fixtures/injection/flask-shop.ts';
 import { phpShopMissing, startPhpShop } from '../fixtures/injection/php-shop.ts';
@@ -22,6 +26,33 @@ type Variant = 'vulnerable' | 'twin';
 
 const runs = new Map<string, { fixture: RunningFixture; result: ScanResult }>();
 const started: RunningFixture[] = [];
+let rateLimited: { target: string; findings: Finding[] } | null = null;
+
+/**
+ * The time-based probes under a tight --rate: requests wait for their slot in the client, and that wait
+ * must not count as the server's answer time (the time-only injection, the slow and the jittery page).
+ */
+async function probeUnderRate(fixture: RunningFixture, rateLimit: number) {
+  const client = new HttpClient({ policy: new TargetPolicy('local'), rateLimit, timeoutMs: 8000 });
+  const findings: Finding[] = [];
+  const endpoints = ['/track.php?ref=newsletter', '/slow.php?item=1', '/jitter.php?visit=1'].map((p) => ({
+    url: new URL(p, fixture.target),
+    method: 'GET' as const,
+    params: [new URL(p, fixture.target).searchParams.keys().next().value!],
+  }));
+  try {
+    await injectionFindings(client, endpoints, {
+      maxParams: 10,
+      requestsLeft: 1000,
+      sqlKnown: () => false,
+      onFinding: (f) => findings.push(f),
+      onProgress: () => undefined,
+    });
+  } finally {
+    client.close();
+  }
+  rateLimited = { target: fixture.target, findings };
+}
 
 beforeAll(async () => {
   const wanted = (Object.keys(stacks) as Stack[])
@@ -31,7 +62,10 @@ beforeAll(async () => {
     wanted.map(async ({ stack, variant }) => {
       const fixture = await stacks[stack].start(variant);
       started.push(fixture);
-      const result = await runScan('webapp', { target: fixture.target, mode: 'local' });
+      const [result] = await Promise.all([
+        runScan('webapp', { target: fixture.target, mode: 'local' }),
+        stack === 'php' && variant === 'vulnerable' ? probeUnderRate(fixture, 3) : null,
+      ]);
       runs.set(`${stack} ${variant}`, { fixture, result });
     }),
   );
@@ -99,6 +133,13 @@ describe.skipIf(Boolean(stacks.php.missing))(title('php', 'PHP shop on php-fpm, 
 
   it('reports nothing but plain HTTP on the twin with parametrised queries, escaping and allow-lists', () => {
     expectExact('php', 'twin');
+  });
+
+  it('times the server, not the wait for a rate-limit slot, under --rate 3', () => {
+    const { target, findings } = rateLimited!;
+    expect(findings.map((f) => [f.rule_id, f.location.replace(target, '')])).toEqual([
+      ['web.sqli.time', '/track.php?ref='],
+    ]);
   });
 });
 
