@@ -67,6 +67,23 @@ function personalDataFinding(url: URL, response: HttpResponse): Finding | null {
     : null;
 }
 
+/** JSON indexes at the common API prefixes (a catch-all that answers any path alike is not one). */
+async function apiIndexes(client: HttpClient, start: URL): Promise<Map<string, HttpResponse>> {
+  const found = new Map<string, HttpResponse>();
+  for (const prefix of apiPrefixes) {
+    const url = new URL(prefix, start);
+    const response = await client.tryRequest(url);
+    if (response?.status !== 200 || json(response) === undefined) {
+      continue;
+    }
+    const other = await client.tryRequest(new URL(`${prefix}vigil-${randomBytes(4).toString('hex')}`, start));
+    if (!(other?.status === 200 && other.body === response.body)) {
+      found.set(url.href, response);
+    }
+  }
+  return found;
+}
+
 export async function discoverEndpoints(
   client: HttpClient,
   start: URL,
@@ -76,6 +93,14 @@ export async function discoverEndpoints(
 ): Promise<Discovery> {
   const findings: Finding[] = [];
   const crawled = new Set(input.pages.map((p) => p.url.href));
+  const known = new Set(input.known.map(endpointKey));
+  const endpoints = new Map<string, Endpoint>();
+  const addEndpoint = (endpoint: Endpoint) => {
+    const k = endpointKey(endpoint);
+    if (endpoint.params.length > 0 && endpoint.url.origin === start.origin && !known.has(k)) {
+      endpoints.set(k, endpoint);
+    }
+  };
   const queue = new Map<string, URL>();
   const enqueue = (urls: URL[]) =>
     urls
@@ -89,53 +114,36 @@ export async function discoverEndpoints(
       findings.push(finding);
     }
   }
-  for (const script of input.scripts) {
-    enqueue(pathsInScript(script.body, start));
-  }
-  for (const page of input.pages) {
-    for (const script of page.facts?.scripts ?? []) {
-      enqueue(pathsInScript(script.inline, start));
-    }
+  for (const body of [
+    ...input.scripts.map((script) => script.body),
+    ...input.pages.flatMap((page) => (page.facts?.scripts ?? []).map((script) => script.inline)),
+  ]) {
+    enqueue(pathsInScript(body, start));
   }
   tick(1, 4);
-  const { operations } = await loadOperations(client, start);
-  enqueue(operations.filter((op) => op.method === 'GET').map((op) => op.url));
+  // An OpenAPI operation names its optional query parameters too; those not in the URL are sent as "test".
+  const gets = (await loadOperations(client, start)).operations.filter((op) => op.method === 'GET');
+  gets.forEach((op) => addEndpoint({ url: op.url, method: 'GET', params: op.queryParams }));
+  enqueue(gets.map((op) => op.url));
   tick(2, 4);
-  const fetched = new Map<string, HttpResponse>();
-  for (const prefix of apiPrefixes) {
-    const url = new URL(prefix, start);
-    const response = await client.tryRequest(url);
-    if (response?.status !== 200 || json(response) === undefined) {
-      continue;
-    }
-    // Guard: an API that answers every path alike (a catch-all) has no index here.
-    const other = await client.tryRequest(new URL(`${prefix}vigil-${randomBytes(4).toString('hex')}`, start));
-    if (other?.status === 200 && other.body === response.body) {
-      continue;
-    }
-    fetched.set(url.href, response);
-    enqueue([url]);
-  }
+  const fetched = await apiIndexes(client, start);
+  enqueue([...fetched.values()].map((response) => new URL(response.url)));
   const graphql = await graphqlFindings(client, start);
   findings.push(...graphql.findings);
   tick(3, 4);
 
   const resources: URL[] = [...graphql.endpoints];
-  const endpoints = new Map<string, Endpoint>();
-  const known = new Set(input.known.map(endpointKey));
-  const addEndpoint = (endpoint: Endpoint) => {
-    const k = endpointKey(endpoint);
-    if (endpoint.params.length > 0 && endpoint.url.origin === start.origin && !known.has(k)) {
-      endpoints.set(k, endpoint);
-    }
-  };
-  // Resources named by other resources' JSON are read too, as long as the limit allows.
+  // The queue grows while it is read: JSON answers name more resources, as long as the limit allows.
   for (const url of queue.values()) {
     const response = fetched.get(url.href) ?? (await client.tryRequest(url));
-    if (!response || response.status >= 400) {
+    // Guard: a path that does not exist is dropped; one that refuses the values it got (400, 422…) is kept.
+    if (!response || [404, 405, 410].includes(response.status)) {
       continue;
     }
-    fetched.set(url.href, response);
+    addEndpoint({ url, method: 'GET', params: [...new Set(url.searchParams.keys())] });
+    if (response.status >= 400) {
+      continue;
+    }
     resources.push(url);
     const finding = personalDataFinding(url, response);
     if (finding) {
@@ -144,7 +152,6 @@ export async function discoverEndpoints(
     if (json(response) !== undefined) {
       enqueue(pathsInScript(response.body, start));
     }
-    addEndpoint({ url, method: 'GET', params: [...new Set(url.searchParams.keys())] });
     if (isHtml(header(response, 'content-type'), response.body)) {
       for (const form of parseHtml(response.body, url).forms) {
         addEndpoint({ url: form.action, method: form.method, params: form.fields });
