@@ -1,6 +1,7 @@
 // OS command injection with harmless commands only: the shell computes $((a*b)) and echoes the product
-// (the payload carries the two factors, never the product, so an echo of the payload proves nothing), or
-// sleeps for the timing check when the output never reaches the page. Nothing is written or deleted.
+// (the payload carries the two factors, never the product, so an echo of the payload proves nothing, and
+// the bare a*b must not come back computed: a calculator is not a shell), or sleeps for the timing check
+// when the output never reaches the page. Nothing is written or deleted.
 import { randomInt } from 'node:crypto';
 
 import type { Finding } from '../../../../shared/findings.ts';
@@ -51,8 +52,12 @@ export async function commandEcho(probe: ParamProbe): Promise<Finding | null> {
     if (!first || original.body.includes(first.product)) {
       continue;
     }
-    const again = await echoes(probe, separator);
-    if (again) {
+    const [c, d] = factors();
+    const [again, bare] = await Promise.all([
+      echoes(probe, separator),
+      probe.request(`${probe.original} ${c}*${d}`),
+    ]);
+    if (again && bare && !bare.body.includes(String(c * d))) {
       return webappFinding('web.command-injection', {
         location: probe.location,
         evidence: `the shell ran echo ${separator.name}: ${probe.param}=${JSON.stringify(first.value)} printed ${first.product}, and fresh factors printed ${again.product}`,

@@ -67,18 +67,15 @@ export class ParamProbe {
   }
 
   /**
-   * The original value's answer time, fastest and slowest of two requests (once per parameter). Measured
+   * The original value's answer time, fastest and slowest of three requests (once per parameter). Measured
    * among other requests: that can only widen the range, which makes the timing check stricter.
    */
   timingOnce(timeoutMs: number): Promise<{ min: number; max: number } | null> {
     this.timing ??= (async () => {
-      const [first, second] = await Promise.all([
-        this.time(this.original, timeoutMs, false),
-        this.time(this.original, timeoutMs, false),
-      ]);
-      return first === null || second === null
-        ? null
-        : { min: Math.min(first, second), max: Math.max(first, second) };
+      const times = await Promise.all([1, 2, 3].map(() => this.time(this.original, timeoutMs, false)));
+      return times.every((t): t is number => t !== null)
+        ? { min: Math.min(...times), max: Math.max(...times) }
+        : null;
     })();
     return this.timing;
   }

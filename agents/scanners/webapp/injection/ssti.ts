@@ -56,7 +56,7 @@ export async function templateInjection(probe: ParamProbe): Promise<Finding | nu
       const [c, d] = factors();
       const [again, bare] = await Promise.all([
         computes(probe, syntax),
-        probe.request(`${probe.original}${c}*${d}`),
+        probe.request(`${probe.original} ${c}*${d}`),
       ]);
       if (again && bare && !bare.body.includes(String(c * d))) {
         return webappFinding('web.ssti', {
