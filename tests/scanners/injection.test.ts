@@ -1,8 +1,9 @@
 // The web scanner's injection probes and endpoint discovery against real servers from apt: a PHP shop on
 // php-fpm and nginx over MariaDB, and a Flask shop over SQLite and PostgreSQL, each vulnerable and as a
 // silent twin (the same code with parametrised queries, escaping and allow-lists), all four with a
-// deliberately slow and a deliberately jittery page. Recall must be complete and nothing else reported.
-// The four scans run side by side (they mostly wait on the servers' deliberate delays).
+// deliberately slow and a deliberately jittery page; and a Node fixture of pages that fool careless probes.
+// Recall must be complete and nothing else reported. The scans run side by side (they mostly wait on the
+// servers' deliberate delays).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { HttpClient } from '../../agents/scanners/core/http-client.ts';
@@ -14,6 +15,7 @@ import type { Finding } from '../../shared/findings.ts';
 import { findingSchema } from '../../shared/findings.ts';
 import { flaskShopMissing, startFlaskShop } from '../fixtures/injection/flask-shop.ts';
 import { phpShopMissing, startPhpShop } from '../fixtures/injection/php-shop.ts';
+import { startTrickyPages } from '../fixtures/injection/tricky-pages.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { measure } from './measure.ts';
 
@@ -25,6 +27,7 @@ type Stack = keyof typeof stacks;
 type Variant = 'vulnerable' | 'twin';
 
 const runs = new Map<string, { fixture: RunningFixture; result: ScanResult }>();
+let tricky: { fixture: RunningFixture; result: ScanResult } | null = null;
 const started: RunningFixture[] = [];
 let rateLimited: { target: string; findings: Finding[] } | null = null;
 
@@ -58,8 +61,14 @@ beforeAll(async () => {
   const wanted = (Object.keys(stacks) as Stack[])
     .filter((stack) => !stacks[stack].missing)
     .flatMap((stack) => (['vulnerable', 'twin'] as const).map((variant) => ({ stack, variant })));
-  await Promise.all(
-    wanted.map(async ({ stack, variant }) => {
+  const trickyScan = async () => {
+    const fixture = await startTrickyPages();
+    started.push(fixture);
+    tricky = { fixture, result: await runScan('webapp', { target: fixture.target, mode: 'local' }) };
+  };
+  await Promise.all([
+    trickyScan(),
+    ...wanted.map(async ({ stack, variant }) => {
       const fixture = await stacks[stack].start(variant);
       started.push(fixture);
       const [result] = await Promise.all([
@@ -68,7 +77,7 @@ beforeAll(async () => {
       ]);
       runs.set(`${stack} ${variant}`, { fixture, result });
     }),
-  );
+  ]);
 }, 300_000);
 
 afterAll(async () => {
@@ -109,6 +118,15 @@ const title = (stack: Stack, what: string) =>
   stacks[stack].missing
     ? `${what} (skipped: ${stacks[stack].missing} is not installed; tests/scanners/run.sh installs it with apt-get as root)`
     : what;
+
+describe('pages that fool careless probes (Node)', () => {
+  it('reports nothing on an A/B test, a stalling page, a calculator, an echo in four encodings and a quoted /etc/passwd', () => {
+    const { fixture, result } = tricky!;
+    const m = measure(result.findings, fixture.planted, fixture.target);
+    expect(m.unexpected).toEqual([]);
+    expect(m.missed).toEqual([]);
+  });
+});
 
 describe.skipIf(Boolean(stacks.php.missing))(title('php', 'PHP shop on php-fpm, nginx and MariaDB'), () => {
   it('finds every planted injection, the JavaScript-only and OpenAPI-only endpoints, and nothing else', () => {

@@ -245,6 +245,8 @@ const sqlmapUrls = {
     '/api/reports?year=2024',
     '/api/lookup?domain=localhost',
     '/api/preview?text=hello',
+    '/api/v1/export?name=march.csv',
+    '/rest/orders?id=1',
   ],
 };
 /** The slow and jittery pages' parameters, named nowhere else. */
