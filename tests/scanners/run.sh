@@ -10,11 +10,13 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   echo "skipped: the scanner suites need unshare (util-linux) and ip (iproute2) to make a private network namespace" >&2
   exit 0
 fi
-# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd; PHP-FPM
-# with MariaDB, Flask with PostgreSQL for the injection suite); the missing ones are installed, only as root
-# on Debian. Without them those suites skip themselves, saying why. Each entry: package:command-or-file.
+# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, lighttpd,
+# GnuTLS; PHP-FPM with MariaDB, Flask with PostgreSQL for the injection suite); the missing ones are
+# installed, only as root on Debian. Without them those suites skip themselves, saying why. Each entry:
+# package:command-or-file (a file may be a glob).
 missing=()
 for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd vsftpd:/usr/sbin/vsftpd \
+  lighttpd:/usr/sbin/lighttpd gnutls-bin:/usr/bin/gnutls-serv \
   php-fpm:'/usr/sbin/php-fpm*' php-mysql:'/etc/php/*/mods-available/mysqli.ini' php-twig:/usr/share/php/Twig/autoload.php \
   mariadb-server:/usr/sbin/mariadbd python3-flask:/usr/lib/python3/dist-packages/flask/__init__.py \
   python3-graphql-core:/usr/lib/python3/dist-packages/graphql/__init__.py \
@@ -37,6 +39,9 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/de
     || echo "note: could not install ${missing[*]}; the suites that need them will skip" >&2
   if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
+
+# Real library releases for the component suite, from the npm registry (the namespace has no network).
+npx tsx tests/fixtures/component-libs.ts || echo "note: could not fetch the component libraries; that suite will skip" >&2
 
 if [ "$(id -u)" -eq 0 ]; then
   exec unshare --net sh -c "$inner" sh "$@"
