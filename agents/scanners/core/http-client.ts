@@ -29,6 +29,10 @@ export interface RequestInit {
   /** 'same-origin' follows redirects that stay on the origin; 'any' follows all (each hop re-checked). */
   followRedirects?: 'none' | 'same-origin' | 'any';
   timeoutMs?: number;
+  /** 'latin1' keeps every byte as one character, for magic numbers of binary files (archives, dumps). */
+  encoding?: 'utf8' | 'latin1';
+  /** Reads at most this many bytes of this response (the client's own limit otherwise). */
+  maxBodyBytes?: number;
 }
 
 export interface HttpClientOptions {
@@ -123,7 +127,7 @@ export class HttpClient {
     // Every request, redirect hops included, waits for its slot under the target's rate limit.
     await this.limiter?.acquire(this.options.signal);
     const transport = url.protocol === 'https:' ? https : http;
-    const maxBody = this.options.maxBodyBytes ?? 1_000_000;
+    const maxBody = init.maxBodyBytes ?? this.options.maxBodyBytes ?? 1_000_000;
     const timeout = init.timeoutMs ?? this.options.timeoutMs ?? 10_000;
     return new Promise((resolve, reject) => {
       const request = transport.request(
@@ -145,6 +149,7 @@ export class HttpClient {
               chunks.push(chunk);
             } else {
               // Guard: a huge or endless body must not exhaust memory; what we have is enough to judge.
+              chunks.push(chunk.subarray(0, Math.max(0, maxBody - (size - chunk.length))));
               response.destroy();
               finish();
             }
@@ -154,7 +159,7 @@ export class HttpClient {
               url: url.href,
               status: response.statusCode ?? 0,
               headers: response.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
+              body: Buffer.concat(chunks).toString(init.encoding ?? 'utf8'),
             });
           response.on('end', finish);
           response.on('error', (error) => (size > maxBody ? finish() : reject(error)));

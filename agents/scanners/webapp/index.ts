@@ -9,14 +9,20 @@ import { forEachLimit } from '../core/pool.ts';
 import { ProgressTracker } from '../core/progress.ts';
 import { speaksTls, tlsFindings } from '../core/tls-check.ts';
 import { TargetPolicy } from '../target-policy.ts';
+import { apiCandidates, corsWildcardFindings } from './cors-wildcard.ts';
 import { crawl } from './crawl.ts';
 import type { Endpoint, Page } from './crawl.ts';
+import { directoriesOf, knownUrls } from './directories.ts';
+import { errorPageFindings } from './error-pages.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
 import { probeFindings } from './probes.ts';
 import { webappFinding } from './rules.ts';
 import { secretFindings } from './secrets.ts';
+import { readSiteMaps } from './site-maps.ts';
+import type { SiteMaps } from './site-maps.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
+import { writeMethodFindings } from './write-methods.ts';
 
 export const webappLimits = { maxPages: 60, maxDepth: 4, maxRequests: 2500, timeoutMs: 8000, maxScripts: 30 };
 
@@ -46,6 +52,8 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
   const addAll = (list: Finding[]) => list.forEach((finding) => findings.add(finding));
   let pages: Page[] = [];
   let endpoints: Endpoint[] = [];
+  let siteMaps: SiteMaps | undefined;
+  const directories = () => directoriesOf(knownUrls(pages, endpoints, siteMaps), start, 12);
   try {
     await policy.assertUrl(start);
     await phases.run('transport', 5, async () => {
@@ -75,8 +83,11 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         addAll(await tlsFindings(resolved, Number(start.port || 443), start.origin));
       }
     });
+    await phases.run('robots & sitemap', 2, async () => {
+      siteMaps = await readSiteMaps(client, start);
+    });
     await phases.run('crawl', 30, async (tick) => {
-      ({ pages, endpoints } = await crawl(client, start, webappLimits, tick));
+      ({ pages, endpoints } = await crawl(client, start, webappLimits, tick, siteMaps?.seeds));
       addAll(headerFindings(pages));
       pages.forEach((page) => addAll(secretFindings(page.url.href, page.response.body)));
     });
@@ -102,7 +113,10 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       });
     });
     await phases.run('exposed files', 25, async (tick) => {
-      addAll(await exposedFileFindings(client, start, pages, tick));
+      addAll(await exposedFileFindings(client, start, pages, tick, { endpoints, siteMaps }));
+    });
+    await phases.run('write methods', 5, async (tick) => {
+      addAll(await writeMethodFindings(client, start, directories(), tick));
     });
     await phases.run('cors', 5, async (tick) => {
       const candidates = [...new Set([start.href, ...pages.map((page) => page.url.href)])].slice(0, 12);
@@ -122,8 +136,17 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         tick(++done, candidates.length);
       }
     });
+    await phases.run('api cors', 2, async (tick) => {
+      const seen = pages.map((page) => ({ url: page.url, response: page.response }));
+      addAll(
+        await corsWildcardFindings(client, apiCandidates(seen, knownUrls([], endpoints, siteMaps)), tick),
+      );
+    });
     await phases.run('active probes', 25, async (tick) => {
       addAll(await probeFindings(client, endpoints, tick));
+    });
+    await phases.run('error pages', 5, async (tick) => {
+      addAll(await errorPageFindings(client, directories(), endpoints, tick));
     });
   } finally {
     client.close();
