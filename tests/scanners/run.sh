@@ -10,11 +10,16 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   echo "skipped: the scanner suites need unshare (util-linux) and ip (iproute2) to make a private network namespace" >&2
   exit 0
 fi
-# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd); the
-# missing ones are installed, only as root on Debian. Without them those suites skip themselves, saying why.
+# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, Apache,
+# lighttpd with WebDAV, PHP-FPM, node_exporter); the missing ones are installed, only as root on Debian.
+# Without them those suites skip themselves, saying why. A check is a command or a path (glob).
 missing=()
-for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd vsftpd:/usr/sbin/vsftpd; do
-  command -v "${pair#*:}" >/dev/null || missing+=("${pair%%:*}")
+for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd \
+  vsftpd:/usr/sbin/vsftpd apache2:/usr/sbin/apache2 lighttpd:/usr/sbin/lighttpd \
+  lighttpd-mod-webdav:/usr/lib/lighttpd/mod_webdav.so php-fpm:'/usr/sbin/php-fpm*' \
+  prometheus-node-exporter:/usr/bin/prometheus-node-exporter; do
+  check="${pair#*:}"
+  command -v "$check" >/dev/null || compgen -G "$check" >/dev/null || missing+=("${pair%%:*}")
 done
 if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   # The packages must not start their own services (sshd on :22, nginx on :80...): Debian's policy-rc.d

@@ -17,6 +17,7 @@ const debugPage = [
   /You're seeing this error because you have <code>DEBUG = True<\/code>/, // Django
   /Using the URLconf defined in <code>/, // Django's debug 404
   /The debugger caught an exception in your WSGI application/, // Werkzeug
+  /A problem occurred in a Python script\./, // cgitb
   /<title>Whitelabel Error Page<\/title>[\s\S]*(Exception|at [\w.$]+\()/, // Spring Boot with a trace
   /<h1>Routing Error<\/h1>|<h2 style="[^"]*">No route matches/, // Rails development
   /class="exception-message|Symfony\\Component\\[\w\\]+Exception|Whoops! There was an error/, // Symfony, Laravel
@@ -24,8 +25,10 @@ const debugPage = [
 ];
 
 export function findStackTrace(body: string): string | null {
+  // Traces inside JSON error bodies ("trace": "...\n\tat ...") have their line breaks escaped.
+  const text = body.replace(/\\[nt]/g, (escape) => (escape === '\\n' ? '\n' : '\t'));
   for (const pattern of [...stackTrace, ...debugPage]) {
-    const match = pattern.exec(body);
+    const match = pattern.exec(text);
     if (match) {
       return match[0]
         .replace(/<[^>]+>/g, '')

@@ -5,17 +5,18 @@
 // file, an archive, a dump, or a different version of a static page.
 import { isIP } from 'node:net';
 
+import { header } from '../core/http-client.ts';
 import type { Page } from './crawl.ts';
 import type { FileProbe } from './file-probe.ts';
 import {
   archiveKind,
+  describeFile,
   looksEnvFile,
   looksHtml,
   looksSourceCode,
   looksSqlDump,
   looksVimSwap,
 } from './file-signatures.ts';
-import { similarity } from './soft404.ts';
 
 const archiveSuffixes = ['.zip', '.tar.gz', '.tgz', '.tar', '.tar.bz2', '.rar', '.7z'];
 const dumpNames = ['dump.sql', 'backup.sql', 'db.sql', 'database.sql', 'data.sql', 'mysql.sql', 'site.sql'];
@@ -62,7 +63,12 @@ export function copyNames(name: string): string[] {
   return copies;
 }
 
-/** A copy of a page shows its source, or is a swap file, archive, dump or a different static version. */
+/**
+ * A copy of a page shows its source, or is a swap file, archive or dump, or is a different version of a
+ * static page. A copy equal to the live page discloses nothing (and is what frameworks that ignore an
+ * unknown suffix serve); dynamic pages differ on every request, so for them only the stronger signatures
+ * count. Static means served as a file: with Last-Modified, the same bytes on every request.
+ */
 function copySignature(copy: string, live: Page | null): (body: string) => boolean {
   if (/\.sw[po]$/.test(copy)) {
     return looksVimSwap;
@@ -70,17 +76,17 @@ function copySignature(copy: string, live: Page | null): (body: string) => boole
   if (isArchiveName(copy)) {
     return (body) => archiveKind(body) !== null;
   }
+  const staticPage =
+    live !== null && header(live.response, 'last-modified') !== undefined && looksHtml(live.response.body);
+  const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
   return (body) =>
     looksSourceCode(body) ||
     looksSqlDump(body) ||
     looksEnvFile(body) ||
     archiveKind(body) !== null ||
-    // A static page's copy that equals the live page discloses nothing (and is what frameworks that
-    // ignore unknown suffixes serve); an older, different version can.
-    (live !== null &&
-      looksHtml(live.response.body) &&
+    (staticPage &&
       looksHtml(body) &&
-      similarity(body, live.response.body) < 0.9);
+      squash(Buffer.from(body, 'latin1').toString('utf8')) !== squash(live.response.body));
 }
 
 /** Names the site could be archived under: its host name and labels, and the start page's title word. */
@@ -111,8 +117,13 @@ export interface BackupInputs {
 
 export function backupProbes({ start, pages, files, directories }: BackupInputs, maxFiles = 24): FileProbe[] {
   const probes: FileProbe[] = [];
-  const add = (url: URL, signature: (body: string) => boolean) =>
-    probes.push({ url, rule: 'web.exposed.backup', signature });
+  const add = (url: URL, signature: (body: string) => boolean, of?: URL) =>
+    probes.push({
+      url,
+      rule: 'web.exposed.backup',
+      signature,
+      ...(of ? { describe: (body: string) => `copy of ${of.pathname}: ${describeFile(body)}` } : {}),
+    });
   const live = new Map(pages.map((page) => [page.url.origin + page.url.pathname, page]));
   const known = [...pages.filter((page) => page.response.status < 400).map((page) => page.url), ...files]
     .filter((url) => url.origin === start.origin && /\/[^/]+$/.test(url.pathname))
@@ -120,7 +131,7 @@ export function backupProbes({ start, pages, files, directories }: BackupInputs,
   for (const file of [...new Map(known.map((url) => [url.href, url])).values()].slice(0, maxFiles)) {
     const name = decodeURIComponent(file.pathname.split('/').pop()!);
     for (const copy of copyNames(name)) {
-      add(new URL(encodeURIComponent(copy), file), copySignature(copy, live.get(file.href) ?? null));
+      add(new URL(encodeURIComponent(copy), file), copySignature(copy, live.get(file.href) ?? null), file);
     }
   }
   const names = siteNames(start, pages);

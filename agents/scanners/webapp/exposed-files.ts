@@ -132,17 +132,23 @@ export async function exposedFileFindings(
       })),
     ),
     ...statusPageProbes(origin),
-    ...listings.files
-      .filter((file) => backupLikeName.test(file.pathname))
-      .map((url) => ({ url, rule: 'web.exposed.backup' as const, signature: dumpOrArchive(url.pathname) })),
     ...robotsProbes(siteMaps?.disallowed ?? []),
     ...headerPathProbes(advertised),
+    // Copies of known files before the listed files themselves: a listed `page.html~` is judged as a
+    // copy of page.html when the crawl saw it.
     ...backupProbes({
       start: origin,
       pages,
-      files: [...endpoints.map((e) => e.url), ...(siteMaps?.seeds ?? []), ...listings.files],
+      files: [
+        ...endpoints.map((e) => e.url),
+        ...(siteMaps?.seeds ?? []),
+        ...listings.files.filter((file) => !backupLikeName.test(file.pathname)),
+      ],
       directories: allDirectories,
     }),
+    ...listings.files
+      .filter((file) => backupLikeName.test(file.pathname))
+      .map((url) => ({ url, rule: 'web.exposed.backup' as const, signature: dumpOrArchive(url.pathname) })),
   ];
   total = done + probes.length;
   return [...listings.findings, ...(await runFileProbes(client, oracle, probes, tick))];
