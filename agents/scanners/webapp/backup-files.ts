@@ -18,9 +18,12 @@ import {
   looksVimSwap,
 } from './file-signatures.ts';
 
-const archiveSuffixes = ['.zip', '.tar.gz', '.tgz', '.tar', '.tar.bz2', '.rar', '.7z'];
+/** Archive suffixes, wapiti's odd `.7zip` included: a person who types it leaves such files too. */
+const archiveSuffixes = ['.zip', '.tar.gz', '.tgz', '.tar', '.tar.bz2', '.tbz2', '.rar', '.7z', '.7zip'];
+const copySuffixes = ['~', '.bak', '.old', '.orig', '.save', '.backup', '.bck', '.tmp', '.1', '.~1~'];
+const stemSuffixes = ['.bak', '.old', '.save', '.backup', '.bck'];
 const dumpNames = ['dump.sql', 'backup.sql', 'db.sql', 'database.sql', 'data.sql', 'mysql.sql', 'site.sql'];
-const commonArchives = ['backup', 'backups', 'site', 'www', 'web', 'html', 'htdocs', 'public_html'];
+const commonArchives = ['backups', 'site', 'www', 'web', 'html', 'htdocs', 'public_html'];
 
 const isArchiveName = (name: string) => archiveSuffixes.some((suffix) => name.endsWith(suffix));
 
@@ -29,38 +32,33 @@ export function dumpOrArchive(name: string): (body: string) => boolean {
   if (/\.sql$/i.test(name)) {
     return looksSqlDump;
   }
-  if (/\.(sql\.)?(gz|tgz|zip|tar|bz2|rar|7z)$/i.test(name)) {
+  if (/\.(sql\.)?(gz|tgz|zip|tar|bz2|tbz2|rar|7z|7zip)$/i.test(name)) {
     return (body) => archiveKind(body) !== null;
   }
   return (body) => archiveKind(body) !== null || looksSqlDump(body) || looksSourceCode(body);
 }
 
-/** Names of copies an editor, a person or a tool leaves next to `name` (nmap's and wapiti's, and more). */
+/** Names of copies an editor, a person or a tool leaves next to `name`: the union of nmap's
+ * http-backup-finder and wapiti's backup module lists, and vim's, emacs's and patch's leftovers. */
 export function copyNames(name: string): string[] {
   const dot = name.lastIndexOf('.');
   const stem = dot > 0 ? name.slice(0, dot) : name;
   const ext = dot > 0 ? name.slice(dot) : '';
   const copies = [
-    `${name}~`,
-    `${name}.bak`,
-    `${name}.old`,
-    `${name}.orig`,
-    `${name}.save`,
-    `${name}.backup`,
-    `${name}.bck`,
-    `${name}.tmp`,
-    `${name}.1`,
-    `${name}.~1~`,
+    ...[...copySuffixes, ...archiveSuffixes].map((suffix) => `${name}${suffix}`),
     `.${name}.swp`,
     `.${name}.swo`,
     `#${name}#`,
-    `${name}.zip`,
-    `${name}.tar.gz`,
   ];
   if (ext) {
-    copies.push(`${stem}.bak`, `${stem}.old`, `${stem} copy${ext}`, `Copy of ${name}`, `${stem}.zip`);
+    copies.push(
+      ...[...stemSuffixes, ...archiveSuffixes].map((suffix) => `${stem}${suffix}`),
+      `${stem} copy${ext}`,
+      `Copy of ${name}`,
+      `Copy (2) of ${name}`,
+    );
   }
-  return copies;
+  return [...new Set(copies)];
 }
 
 /**
@@ -115,7 +113,7 @@ export interface BackupInputs {
   directories: URL[];
 }
 
-export function backupProbes({ start, pages, files, directories }: BackupInputs, maxFiles = 24): FileProbe[] {
+export function backupProbes({ start, pages, files, directories }: BackupInputs, maxFiles = 16): FileProbe[] {
   const probes: FileProbe[] = [];
   const add = (url: URL, signature: (body: string) => boolean, of?: URL) =>
     probes.push({
@@ -137,7 +135,7 @@ export function backupProbes({ start, pages, files, directories }: BackupInputs,
   const names = siteNames(start, pages);
   const isArchive = (body: string) => archiveKind(body) !== null;
   for (const dir of directories) {
-    // The root gets every common name; deeper directories the likeliest few (requests add up per directory).
+    // The root gets every common name; deeper directories the likeliest (requests add up per directory).
     const root = dir.pathname === '/';
     for (const dump of root ? dumpNames : dumpNames.slice(0, 4)) {
       add(new URL(dump, dir), looksSqlDump);
@@ -145,8 +143,11 @@ export function backupProbes({ start, pages, files, directories }: BackupInputs,
         add(new URL(`${dump}.gz`, dir), isArchive);
       }
     }
-    for (const base of root ? [...commonArchives, ...names] : ['backup']) {
-      for (const suffix of root ? archiveSuffixes : archiveSuffixes.slice(0, 2)) {
+    for (const suffix of archiveSuffixes) {
+      add(new URL(`backup${suffix}`, dir), isArchive);
+    }
+    for (const base of root ? [...commonArchives, ...names] : []) {
+      for (const suffix of archiveSuffixes.slice(0, 3)) {
         add(new URL(`${base}${suffix}`, dir), isArchive);
       }
     }

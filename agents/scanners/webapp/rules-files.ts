@@ -56,7 +56,7 @@ export const webappFileRules = {
     cwe: 'CWE-200',
     owasp: A05,
     family: 'leakage',
-    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
     remediation:
       'robots.txt is public and hides nothing: protect the path with authentication or remove it from the web root, then drop it from robots.txt.',
   },
@@ -83,7 +83,7 @@ export const webappFileRules = {
     cwe: 'CWE-200',
     owasp: A05,
     family: 'leakage',
-    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
     remediation:
       'Drop debug and internal headers in production (X-Debug-Token-Link, SourceMap, internal Link relations) and protect the paths they named.',
   },

@@ -35,174 +35,93 @@ const json =
 /** An HPROF heap dump (what /actuator/heapdump serves): a JVM's whole memory, secrets included. */
 const hprof: Signature = (b) => b.startsWith('JAVA PROFILE 1.0.');
 
-interface StatusPage {
-  path: string;
-  rule: WebappRuleId;
-  signature: Signature;
-  describe: string;
-  cvss?: string;
-  maxBodyBytes?: number;
-}
-
+type Extra = Pick<FileProbe, 'cvss' | 'maxBodyBytes'>;
 const high = 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N';
+const heap: Extra = { cvss: high, maxBodyBytes: 64 };
+const fpm: Signature = (b) => fpmStatus(b) || fpmJson(b);
+const actuatorJson = (key: RegExp): Signature =>
+  json((v) => 'contexts' in v && key.test(JSON.stringify(v).slice(0, 5000)));
+const status = 'web.exposed.server-status';
+const actuator = 'web.exposed.actuator';
 
-const pages: StatusPage[] = [
-  {
-    path: 'server-status',
-    rule: 'web.exposed.server-status',
-    signature: (b) => apacheStatus(b) || lighttpdStatus(b),
-    describe: 'server status page (workers, clients and requested URLs)',
-  },
-  {
-    path: 'server-info',
-    rule: 'web.exposed.server-status',
-    signature: (b) => /Apache Server Information/.test(b),
-    describe: 'Apache server information (modules and full configuration)',
-  },
-  {
-    path: 'server-config',
-    rule: 'web.exposed.server-status',
-    signature: lighttpdStatus,
-    describe: 'lighttpd configuration and features',
-  },
-  {
-    path: 'server-statistics',
-    rule: 'web.exposed.server-status',
-    signature: lighttpdStatus,
-    describe: 'lighttpd module statistics',
-  },
-  {
-    path: 'nginx_status',
-    rule: 'web.exposed.server-status',
-    signature: nginxStatus,
-    describe: 'nginx stub_status counters',
-  },
-  {
-    path: 'nginx-status',
-    rule: 'web.exposed.server-status',
-    signature: nginxStatus,
-    describe: 'nginx stub_status counters',
-  },
-  {
-    path: 'stub_status',
-    rule: 'web.exposed.server-status',
-    signature: nginxStatus,
-    describe: 'nginx stub_status counters',
-  },
-  {
-    path: 'basic_status',
-    rule: 'web.exposed.server-status',
-    signature: nginxStatus,
-    describe: 'nginx stub_status counters',
-  },
-  {
-    path: 'status',
-    rule: 'web.exposed.server-status',
-    signature: (b) => fpmStatus(b) || fpmJson(b) || nginxStatus(b),
-    describe: 'status page (PHP-FPM pool or nginx counters)',
-  },
-  {
-    path: 'fpm-status',
-    rule: 'web.exposed.server-status',
-    signature: (b) => fpmStatus(b) || fpmJson(b),
-    describe: 'PHP-FPM pool status',
-  },
-  {
-    path: 'php-fpm-status',
-    rule: 'web.exposed.server-status',
-    signature: (b) => fpmStatus(b) || fpmJson(b),
-    describe: 'PHP-FPM pool status',
-  },
-  {
-    path: 'fpm_status',
-    rule: 'web.exposed.server-status',
-    signature: (b) => fpmStatus(b) || fpmJson(b),
-    describe: 'PHP-FPM pool status',
-  },
-  { path: 'metrics', rule: 'web.exposed.metrics', signature: prometheus, describe: 'Prometheus metrics' },
-  {
-    path: 'actuator/prometheus',
-    rule: 'web.exposed.metrics',
-    signature: prometheus,
-    describe: 'Prometheus metrics of a Spring Boot app',
-  },
-  {
-    path: 'actuator/heapdump',
-    rule: 'web.exposed.actuator',
-    signature: hprof,
-    describe: 'JVM heap dump (HPROF)',
-    cvss: high,
-    maxBodyBytes: 64,
-  },
-  {
-    path: 'heapdump',
-    rule: 'web.exposed.actuator',
-    signature: hprof,
-    describe: 'JVM heap dump (HPROF)',
-    cvss: high,
-    maxBodyBytes: 64,
-  },
-  {
-    path: 'actuator/mappings',
-    rule: 'web.exposed.actuator',
-    signature: json(
-      (v) => 'contexts' in v && /dispatcherServlets|mappings/.test(JSON.stringify(v).slice(0, 5000)),
-    ),
-    describe: 'every request mapping of the application',
-  },
-  {
-    path: 'actuator/configprops',
-    rule: 'web.exposed.actuator',
-    signature: json((v) => 'contexts' in v && /"beans"|"properties"/.test(JSON.stringify(v).slice(0, 5000))),
-    describe: 'configuration properties',
-  },
-  {
-    path: 'actuator/beans',
-    rule: 'web.exposed.actuator',
-    signature: json((v) => 'contexts' in v && /"beans"/.test(JSON.stringify(v).slice(0, 5000))),
-    describe: 'application beans',
-  },
-  {
-    path: 'actuator/threaddump',
-    rule: 'web.exposed.actuator',
-    signature: json((v) => Array.isArray(v.threads)),
-    describe: 'thread dump',
-  },
-  {
-    path: 'actuator/loggers',
-    rule: 'web.exposed.actuator',
-    signature: json((v) => Array.isArray(v.levels) && 'loggers' in v),
-    describe: 'logger levels (writable with POST)',
-  },
-  {
-    path: 'actuator/httpexchanges',
-    rule: 'web.exposed.actuator',
-    signature: json((v) => Array.isArray(v.exchanges)),
-    describe: 'recent HTTP exchanges (headers, cookies)',
-    cvss: high,
-  },
-  {
-    path: 'actuator/httptrace',
-    rule: 'web.exposed.actuator',
-    signature: json((v) => Array.isArray(v.traces)),
-    describe: 'recent HTTP requests (headers, cookies)',
-    cvss: high,
-  },
-  {
-    path: 'actuator/gateway/routes',
-    rule: 'web.exposed.actuator',
-    signature: (b) => /^\s*\[\s*\{\s*"route_id"\s*:/.test(b),
-    describe: 'gateway routes (writable with POST)',
-  },
+/** Path, rule, signature, what the evidence says it is, and what makes it worse than the rule's usual case. */
+const pages: [string, WebappRuleId, Signature, string, Extra?][] = [
+  [
+    'server-status',
+    status,
+    (b) => apacheStatus(b) || lighttpdStatus(b),
+    'server status page (workers, clients and requested URLs)',
+  ],
+  [
+    'server-info',
+    status,
+    (b) => /Apache Server Information/.test(b),
+    'Apache server information (modules and full configuration)',
+  ],
+  ['server-config', status, lighttpdStatus, 'lighttpd configuration and features'],
+  ['server-statistics', status, lighttpdStatus, 'lighttpd module statistics'],
+  ...['nginx_status', 'nginx-status', 'stub_status', 'basic_status'].map(
+    (path): [string, WebappRuleId, Signature, string] => [
+      path,
+      status,
+      nginxStatus,
+      'nginx stub_status counters',
+    ],
+  ),
+  ['status', status, (b) => fpm(b) || nginxStatus(b), 'status page (PHP-FPM pool or nginx counters)'],
+  ...['fpm-status', 'php-fpm-status', 'fpm_status'].map((path): [string, WebappRuleId, Signature, string] => [
+    path,
+    status,
+    fpm,
+    'PHP-FPM pool status',
+  ]),
+  ['metrics', 'web.exposed.metrics', prometheus, 'Prometheus metrics'],
+  ['actuator/prometheus', 'web.exposed.metrics', prometheus, 'Prometheus metrics of a Spring Boot app'],
+  ['actuator/heapdump', actuator, hprof, 'JVM heap dump (HPROF)', heap],
+  ['heapdump', actuator, hprof, 'JVM heap dump (HPROF)', heap],
+  [
+    'actuator/mappings',
+    actuator,
+    actuatorJson(/dispatcherServlets|mappings/),
+    'every request mapping of the application',
+  ],
+  ['actuator/configprops', actuator, actuatorJson(/"beans"|"properties"/), 'configuration properties'],
+  ['actuator/beans', actuator, actuatorJson(/"beans"/), 'application beans'],
+  ['actuator/threaddump', actuator, json((v) => Array.isArray(v.threads)), 'thread dump'],
+  [
+    'actuator/loggers',
+    actuator,
+    json((v) => Array.isArray(v.levels) && 'loggers' in v),
+    'logger levels (writable with POST)',
+  ],
+  [
+    'actuator/httpexchanges',
+    actuator,
+    json((v) => Array.isArray(v.exchanges)),
+    'recent HTTP exchanges (headers, cookies)',
+    { cvss: high },
+  ],
+  [
+    'actuator/httptrace',
+    actuator,
+    json((v) => Array.isArray(v.traces)),
+    'recent HTTP requests (headers, cookies)',
+    { cvss: high },
+  ],
+  [
+    'actuator/gateway/routes',
+    actuator,
+    (b) => /^\s*\[\s*\{\s*"route_id"\s*:/.test(b),
+    'gateway routes (writable with POST)',
+  ],
 ];
 
 export function statusPageProbes(origin: URL): FileProbe[] {
-  return pages.map((page) => ({
-    url: new URL(`/${page.path}`, origin),
-    rule: page.rule,
-    signature: page.signature,
-    describe: () => page.describe,
-    ...(page.cvss ? { cvss: page.cvss } : {}),
-    ...(page.maxBodyBytes ? { maxBodyBytes: page.maxBodyBytes } : {}),
+  return pages.map(([path, rule, signature, what, extra]) => ({
+    url: new URL(`/${path}`, origin),
+    rule,
+    signature,
+    describe: () => what,
+    ...extra,
   }));
 }

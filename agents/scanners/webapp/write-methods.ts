@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Finding } from '../../../shared/findings.ts';
 import type { HttpClient, HttpResponse } from '../core/http-client.ts';
 import { header } from '../core/http-client.ts';
+import { forEachLimit } from '../core/pool.ts';
 import { webappFinding } from './rules.ts';
 import { xmlElementTexts } from './xml-text.ts';
 
@@ -141,26 +142,31 @@ export async function writeMethodFindings(
       .map((dir) => ({ dir, blind: false })),
   ];
   let done = 0;
-  for (const { dir, blind } of candidates) {
-    const { dav, allow } = await options(client, dir);
-    const advertised =
-      dav !== '' || allow.some((m) => ['PUT', 'MKCOL', 'PROPFIND', 'MOVE', 'COPY'].includes(m));
-    const writes = blind || advertised ? await proveWrites(client, dir, advertised) : null;
-    if (writes) {
-      findings.push(webappFinding('web.webdav.write', { location: dir.href, evidence: writes }));
-    }
-    if (advertised) {
-      const listing = await propfindListing(client, dir);
-      if (listing) {
-        findings.push(
-          webappFinding('web.webdav.listing', {
-            location: dir.href,
-            evidence: `${listing}; DAV: ${dav || 'not sent'}`,
-          }),
-        );
+  await forEachLimit(
+    candidates,
+    4,
+    async ({ dir, blind }) => {
+      const { dav, allow } = await options(client, dir);
+      const advertised =
+        dav !== '' || allow.some((m) => ['PUT', 'MKCOL', 'PROPFIND', 'MOVE', 'COPY'].includes(m));
+      const writes = blind || advertised ? await proveWrites(client, dir, advertised) : null;
+      if (writes) {
+        findings.push(webappFinding('web.webdav.write', { location: dir.href, evidence: writes }));
       }
-    }
-    tick(++done, candidates.length);
-  }
+      if (advertised) {
+        const listing = await propfindListing(client, dir);
+        if (listing) {
+          findings.push(
+            webappFinding('web.webdav.listing', {
+              location: dir.href,
+              evidence: `${listing}; DAV: ${dav || 'not sent'}`,
+            }),
+          );
+        }
+      }
+      tick(++done, candidates.length);
+    },
+    client.signal,
+  );
   return findings;
 }
