@@ -87,9 +87,10 @@ Options -Indexes`,
   },
   {
     key: 'write-methods',
-    title: 'Turn off WebDAV writes and TRACE',
-    rules: ['web.webdav.', 'web.method.'],
-    summary: 'Anyone can upload, move or delete files on the server, or have requests echoed back by TRACE.',
+    title: 'Control HTTP methods: WebDAV writes, TRACE, method-limited access rules',
+    rules: ['web.webdav.', 'web.method.', 'web.auth.method-bypass'],
+    summary:
+      'Anyone can upload, move or delete files, have requests echoed back by TRACE, or pass an access rule with another method.',
     steps: [
       {
         title: 'Disable WebDAV where it is not used, and require authentication where it is',
@@ -109,6 +110,11 @@ Options -Indexes`,
         },
       },
       { title: 'Delete files in the writable folders that nobody on the team put there' },
+      {
+        title: 'Write access rules for every method',
+        detail:
+          'Apache: put Require outside <Limit>, or use <LimitExcept GET POST> to refuse the rest; nginx: limit_except GET POST { deny all; }.',
+      },
     ],
   },
   {

@@ -55,7 +55,7 @@ export const wapiti: ReferenceTool = {
   name: 'wapiti -m backup,buster,methods,htaccess',
   command: 'wapiti',
   aptPackage: 'wapiti',
-  covers: (i) => isExposure(i.rule_id) || i.rule_id === 'web.webdav.write',
+  covers: (i) => isExposure(i.rule_id) || ['web.webdav.write', 'web.auth.method-bypass'].includes(i.rule_id),
   async run(fixture) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-wapiti-'));
     try {
@@ -78,7 +78,12 @@ export const wapiti: ReferenceTool = {
       };
       for (const [category, items] of Object.entries(report.vulnerabilities ?? {})) {
         for (const item of items) {
-          const rules = /backup/i.test(category) ? (r: string) => r === 'web.exposed.backup' : () => false;
+          const rule = /backup/i.test(category)
+            ? 'web.exposed.backup'
+            : /htaccess/i.test(category)
+              ? 'web.auth.method-bypass'
+              : '';
+          const rules = (r: string) => r === rule;
           c.claim(pathOf(item.path, fixture), rules, category);
         }
       }

@@ -16,6 +16,7 @@ import { directoriesOf, knownUrls } from './directories.ts';
 import { errorPageFindings } from './error-pages.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
+import { methodBypassFindings } from './method-bypass.ts';
 import { probeFindings } from './probes.ts';
 import { webappFinding } from './rules.ts';
 import { secretFindings } from './secrets.ts';
@@ -117,6 +118,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     });
     await phases.run('write methods', 5, async (tick) => {
       addAll(await writeMethodFindings(client, start, directories(), tick));
+      addAll(await methodBypassFindings(client, pages, () => undefined));
     });
     await phases.run('cors', 5, async (tick) => {
       const candidates = [...new Set([start.href, ...pages.map((page) => page.url.href)])].slice(0, 12);

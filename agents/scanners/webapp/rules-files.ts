@@ -9,7 +9,7 @@ const A05 = 'A05:2021 Security Misconfiguration';
 export const webappFileRules = {
   'web.webdav.write': {
     title: 'Anyone can write files on the server (WebDAV / HTTP PUT)',
-    cwe: 'CWE-650',
+    cwe: 'CWE-284',
     owasp: A01,
     family: 'access',
     cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:H/A:L',
@@ -24,6 +24,15 @@ export const webappFileRules = {
     cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
     remediation:
       'Require authentication for PROPFIND (Apache: <LimitExcept GET HEAD OPTIONS> Require valid-user; lighttpd: auth.require on the WebDAV path) or turn WebDAV off.',
+  },
+  'web.auth.method-bypass': {
+    title: 'Access rule bypassed with another HTTP method',
+    cwe: 'CWE-650',
+    owasp: A01,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:L/A:N',
+    remediation:
+      'Apply access rules to every method (Apache: Require outside <Limit>, or <LimitExcept> listing the allowed methods; nginx: limit_except with deny all) and refuse methods the application does not serve.',
   },
   'web.method.trace': {
     title: 'HTTP TRACE enabled (cross-site tracing)',
