@@ -34,6 +34,9 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/de
   if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 
+# Real library releases for the component suite, from the npm registry (the namespace has no network).
+npx tsx tests/fixtures/component-libs.ts || echo "note: could not fetch the component libraries; that suite will skip" >&2
+
 if [ "$(id -u)" -eq 0 ]; then
   exec unshare --net sh -c "$inner" sh "$@"
 elif unshare --user --map-root-user --net true 2>/dev/null; then

@@ -99,7 +99,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
           if (script.src) {
             scripts.set(script.src.href, page.url.href);
           } else {
-            addAll(libraryFindings(page.url.href, page.url.href, script.inline));
+            addAll(libraryFindings(page.url.href, '', script.inline));
           }
         }
       }
