@@ -14,7 +14,7 @@ import type { DetectionFixture } from '../types.ts';
 import { nmapHttp, wapiti, whatweb } from '../web-files-tools.ts';
 
 const fileRules =
-  /^web\.(exposed\.|directory-listing|webdav\.|method\.|robots\.|error\.|cors\.wildcard|disclosure\.header-path)/;
+  /^web\.(exposed\.|directory-listing|webdav\.|method\.|auth\.method-bypass|robots\.|error\.|cors\.wildcard|disclosure\.header-path)/;
 
 const fixture = (name: string, start: () => Promise<RunningFixture>): DetectionFixture => ({
   name,
