@@ -11,13 +11,13 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   exit 0
 fi
 # Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, Apache,
-# lighttpd with WebDAV, PHP-FPM, node_exporter); the missing ones are installed, only as root on Debian.
+# lighttpd with WebDAV, PHP-FPM, node_exporter, GnuTLS); the missing ones are installed, only as root on Debian.
 # Without them those suites skip themselves, saying why. A check is a command or a path (glob).
 missing=()
 for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd \
   vsftpd:/usr/sbin/vsftpd apache2:/usr/sbin/apache2 lighttpd:/usr/sbin/lighttpd \
   lighttpd-mod-webdav:/usr/lib/lighttpd/mod_webdav.so php-fpm:'/usr/sbin/php-fpm*' \
-  prometheus-node-exporter:/usr/bin/prometheus-node-exporter; do
+  prometheus-node-exporter:/usr/bin/prometheus-node-exporter gnutls-bin:/usr/bin/gnutls-serv; do
   check="${pair#*:}"
   command -v "$check" >/dev/null || compgen -G "$check" >/dev/null || missing+=("${pair%%:*}")
 done

@@ -81,7 +81,15 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       }
       if (start.protocol === 'https:') {
         const resolved = await policy.resolve(start.hostname);
-        addAll(await tlsFindings(resolved, Number(start.port || 443), start.origin));
+        addAll(
+          await tlsFindings(
+            resolved,
+            Number(start.port || 443),
+            start.origin,
+            // TLS probes are connections to the customer's server too: they take turns of its rate limit.
+            { signal: options.signal, pace: () => client.turn() },
+          ),
+        );
       }
     });
     await phases.run('robots & sitemap', 2, async () => {
