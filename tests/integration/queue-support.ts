@@ -58,12 +58,15 @@ export async function target(
   stack: RunningStack,
   userId: string,
   value: string,
-  opts: { kind?: 'url' | 'host' | 'api'; verified?: boolean } = {},
+  opts: { kind?: 'url' | 'host' | 'api'; verified?: boolean; rateLimit?: number } = {},
 ) {
+  // The targets are tiny local servers: at the product's default of 10 requests per second a full web scan
+  // of one (about 150 requests with the file, discovery and injection checks) would take 15 s. Pacing has
+  // tests of its own (worker, rate-limit suite), which set their own limit.
   const { rows } = await stack.ctx.db.query<{ id: string; verification_token: string }>(
-    `insert into public.scan_targets (user_id, kind, value, verified_at, verification_method)
-     values ($1, $2, $3, case when $4 then now() end, case when $4 then 'http' end) returning id, verification_token`,
-    [userId, opts.kind ?? 'url', value, opts.verified ?? true],
+    `insert into public.scan_targets (user_id, kind, value, verified_at, verification_method, rate_limit)
+     values ($1, $2, $3, case when $4 then now() end, case when $4 then 'http' end, $5) returning id, verification_token`,
+    [userId, opts.kind ?? 'url', value, opts.verified ?? true, opts.rateLimit ?? 100],
   );
   return rows[0]!;
 }
