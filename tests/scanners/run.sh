@@ -10,10 +10,10 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   echo "skipped: the scanner suites need unshare (util-linux) and ip (iproute2) to make a private network namespace" >&2
   exit 0
 fi
-# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd); the
+# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, Dropbear); the
 # missing ones are installed, only as root on Debian. Without them those suites skip themselves, saying why.
 missing=()
-for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd vsftpd:/usr/sbin/vsftpd; do
+for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd vsftpd:/usr/sbin/vsftpd dropbear-bin:/usr/sbin/dropbear; do
   command -v "${pair#*:}" >/dev/null || missing+=("${pair%%:*}")
 done
 if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
@@ -27,6 +27,33 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/de
     || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; }) \
     || echo "note: could not install ${missing[*]}; the suites that need them will skip" >&2
   if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
+fi
+
+# Servers that are unpacked, not installed: ProFTPD (its package conflicts with vsftpd) and an older
+# Debian revision of OpenSSH (a real build with known CVEs). Fetched once into VIGIL_FIXTURE_DEBS with
+# apt-get download; their libraries are installed as ordinary packages. Missing ones make their suites skip.
+debs="${VIGIL_FIXTURE_DEBS:-/var/cache/vigil/fixture-debs}"
+unpack() { # unpack DIR PACKAGE[=VERSION]...
+  local dest="$debs/$1" tmp
+  shift
+  [ -d "$dest" ] && return 0
+  tmp="$(mktemp -d)" || return 1
+  if (cd "$tmp" && apt-get download -qq "$@" >/dev/null 2>&1) && mkdir -p "$dest"; then
+    for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$dest"; done
+  else
+    echo "note: could not download $*; its suite will skip" >&2
+  fi
+  rm -rf "$tmp"
+}
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+  mkdir -p "$debs" && chmod 755 "$debs"
+  unpack proftpd proftpd-core proftpd-mod-crypto
+  unpack "openssh-server_9.2p1-2+deb12u7" "openssh-server=1:9.2p1-2+deb12u7"
+  proftpd_libs=(libhiredis0.14 libmemcached11 libmemcachedutil2 libsodium23 libpcre2-posix3 libcap2 libacl1 libidn2-0)
+  if [ -x "$debs/proftpd/usr/sbin/proftpd" ] && ldd "$debs/proftpd/usr/sbin/proftpd" | grep -q 'not found'; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${proftpd_libs[@]}" >/dev/null 2>&1 \
+      || echo "note: could not install the libraries of ProFTPD; its suite will skip" >&2
+  fi
 fi
 
 if [ "$(id -u)" -eq 0 ]; then
