@@ -10,10 +10,15 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   echo "skipped: the scanner suites need unshare (util-linux) and ip (iproute2) to make a private network namespace" >&2
   exit 0
 fi
-# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, Dropbear); the
+# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, Dropbear,
+# MariaDB, PostgreSQL, Samba, snmpd, TigerVNC, rlogind, telnetd); the
 # missing ones are installed, only as root on Debian. Without them those suites skip themselves, saying why.
 missing=()
-for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd vsftpd:/usr/sbin/vsftpd dropbear-bin:/usr/sbin/dropbear; do
+for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd \
+  vsftpd:/usr/sbin/vsftpd dropbear-bin:/usr/sbin/dropbear mariadb-server:/usr/sbin/mariadbd \
+  postgresql-15:/usr/lib/postgresql/15/bin/postgres samba:/usr/sbin/smbd snmpd:/usr/sbin/snmpd \
+  tigervnc-standalone-server:/usr/bin/Xtigervnc tigervnc-tools:/usr/bin/tigervncpasswd \
+  rsh-redone-server:/usr/sbin/in.rlogind inetutils-telnetd:/usr/sbin/telnetd; do
   command -v "${pair#*:}" >/dev/null || missing+=("${pair%%:*}")
 done
 if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then

@@ -12,6 +12,8 @@ export interface GrabOptions {
   maxBytes?: number;
   /** Ends the conversation at once (scan stopped). */
   signal?: AbortSignal;
+  /** Source port to bind (rlogin wants a reserved one); a bind error ends the conversation empty. */
+  localPort?: number;
   /**
    * Further messages, each sent once the peer's answer so far makes its step return one. A step returns
    * 'wait' while the awaited answer is incomplete (the wait for it goes on, up to firstByteMs from the
@@ -35,7 +37,7 @@ export function grab(
     const chunks: Buffer[] = [];
     let size = 0;
     const steps = [...(options.then ?? [])];
-    const socket = net.connect({ host: address, port });
+    const socket = net.connect({ host: address, port, localPort: options.localPort });
     let timer = setTimeout(() => finish(), options.firstByteMs + 2000);
     /** When the answer awaited by the current step is due. */
     let replyBy = Date.now() + options.firstByteMs;

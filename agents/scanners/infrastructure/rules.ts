@@ -1,6 +1,7 @@
 // Rules of the infrastructure scanner (exposed services on the network).
 import { ruleBook } from '../core/rule.ts';
 import type { Rule } from '../core/rule.ts';
+import { serviceRules } from './rules-services.ts';
 import { sshRules } from './rules-ssh.ts';
 
 const A05 = 'A05:2021 Security Misconfiguration';
@@ -145,6 +146,7 @@ export const infrastructureRules = {
       'Remove MD5, SHA-1 and truncated MACs: in sshd_config set "MACs hmac-sha2-512-etm@openssh.com,hmac-sha2-256-etm@openssh.com,umac-128-etm@openssh.com".',
   },
   ...sshRules,
+  ...serviceRules,
 } satisfies Record<string, Rule>;
 
 export type InfrastructureRuleId = keyof typeof infrastructureRules;
