@@ -124,18 +124,28 @@ const checks: Record<string, Check> = {
   ],
   couchdb: couchdbFindings,
   smb: async (ctx, service) => {
-    const session = await smbNullSession(ctx.address, ctx.port, ctx.host, slowServiceMs, ctx.signal);
-    return [
+    const smb = await smbNullSession(ctx.address, ctx.port, ctx.host, slowServiceMs, ctx.signal);
+    const findings = [
       infrastructureFinding('infra.smb.exposed', { location: ctx.location, evidence: service.banner }),
-      ...(session
-        ? [
-            infrastructureFinding('infra.smb.null-session', {
-              location: ctx.location,
-              evidence: `SMB ${session.dialect}: an anonymous NTLM session setup (no user name, no password) was accepted (session flags 0x${session.sessionFlags.toString(16).padStart(4, '0')}) and TREE_CONNECT to ${session.treePath} succeeded`,
-            }),
-          ]
-        : []),
     ];
+    if (smb && !smb.signingRequired) {
+      findings.push(
+        infrastructureFinding('infra.smb.signing-not-required', {
+          location: ctx.location,
+          evidence: `SMB ${smb.dialect} NEGOTIATE reply: SecurityMode has signing enabled but not required`,
+        }),
+      );
+    }
+    if (smb?.nullSession) {
+      const { sessionFlags, treePath } = smb.nullSession;
+      findings.push(
+        infrastructureFinding('infra.smb.null-session', {
+          location: ctx.location,
+          evidence: `SMB ${smb.dialect}: an anonymous NTLM session setup (no user name, no password) was accepted (session flags 0x${sessionFlags.toString(16).padStart(4, '0')}) and TREE_CONNECT to ${treePath} succeeded`,
+        }),
+      );
+    }
+    return findings;
   },
   rlogin: (ctx, service) => [
     infrastructureFinding('infra.rlogin.open', {

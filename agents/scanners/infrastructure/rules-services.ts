@@ -66,6 +66,15 @@ export const serviceRules = {
     remediation:
       'Refuse anonymous access to IPC$: Samba "restrict anonymous = 2" (and "map to guest = Never" unless guest shares are needed); Windows: RestrictAnonymous=1, RestrictAnonymousSAM=1, "Network access: Let Everyone permissions apply to anonymous users" disabled.',
   },
+  'infra.smb.signing-not-required': {
+    title: 'SMB signing not required',
+    cwe: 'CWE-300',
+    owasp: A02,
+    family: 'transport',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:L/A:N',
+    remediation:
+      'Require SMB signing so that sessions cannot be relayed or altered in transit: Samba "server signing = mandatory"; Windows: "Microsoft network server: Digitally sign communications (always)" enabled (RequireSecuritySignature = 1).',
+  },
   'infra.snmp.default-community': {
     title: 'SNMP answers a default community string',
     cwe: 'CWE-1393',

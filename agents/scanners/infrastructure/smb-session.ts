@@ -177,24 +177,29 @@ class Smb2Connection {
   }
 }
 
-export interface NullSession {
+export interface SmbProbe {
   dialect: string;
-  /** SessionFlags of the SESSION_SETUP reply: 0x2 IS_NULL, 0x1 IS_GUEST (Samba sets neither). */
-  sessionFlags: number;
-  treePath: string;
+  /** The NEGOTIATE reply's SecurityMode has SIGNING_REQUIRED (0x2). */
+  signingRequired: boolean;
+  /** What the anonymous session reached, or null when the server refused it at any step. */
+  nullSession: {
+    /** SessionFlags of the SESSION_SETUP reply: 0x2 IS_NULL, 0x1 IS_GUEST (Samba sets neither). */
+    sessionFlags: number;
+    treePath: string;
+  } | null;
 }
 
 const dialectName = (revision: number) =>
   `${revision >> 8}.${(revision & 0xff).toString(16).padStart(2, '0')}`;
 
-/** Tries the null session; what it reached, or null when the server refused at any step. */
+/** Negotiates and tries the null session; null when the server did not negotiate SMB2 at all. */
 export function smbNullSession(
   address: string,
   port: number,
   host: string,
   timeoutMs: number,
   signal?: AbortSignal,
-): Promise<NullSession | null> {
+): Promise<SmbProbe | null> {
   if (signal?.aborted) {
     return Promise.resolve(null);
   }
@@ -204,12 +209,7 @@ export function smbNullSession(
   const stop = () => socket.destroy();
   signal?.addEventListener('abort', stop, { once: true });
   const deadline = setTimeout(stop, timeoutMs);
-  const conversation = async (): Promise<NullSession | null> => {
-    const negotiated = await smb.request(negotiateRequest());
-    if (negotiated?.status !== STATUS_SUCCESS || negotiated.body.length < 6) {
-      return null;
-    }
-    const dialect = negotiated.body.readUInt16LE(4);
+  const anonymousSession = async (): Promise<SmbProbe['nullSession']> => {
     const first = await smb.request(sessionSetupRequest(1, Buffer.alloc(8), negTokenInit(ntlmNegotiate())));
     const challengeAt = first?.body.indexOf('NTLMSSP\0\x02\0\0\0', 0, 'latin1') ?? -1;
     if (first?.status !== STATUS_MORE_PROCESSING_REQUIRED || challengeAt < 0) {
@@ -221,16 +221,19 @@ export function smbNullSession(
     if (second?.status !== STATUS_SUCCESS || second.body.length < 4) {
       return null;
     }
-    const flags = second.body.readUInt16LE(2);
     const treePath = `\\\\${host}\\IPC$`;
     const tree = await smb.request(treeConnectRequest(3, second.sessionId, treePath));
-    if (tree?.status !== STATUS_SUCCESS) {
+    return tree?.status === STATUS_SUCCESS ? { sessionFlags: second.body.readUInt16LE(2), treePath } : null;
+  };
+  const conversation = async (): Promise<SmbProbe | null> => {
+    const negotiated = await smb.request(negotiateRequest());
+    if (negotiated?.status !== STATUS_SUCCESS || negotiated.body.length < 6) {
       return null;
     }
     return {
-      dialect: dialectName(dialect),
-      sessionFlags: flags,
-      treePath,
+      dialect: dialectName(negotiated.body.readUInt16LE(4)),
+      signingRequired: (negotiated.body.readUInt16LE(2) & 0x2) !== 0,
+      nullSession: await anonymousSession(),
     };
   };
   return conversation().finally(() => {

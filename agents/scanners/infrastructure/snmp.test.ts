@@ -53,7 +53,7 @@ describe('SNMP GetRequest', () => {
       }
     });
     await new Promise<void>((resolve) => agent.bind(0, '127.0.0.1', resolve));
-    const port = (agent.address()).port;
+    const port = agent.address().port;
     const started = Date.now();
     const answers = await snmpDefaultCommunities('127.0.0.1', port, 800);
     expect(answers.map((a) => `${a.community} ${a.version} ${a.sysDescr}`).sort()).toEqual([
@@ -66,7 +66,7 @@ describe('SNMP GetRequest', () => {
   it('answers nothing for a closed port within its time, and nothing at all when the scan is stopped', async () => {
     const closed = dgram.createSocket('udp4');
     await new Promise<void>((resolve) => closed.bind(0, '127.0.0.1', resolve));
-    const port = (closed.address()).port;
+    const port = closed.address().port;
     closed.close();
     const started = Date.now();
     expect(await snmpDefaultCommunities('127.0.0.1', port, 600)).toEqual([]);

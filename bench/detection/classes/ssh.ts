@@ -120,14 +120,15 @@ function nmapSsh(port: number): ReferenceTool {
     aptPackage: 'nmap',
     covers: (issue) => ['infra.ssh.password-auth', 'infra.ssh.weak-host-key'].includes(issue.rule_id),
     async run(fixture) {
-      const run = await nmapScripts(port, ['ssh-auth-methods', 'ssh-hostkey', 'ssh2-enum-algos']);
+      const run = await nmapScripts({ tcp: [port] }, ['ssh-auth-methods', 'ssh-hostkey', 'ssh2-enum-algos']);
+      const scripts = run.ports.get(String(port))?.scripts ?? new Map<string, string>();
       const claims: { rule: string; what: string }[] = [];
-      const methods = run.scripts.get('ssh-auth-methods') ?? '';
+      const methods = scripts.get('ssh-auth-methods') ?? '';
       for (const method of methods.match(/^\s+(password|keyboard-interactive)$/gm) ?? []) {
         claims.push({ rule: 'infra.ssh.password-auth', what: `auth ${method.trim()}` });
       }
       // "1024 <fingerprint> (RSA)": a DSA key, or an RSA key under 2048 bits, is weak on its face.
-      for (const key of (run.scripts.get('ssh-hostkey') ?? '').matchAll(/^\s+(\d+) \S+ \((\w+)\)$/gm)) {
+      for (const key of (scripts.get('ssh-hostkey') ?? '').matchAll(/^\s+(\d+) \S+ \((\w+)\)$/gm)) {
         if (key[2] === 'DSA' || (key[2] === 'RSA' && Number(key[1]) < 2048)) {
           claims.push({ rule: 'infra.ssh.weak-host-key', what: `${key[1]}-bit ${key[2]} host key` });
         }
