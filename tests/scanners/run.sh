@@ -10,16 +10,22 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   echo "skipped: the scanner suites need unshare (util-linux) and ip (iproute2) to make a private network namespace" >&2
   exit 0
 fi
-# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, Dropbear,
-# MariaDB, PostgreSQL, Samba, snmpd, TigerVNC, rlogind, telnetd); the
-# missing ones are installed, only as root on Debian. Without them those suites skip themselves, saying why.
+# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, lighttpd,
+# GnuTLS; PHP-FPM with MariaDB, Flask with PostgreSQL for the injection suite; Dropbear, Samba, snmpd,
+# TigerVNC, rlogind, telnetd for the SSH and service suites); the missing ones are installed, only as root
+# on Debian. Without them those suites skip themselves, saying why. Each entry: package:command-or-file (a
+# file may be a glob).
 missing=()
-for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd \
-  vsftpd:/usr/sbin/vsftpd dropbear-bin:/usr/sbin/dropbear mariadb-server:/usr/sbin/mariadbd \
-  postgresql-15:/usr/lib/postgresql/15/bin/postgres samba:/usr/sbin/smbd snmpd:/usr/sbin/snmpd \
+for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd vsftpd:/usr/sbin/vsftpd \
+  lighttpd:/usr/sbin/lighttpd gnutls-bin:/usr/bin/gnutls-serv \
+  php-fpm:'/usr/sbin/php-fpm*' php-mysql:'/etc/php/*/mods-available/mysqli.ini' php-twig:/usr/share/php/Twig/autoload.php \
+  mariadb-server:/usr/sbin/mariadbd python3-flask:/usr/lib/python3/dist-packages/flask/__init__.py \
+  python3-graphql-core:/usr/lib/python3/dist-packages/graphql/__init__.py \
+  python3-psycopg2:/usr/lib/python3/dist-packages/psycopg2/__init__.py postgresql-15:/usr/lib/postgresql/15/bin/postgres \
+  dropbear-bin:/usr/sbin/dropbear samba:/usr/sbin/smbd snmpd:/usr/sbin/snmpd \
   tigervnc-standalone-server:/usr/bin/Xtigervnc tigervnc-tools:/usr/bin/tigervncpasswd \
   rsh-redone-server:/usr/sbin/in.rlogind inetutils-telnetd:/usr/sbin/telnetd; do
-  command -v "${pair#*:}" >/dev/null || missing+=("${pair%%:*}")
+  compgen -G "${pair#*:}" >/dev/null || command -v "${pair#*:}" >/dev/null || missing+=("${pair%%:*}")
 done
 if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   # The packages must not start their own services (sshd on :22, nginx on :80...): Debian's policy-rc.d
@@ -27,6 +33,10 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/de
   own_policy=''
   if [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && own_policy=1
+  fi
+  # postgresql-15 would create and start a cluster of its own on port 5432: no default cluster.
+  if [ ! -e /etc/postgresql-common/createcluster.conf ]; then
+    mkdir -p /etc/postgresql-common && echo 'create_main_cluster = false' >/etc/postgresql-common/createcluster.conf
   fi
   (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 \
     || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; }) \
@@ -60,6 +70,9 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
       || echo "note: could not install the libraries of ProFTPD; its suite will skip" >&2
   fi
 fi
+
+# Real library releases for the component suite, from the npm registry (the namespace has no network).
+npx tsx tests/fixtures/component-libs.ts || echo "note: could not fetch the component libraries; that suite will skip" >&2
 
 if [ "$(id -u)" -eq 0 ]; then
   exec unshare --net sh -c "$inner" sh "$@"

@@ -20,6 +20,11 @@ export interface HttpResponse {
   body: string;
   /** Redirect hops followed before this response. */
   redirects: string[];
+  /**
+   * Milliseconds from sending the (last hop's) request, after its rate-limit slot, to the end of its body:
+   * what time-based probes measure. Absent on responses this client did not fetch.
+   */
+  elapsedMs?: number;
 }
 
 export interface RequestInit {
@@ -90,6 +95,15 @@ export class HttpClient {
     }
   }
 
+  /**
+   * Takes one turn of the target's rate limit for a connection that is not an HTTP request (a TLS
+   * probe), and counts it as a request.
+   */
+  async turn(): Promise<void> {
+    this.requests += 1;
+    await this.limiter?.acquire(this.options.signal);
+  }
+
   /** Like request, but a network error (refused, reset, timeout) is null; stops and refusals still throw. */
   async tryRequest(input: string | URL, init: RequestInit = {}): Promise<HttpResponse | null> {
     try {
@@ -125,6 +139,7 @@ export class HttpClient {
     const transport = url.protocol === 'https:' ? https : http;
     const maxBody = this.options.maxBodyBytes ?? 1_000_000;
     const timeout = init.timeoutMs ?? this.options.timeoutMs ?? 10_000;
+    const sentAt = performance.now();
     return new Promise((resolve, reject) => {
       const request = transport.request(
         url,
@@ -155,6 +170,7 @@ export class HttpClient {
               status: response.statusCode ?? 0,
               headers: response.headers,
               body: Buffer.concat(chunks).toString('utf8'),
+              elapsedMs: performance.now() - sentAt,
             });
           response.on('end', finish);
           response.on('error', (error) => (size > maxBody ? finish() : reject(error)));
