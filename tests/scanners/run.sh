@@ -22,7 +22,7 @@ for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx 
   mariadb-server:/usr/sbin/mariadbd python3-flask:/usr/lib/python3/dist-packages/flask/__init__.py \
   python3-graphql-core:/usr/lib/python3/dist-packages/graphql/__init__.py \
   python3-psycopg2:/usr/lib/python3/dist-packages/psycopg2/__init__.py postgresql-15:/usr/lib/postgresql/15/bin/postgres \
-  dropbear-bin:/usr/sbin/dropbear samba:/usr/sbin/smbd snmpd:/usr/sbin/snmpd \
+  dropbear-bin:/usr/sbin/dropbear samba:/usr/sbin/smbd snmpd:/usr/sbin/snmpd openssl:openssl \
   tigervnc-standalone-server:/usr/bin/Xtigervnc tigervnc-tools:/usr/bin/tigervncpasswd \
   rsh-redone-server:/usr/sbin/in.rlogind inetutils-telnetd:/usr/sbin/telnetd; do
   compgen -G "${pair#*:}" >/dev/null || command -v "${pair#*:}" >/dev/null || missing+=("${pair%%:*}")
@@ -45,15 +45,18 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/de
 fi
 
 # Servers that are unpacked, not installed: ProFTPD (its package conflicts with vsftpd) and an older
-# Debian revision of OpenSSH (a real build with known CVEs). Fetched once into VIGIL_FIXTURE_DEBS with
+# Debian revision of OpenSSH (a real build with known CVEs). Fetched once into VIGIL_TEST_FIXTURE_DEBS with
 # apt-get download; their libraries are installed as ordinary packages. Missing ones make their suites skip.
-debs="${VIGIL_FIXTURE_DEBS:-/var/cache/vigil/fixture-debs}"
+debs="${VIGIL_TEST_FIXTURE_DEBS:-/var/cache/vigil/fixture-debs}"
 unpack() { # unpack DIR PACKAGE[=VERSION]...
   local dest="$debs/$1" tmp
   shift
   [ -d "$dest" ] && return 0
   tmp="$(mktemp -d)" || return 1
-  if (cd "$tmp" && apt-get download -qq "$@" >/dev/null 2>&1) && mkdir -p "$dest"; then
+  # A machine whose packages were all preinstalled may have no package lists yet: one update, one retry.
+  if { (cd "$tmp" && apt-get download -qq "$@" >/dev/null 2>&1) \
+    || { apt-get update -qq >/dev/null 2>&1 && (cd "$tmp" && apt-get download -qq "$@" >/dev/null 2>&1); }; } \
+    && mkdir -p "$dest"; then
     for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$dest"; done
   else
     echo "note: could not download $*; its suite will skip" >&2
