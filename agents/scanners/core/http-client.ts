@@ -34,6 +34,10 @@ export interface RequestInit {
   /** 'same-origin' follows redirects that stay on the origin; 'any' follows all (each hop re-checked). */
   followRedirects?: 'none' | 'same-origin' | 'any';
   timeoutMs?: number;
+  /** 'latin1' keeps every byte as one character, for magic numbers of binary files (archives, dumps). */
+  encoding?: 'utf8' | 'latin1';
+  /** Reads at most this many bytes of this response (the client's own limit otherwise). */
+  maxBodyBytes?: number;
 }
 
 export interface HttpClientOptions {
@@ -137,7 +141,7 @@ export class HttpClient {
     // Every request, redirect hops included, waits for its slot under the target's rate limit.
     await this.limiter?.acquire(this.options.signal);
     const transport = url.protocol === 'https:' ? https : http;
-    const maxBody = this.options.maxBodyBytes ?? 1_000_000;
+    const maxBody = init.maxBodyBytes ?? this.options.maxBodyBytes ?? 1_000_000;
     const timeout = init.timeoutMs ?? this.options.timeoutMs ?? 10_000;
     const sentAt = performance.now();
     return new Promise((resolve, reject) => {
@@ -160,6 +164,7 @@ export class HttpClient {
               chunks.push(chunk);
             } else {
               // Guard: a huge or endless body must not exhaust memory; what we have is enough to judge.
+              chunks.push(chunk.subarray(0, Math.max(0, maxBody - (size - chunk.length))));
               response.destroy();
               finish();
             }
@@ -169,7 +174,7 @@ export class HttpClient {
               url: url.href,
               status: response.statusCode ?? 0,
               headers: response.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
+              body: Buffer.concat(chunks).toString(init.encoding ?? 'utf8'),
               elapsedMs: performance.now() - sentAt,
             });
           response.on('end', finish);

@@ -9,22 +9,29 @@ import { forEachLimit } from '../core/pool.ts';
 import { ProgressTracker } from '../core/progress.ts';
 import { speaksTls, tlsFindings } from '../core/tls-check.ts';
 import { TargetPolicy } from '../target-policy.ts';
+import { apiCandidates, corsWildcardFindings } from './cors-wildcard.ts';
 import { crawl } from './crawl.ts';
 import type { Endpoint, Page } from './crawl.ts';
+import { directoriesOf, knownUrls } from './directories.ts';
 import { discoverEndpoints } from './discovery/index.ts';
 import type { Discovery } from './discovery/index.ts';
+import { errorPageFindings } from './error-pages.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
 import { injectionFindings } from './injection/index.ts';
+import { methodBypassFindings } from './method-bypass.ts';
 import { probeFindings } from './probes.ts';
 import { webappFinding } from './rules.ts';
 import { secretFindings } from './secrets.ts';
+import { readSiteMaps } from './site-maps.ts';
+import type { SiteMaps } from './site-maps.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
+import { writeMethodFindings } from './write-methods.ts';
 
 export const webappLimits = {
   maxPages: 60,
   maxDepth: 4,
-  maxRequests: 2500,
+  maxRequests: 4000,
   timeoutMs: 8000,
   maxScripts: 30,
   /** Resources fetched by the endpoint discovery (JavaScript paths, OpenAPI, API indexes). */
@@ -69,6 +76,8 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
   const scriptBodies: { url: URL; body: string }[] = [];
   let discovery: Discovery = { endpoints: [], resources: [], findings: [] };
   let injectionCut = false;
+  let siteMaps: SiteMaps | undefined;
+  const directories = () => directoriesOf(knownUrls(pages, endpoints, siteMaps), start, 12);
   try {
     await policy.assertUrl(start);
     await phases.run('transport', 5, async () => {
@@ -106,8 +115,11 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         );
       }
     });
-    await phases.run('crawl', 25, async (tick) => {
-      ({ pages, endpoints } = await crawl(client, start, webappLimits, tick));
+    await phases.run('robots & sitemap', 2, async () => {
+      siteMaps = await readSiteMaps(client, start);
+    });
+    await phases.run('crawl', 30, async (tick) => {
+      ({ pages, endpoints } = await crawl(client, start, webappLimits, tick, siteMaps?.seeds));
       addAll(headerFindings(pages));
       pages.forEach((page) => addAll(secretFindings(page.url.href, page.response.body)));
     });
@@ -144,7 +156,11 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       addAll(discovery.findings);
     });
     await phases.run('exposed files', 20, async (tick) => {
-      addAll(await exposedFileFindings(client, start, pages, tick));
+      addAll(await exposedFileFindings(client, start, pages, tick, { endpoints, siteMaps }));
+    });
+    await phases.run('write methods', 5, async (tick) => {
+      addAll(await writeMethodFindings(client, start, directories(), tick));
+      addAll(await methodBypassFindings(client, pages, () => undefined));
     });
     await phases.run('cors', 5, async (tick) => {
       const candidates = [
@@ -169,6 +185,12 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         tick(++done, candidates.length);
       }
     });
+    await phases.run('api cors', 2, async (tick) => {
+      const seen = pages.map((page) => ({ url: page.url, response: page.response }));
+      addAll(
+        await corsWildcardFindings(client, apiCandidates(seen, knownUrls([], endpoints, siteMaps)), tick),
+      );
+    });
     const probed = interleave(endpoints, discovery.endpoints);
     await phases.run('active probes', 15, async (tick) => {
       addAll(await probeFindings(client, probed, tick));
@@ -183,6 +205,9 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       });
       // Parameters left unprobed for want of budget make the scan partial, as a stop would.
       injectionCut = skipped > 0;
+    });
+    await phases.run('error pages', 5, async (tick) => {
+      addAll(await errorPageFindings(client, directories(), endpoints, tick));
     });
   } finally {
     client.close();
