@@ -12,54 +12,10 @@ import {
   startProftpdSftp,
 } from '../../../tests/fixtures/ssh-servers.ts';
 import { nmapScripts } from '../nmap-scripts.ts';
+import { nmapSshClaims, sshAuditClaims } from '../ssh-parsers.ts';
+import type { Claim } from '../ssh-parsers.ts';
 import { runTool } from '../tool-process.ts';
 import type { DetectionFixture, ReferenceTool } from '../types.ts';
-
-export interface SshAuditVerdict {
-  kind: string;
-  algorithm: string;
-  verdicts: { level: string; text: string }[];
-}
-
-/** ssh-audit's verdicts per algorithm line: `(kex) name [(N-bit)] -- [fail] reason` and its continuation lines. */
-export function sshAuditVerdicts(text: string): SshAuditVerdict[] {
-  const out: SshAuditVerdict[] = [];
-  // Guard: ssh-audit colours its output when it thinks it writes to a terminal.
-  const plain = text.replaceAll(String.fromCharCode(27), '').replace(/\[[0-9;]*m/g, '');
-  for (const line of plain.split('\n')) {
-    const head = /^\((kex|key|enc|mac)\) (\S+)(?: \(\d+-bit\))?\s+-- \[(\w+)\] (.*)$/.exec(line);
-    if (head) {
-      out.push({ kind: head[1]!, algorithm: head[2]!, verdicts: [{ level: head[3]!, text: head[4]! }] });
-      continue;
-    }
-    const more = /^\s+`- \[(\w+)\] (.*)$/.exec(line);
-    if (more && out.length > 0) {
-      out.at(-1)!.verdicts.push({ level: more[1]!, text: more[2]! });
-    }
-  }
-  return out;
-}
-
-/** ssh-audit fails NIST P-curves ("weak elliptic curves"): a policy, not a known break; not counted. */
-const curvePolicy = (text: string) => /weak elliptic curves/.test(text);
-
-/** The rule one failing ssh-audit line stands for, or null when its only failures are the curve policy. */
-function ruleOfVerdict(v: SshAuditVerdict): string | null {
-  const failures = v.verdicts.filter((x) => x.level === 'fail' && !curvePolicy(x.text));
-  if (failures.length === 0) {
-    return null;
-  }
-  if (v.kind === 'kex') {
-    const smallGroup = failures.every((x) => /small \d+-bit modulus/.test(x.text));
-    return v.algorithm.includes('group-exchange') && smallGroup
-      ? 'infra.ssh.small-dh-group'
-      : 'infra.ssh.weak-kex';
-  }
-  return (
-    { key: 'infra.ssh.weak-host-key', enc: 'infra.ssh.weak-cipher', mac: 'infra.ssh.weak-mac' }[v.kind] ??
-    null
-  );
-}
 
 const sshAuditCovers = new Set([
   'infra.ssh.weak-kex',
@@ -71,7 +27,7 @@ const sshAuditCovers = new Set([
 ]);
 
 /** Tool results as planted issues: what it found among the planted ones, and its claims that are not. */
-function tally(fixture: RunningFixture, port: number, claims: { rule: string; what: string }[]) {
+function tally(fixture: RunningFixture, port: number, claims: Claim[]) {
   const planted = new Set(fixture.planted.map((p) => p.rule_id));
   const rules = new Set(claims.map((c) => c.rule));
   const found: PlantedIssue[] = [...rules].map((rule_id) => ({ rule_id, location: `:${port}` }));
@@ -89,23 +45,12 @@ function sshAudit(port: number): ReferenceTool {
       const run = await runTool('ssh-audit', ['-n', '-p', String(port), fixture.target], {
         timeoutMs: 120_000,
       });
-      const verdicts = sshAuditVerdicts(run.stdout);
-      // A [fail] names a weak algorithm; [warn] alone is advice (it warns on OpenSSH's own defaults too).
-      const claims = verdicts.flatMap((v) => {
-        const rule = ruleOfVerdict(v);
-        return rule ? [{ rule, what: `${v.kind} ${v.algorithm}` }] : [];
-      });
-      for (const cve of run.stdout.matchAll(/^\(cve\) (CVE-\d+-\d+)/gm)) {
-        claims.push({ rule: 'infra.ssh.known-cve', what: cve[1]! });
-      }
-      const curves = verdicts.filter((v) =>
-        v.verdicts.some((x) => x.level === 'fail' && curvePolicy(x.text)),
-      );
+      const { claims, curvePolicyFails } = sshAuditClaims(run.stdout);
       return {
         ...tally(fixture, port, claims),
         ms: run.ms,
-        note: curves.length
-          ? `${curves.length} NIST-curve [fail]s not counted (policy, not a break)`
+        note: curvePolicyFails
+          ? `${curvePolicyFails} NIST-curve [fail]s not counted (policy, not a break)`
           : undefined,
       };
     },
@@ -122,17 +67,7 @@ function nmapSsh(port: number): ReferenceTool {
     async run(fixture) {
       const run = await nmapScripts({ tcp: [port] }, ['ssh-auth-methods', 'ssh-hostkey', 'ssh2-enum-algos']);
       const scripts = run.ports.get(String(port))?.scripts ?? new Map<string, string>();
-      const claims: { rule: string; what: string }[] = [];
-      const methods = scripts.get('ssh-auth-methods') ?? '';
-      for (const method of methods.match(/^\s+(password|keyboard-interactive)$/gm) ?? []) {
-        claims.push({ rule: 'infra.ssh.password-auth', what: `auth ${method.trim()}` });
-      }
-      // "1024 <fingerprint> (RSA)": a DSA key, or an RSA key under 2048 bits, is weak on its face.
-      for (const key of (scripts.get('ssh-hostkey') ?? '').matchAll(/^\s+(\d+) \S+ \((\w+)\)$/gm)) {
-        if (key[2] === 'DSA' || (key[2] === 'RSA' && Number(key[1]) < 2048)) {
-          claims.push({ rule: 'infra.ssh.weak-host-key', what: `${key[1]}-bit ${key[2]} host key` });
-        }
-      }
+      const claims = nmapSshClaims(scripts);
       return {
         ...tally(fixture, port, claims),
         ms: run.ms,
