@@ -30,7 +30,7 @@ import type { NmapRun } from '../nmap-scripts.ts';
 import { nmapScripts } from '../nmap-scripts.ts';
 import type { DetectionFixture, ReferenceTool } from '../types.ts';
 
-const scripts = [
+export const nmapServiceScripts = [
   'ftp-anon',
   'ftp-syst',
   'telnet-encryption',
@@ -146,7 +146,7 @@ function nmap(tcp: number[], udp: number[]): ReferenceTool {
     aptPackage: 'nmap',
     covers: (issue) => nmapCovers.has(issue.rule_id),
     async run(fixture) {
-      const run = await nmapScripts({ tcp, udp }, scripts);
+      const run = await nmapScripts({ tcp, udp }, nmapServiceScripts);
       const key = (i: PlantedIssue) => `${i.rule_id} @ ${i.location}`;
       const planted = new Set(fixture.planted.map(key));
       const claims = nmapClaims(run);
