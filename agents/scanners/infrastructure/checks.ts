@@ -1,11 +1,15 @@
-// What each identified service is checked for. Every check is read-only: a login attempt with the
-// anonymous account, an informational command, never a write.
+// What each identified service is checked for. Every check is harmless: a login with the anonymous
+// account or no password, one informational command, and a single marker file stored and deleted again
+// when anonymous FTP may write (ftp-checks.ts).
 import type { Finding } from '../../../shared/findings.ts';
+import { couchdbFindings, mysqlFindings, postgresqlFindings } from './db-checks.ts';
+import { ftpFindings } from './ftp-checks.ts';
 import { grab } from './grab.ts';
 import type { Step } from './grab.ts';
 import type { ServiceInfo, Timing } from './identify.ts';
-import { printable, slowServiceMs } from './identify.ts';
+import { slowServiceMs } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';
+import { smbNullSession } from './smb-session.ts';
 import { sshFindings } from './ssh-checks.ts';
 import { httpGet, mongoCommand, parseMongoReply } from './wire.ts';
 
@@ -21,6 +25,11 @@ export interface CheckContext {
 
 type Check = (ctx: CheckContext, service: ServiceInfo) => Finding[] | Promise<Finding[]>;
 
+/** RFB security type names (RFC 6143 §7.1.2 and the IANA registry). */
+const vncSecurityType = (type: number) =>
+  ({ 1: '1 None', 2: '2 VNC Authentication', 16: '16 Tight', 18: '18 TLS', 19: '19 VeNCrypt' })[type] ??
+  String(type);
+
 const talk = (ctx: CheckContext, send: Buffer | string | null, then?: Step[]) =>
   // A known service gets time to answer even when slow (a loaded server); a quick one costs nothing more.
   grab(ctx.address, ctx.port, send, {
@@ -31,34 +40,7 @@ const talk = (ctx: CheckContext, send: Buffer | string | null, then?: Step[]) =>
 
 const checks: Record<string, Check> = {
   ssh: sshFindings,
-  ftp: async (ctx) => {
-    // A reply is complete at its last line, "code space text" (RFC 959 §4.2): a multi-line greeting
-    // ("220-...") or a reply split over reads is waited for, not answered half-way.
-    const after =
-      (code: number, message: string): Step =>
-      (got) => {
-        const text = got.toString('latin1');
-        const last = /^(\d{3}) [^\n]*\n$/m.exec(text.slice(text.lastIndexOf('\n', text.length - 2) + 1));
-        if (!last) {
-          return 'wait';
-        }
-        return Number(last[1]) === code ? Buffer.from(message) : null;
-      };
-    const transcript = await talk(ctx, null, [
-      after(220, 'USER anonymous\r\n'),
-      after(331, 'PASS vigil-scanner@example.com\r\n'),
-      after(230, 'QUIT\r\n'),
-    ]);
-    const text = transcript.toString('latin1');
-    return /^230/m.test(text)
-      ? [
-          infrastructureFinding('infra.ftp.anonymous', {
-            location: ctx.location,
-            evidence: `USER anonymous accepted: ${/^230.*$/m.exec(text)![0].trim()}`,
-          }),
-        ]
-      : [];
-  },
+  ftp: ftpFindings,
   telnet: (ctx, service) => [
     infrastructureFinding('infra.telnet.open', {
       location: ctx.location,
@@ -77,7 +59,7 @@ const checks: Record<string, Check> = {
     return [
       infrastructureFinding('infra.redis.unauthenticated', {
         location: ctx.location,
-        evidence: `PING answered +PONG without AUTH${version ? `; INFO: redis_version ${version}` : ''}`,
+        evidence: `PING answered +PONG without AUTH${version ? `; INFO server answered redis_version ${version}` : ''}`,
       }),
     ];
   },
@@ -126,20 +108,50 @@ const checks: Record<string, Check> = {
       }),
     ];
   },
-  postgresql: (ctx, service) => [
+  postgresql: async (ctx, service) => [
     infrastructureFinding('infra.database.exposed', {
       location: ctx.location,
       evidence: `PostgreSQL reachable (${service.banner})`,
     }),
+    ...(await postgresqlFindings(ctx)),
   ],
-  mysql: (ctx, service) => [
+  mysql: async (ctx, service) => [
     infrastructureFinding('infra.database.exposed', {
       location: ctx.location,
       evidence: `MySQL reachable (${service.banner})`,
     }),
+    ...(await mysqlFindings(ctx)),
   ],
-  smb: (ctx, service) => [
-    infrastructureFinding('infra.smb.exposed', { location: ctx.location, evidence: service.banner }),
+  couchdb: couchdbFindings,
+  smb: async (ctx, service) => {
+    const smb = await smbNullSession(ctx.address, ctx.port, ctx.host, slowServiceMs, ctx.signal);
+    const findings = [
+      infrastructureFinding('infra.smb.exposed', { location: ctx.location, evidence: service.banner }),
+    ];
+    if (smb && !smb.signingRequired) {
+      findings.push(
+        infrastructureFinding('infra.smb.signing-not-required', {
+          location: ctx.location,
+          evidence: `SMB ${smb.dialect} NEGOTIATE reply: SecurityMode has signing enabled but not required`,
+        }),
+      );
+    }
+    if (smb?.nullSession) {
+      const { sessionFlags, treePath } = smb.nullSession;
+      findings.push(
+        infrastructureFinding('infra.smb.null-session', {
+          location: ctx.location,
+          evidence: `SMB ${smb.dialect}: an anonymous NTLM session setup (no user name, no password) was accepted (session flags 0x${sessionFlags.toString(16).padStart(4, '0')}) and TREE_CONNECT to ${treePath} succeeded`,
+        }),
+      );
+    }
+    return findings;
+  },
+  rlogin: (ctx, service) => [
+    infrastructureFinding('infra.rlogin.open', {
+      location: ctx.location,
+      evidence: `rlogin ${service.banner}`,
+    }),
   ],
   rdp: (ctx, service) => [
     infrastructureFinding('infra.rdp.exposed', {
@@ -154,15 +166,19 @@ const checks: Record<string, Check> = {
     ]);
     const types = reply.subarray(12);
     // RFB 3.7+: count byte then types; RFB 3.3: a 4-byte type chosen by the server. 1 means "None".
-    const noAuth =
+    const offered =
       version === 'RFB 003.003\n'
-        ? types.length >= 4 && types.readUInt32BE(0) === 1
-        : types.length > 1 && [...types.subarray(1, 1 + types[0]!)].includes(1);
-    return noAuth
+        ? types.length >= 4
+          ? [types.readUInt32BE(0)]
+          : []
+        : types.length > 1
+          ? [...types.subarray(1, 1 + types[0]!)]
+          : [];
+    return offered.includes(1)
       ? [
           infrastructureFinding('infra.vnc.no-auth', {
             location: ctx.location,
-            evidence: `${service.banner}: security type None offered (${printable(types)})`,
+            evidence: `${service.banner}: the server offers security type None, a desktop without a password (types offered: ${offered.map(vncSecurityType).join(', ')})`,
           }),
         ]
       : [infrastructureFinding('infra.vnc.exposed', { location: ctx.location, evidence: service.banner })];

@@ -54,6 +54,40 @@ describe('grab', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it('answers two steps at once when the greeting and the next message arrive in one segment', async () => {
+    const received: string[] = [];
+    const server = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.write('HELLO\r\nOFFER\r\n');
+      socket.on('data', (chunk: Buffer) => {
+        received.push(chunk.toString());
+        if (chunk.toString().includes('REQUEST')) {
+          socket.write('ANSWER\r\n');
+        }
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const got = await grab('127.0.0.1', (server.address() as AddressInfo).port, null, {
+      firstByteMs: 1000,
+      then: [
+        untilLine('HELLO', 'IDENT\r\n'),
+        untilLine('OFFER', 'REQUEST\r\n'),
+        (data) => (data.toString().includes('ANSWER') ? null : 'wait'),
+      ],
+    });
+    expect(received.join('')).toBe('IDENT\r\nREQUEST\r\n');
+    expect(got.toString()).toBe('HELLO\r\nOFFER\r\nANSWER\r\n');
+  });
+
+  it('ends at once when a step has all it wanted', async () => {
+    const port = await scripted([[20, 'OFFER\r\n']]);
+    const started = Date.now();
+    const got = await grab('127.0.0.1', port, null, { firstByteMs: 5000, then: [() => 'done'] });
+    expect(got.toString()).toBe('OFFER\r\n');
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
   it('opens no connection once the scan is stopped', async () => {
     let connections = 0;
     const server = net.createServer((socket) => {

@@ -2,7 +2,7 @@
 // comes back until the peer goes quiet, closes, or the byte limit is reached.
 import net from 'node:net';
 
-export type Step = (received: Buffer) => Buffer | 'wait' | null;
+export type Step = (received: Buffer) => Buffer | 'wait' | 'done' | null;
 
 export interface GrabOptions {
   /** How long to wait for the first byte. */
@@ -12,10 +12,13 @@ export interface GrabOptions {
   maxBytes?: number;
   /** Ends the conversation at once (scan stopped). */
   signal?: AbortSignal;
+  /** Source port to bind (rlogin wants a reserved one); a bind error ends the conversation empty. */
+  localPort?: number;
   /**
    * Further messages, each sent once the peer's answer so far makes its step return one. A step returns
    * 'wait' while the awaited answer is incomplete (the wait for it goes on, up to firstByteMs from the
-   * last message), and null when the peer answered something else (the conversation ends once it is quiet).
+   * last message), 'done' when the answer is all we wanted (the conversation ends at once), and null
+   * when the peer answered something else (the conversation ends once it is quiet).
    */
   then?: Step[];
 }
@@ -34,7 +37,7 @@ export function grab(
     const chunks: Buffer[] = [];
     let size = 0;
     const steps = [...(options.then ?? [])];
-    const socket = net.connect({ host: address, port });
+    const socket = net.connect({ host: address, port, localPort: options.localPort });
     let timer = setTimeout(() => finish(), options.firstByteMs + 2000);
     /** When the answer awaited by the current step is due. */
     let replyBy = Date.now() + options.firstByteMs;
@@ -64,15 +67,34 @@ export function grab(
       const next = steps[0];
       if (next) {
         const message = next(Buffer.concat(chunks));
+        if (message === 'done') {
+          finish();
+          return;
+        }
         if (message === 'wait') {
           timer = setTimeout(finish, Math.max(0, replyBy - Date.now()));
           return;
         }
         if (message) {
           steps.shift();
+          let out = message;
+          // What already arrived may answer the next step too (a server that sends its greeting and
+          // its next message in one segment): send on at once; anything else waits for more data.
+          for (
+            let more = steps[0]?.(Buffer.concat(chunks));
+            more !== undefined && more !== null && more !== 'wait';
+            more = steps[0]?.(Buffer.concat(chunks))
+          ) {
+            if (more === 'done') {
+              finish();
+              return;
+            }
+            steps.shift();
+            out = Buffer.concat([out, more]);
+          }
           replyBy = Date.now() + options.firstByteMs;
           timer = setTimeout(finish, options.firstByteMs);
-          socket.write(message);
+          socket.write(out);
           return;
         }
         steps.length = 0;

@@ -30,6 +30,41 @@ export function printable(data: Buffer, max = 160): string {
     .slice(0, max);
 }
 
+const telnetVerbs: Record<number, string> = { 0xfb: 'WILL', 0xfc: 'WONT', 0xfd: 'DO', 0xfe: 'DONT' };
+/** Telnet options by number (IANA "Telnet Options"). */
+const telnetOptions: Record<number, string> = {
+  1: 'ECHO',
+  3: 'SUPPRESS-GO-AHEAD',
+  5: 'STATUS',
+  24: 'TERMINAL-TYPE',
+  31: 'NAWS',
+  32: 'TERMINAL-SPEED',
+  33: 'TOGGLE-FLOW-CONTROL',
+  34: 'LINEMODE',
+  35: 'X-DISPLAY-LOCATION',
+  36: 'ENVIRON',
+  37: 'AUTHENTICATION',
+  38: 'ENCRYPT',
+  39: 'NEW-ENVIRON',
+};
+
+/** "option negotiation: WILL ECHO, DO TERMINAL-TYPE; Debian GNU/Linux login:" from a Telnet greeting. */
+function telnetBanner(data: Buffer): string {
+  const options: string[] = [];
+  const text: number[] = [];
+  for (let i = 0; i < data.length; i++) {
+    const verb = data[i] === 0xff ? telnetVerbs[data[i + 1]!] : undefined;
+    if (verb && i + 2 < data.length) {
+      options.push(`${verb} ${telnetOptions[data[i + 2]!] ?? String(data[i + 2])}`);
+      i += 2;
+    } else if (data[i] !== 0xff) {
+      text.push(data[i]!);
+    }
+  }
+  const words = printable(Buffer.from(text));
+  return `option negotiation: ${options.join(', ')}${words ? `; ${words}` : ''}`;
+}
+
 function fromBanner(data: Buffer, port: number): ServiceInfo | null {
   const text = data.toString('latin1');
   const banner = printable(data);
@@ -46,7 +81,7 @@ function fromBanner(data: Buffer, port: number): ServiceInfo | null {
     return { name: 'vnc', banner };
   }
   if (data[0] === 0xff && data.length >= 3 && data[1]! >= 0xfb) {
-    return { name: 'telnet', banner: banner || 'telnet option negotiation' };
+    return { name: 'telnet', banner: telnetBanner(data) };
   }
   const mysql = mysqlGreeting(data);
   if (mysql) {
@@ -66,12 +101,22 @@ interface Probe {
   ports: number[];
   send: (host: string) => Buffer | string;
   match: (data: Buffer) => ServiceInfo | null;
+  /** A source port to connect from, for services that check it. */
+  localPort?: () => number;
 }
+
+/**
+ * rlogin (RFC 1282): NUL, local user, NUL, remote user, NUL, terminal/speed, NUL. The server answers one
+ * NUL byte when it takes the connection, or byte 1 and an error text. Many rlogind (rsh-redone) hang up
+ * on a client whose source port is not reserved (512-1023), so we take one when we may bind it.
+ */
+export const rloginHandshake = Buffer.from('\0vigil-scan\0vigil-scan\0xterm/38400\0', 'latin1');
+export const reservedPort = () => 512 + Math.floor(Math.random() * 512);
 
 const probes: Probe[] = [
   {
     name: 'http',
-    ports: [80, 81, 3000, 5000, 5601, 8000, 8008, 8080, 8081, 8888, 9000, 9200],
+    ports: [80, 81, 3000, 5000, 5601, 5984, 8000, 8008, 8080, 8081, 8888, 9000, 9200],
     send: (host) => httpGet(host),
     match: (data) => {
       const text = data.toString('utf8');
@@ -79,8 +124,9 @@ const probes: Probe[] = [
         return null;
       }
       const elastic = /You Know, for Search|"cluster_name"\s*:/.test(text);
+      const couchdb = /"couchdb"\s*:\s*"Welcome"/.test(text);
       return {
-        name: elastic ? 'elasticsearch' : 'http',
+        name: elastic ? 'elasticsearch' : couchdb ? 'couchdb' : 'http',
         banner: printable(Buffer.from(text.split(/\r?\n\r?\n/)[0]!)),
       };
     },
@@ -98,8 +144,11 @@ const probes: Probe[] = [
     name: 'memcached',
     ports: [11211],
     send: () => 'version\r\n',
+    // Memcached with authentication (-Y, -S) answers every command before login with CLIENT_ERROR.
     match: (data) =>
-      /^VERSION \S+/.test(data.toString('latin1')) ? { name: 'memcached', banner: printable(data) } : null,
+      /^(VERSION \S+|CLIENT_ERROR unauthenticated)/.test(data.toString('latin1'))
+        ? { name: 'memcached', banner: printable(data) }
+        : null,
   },
   {
     name: 'postgresql',
@@ -141,6 +190,21 @@ const probes: Probe[] = [
       const magic = data.subarray(4, 8).toString('latin1');
       return magic === '\xffSMB' || magic === '\xfeSMB'
         ? { name: 'smb', banner: magic === '\xfeSMB' ? 'SMB2 negotiate response' : 'SMB1 negotiate response' }
+        : null;
+    },
+  },
+  {
+    name: 'rlogin',
+    ports: [513],
+    send: () => rloginHandshake,
+    localPort: reservedPort,
+    match: (data) => {
+      const text = printable(data.subarray(1));
+      if (data[0] === 0 && (data.length === 1 || /password|login/i.test(text))) {
+        return { name: 'rlogin', banner: `handshake accepted${text ? `: ${text}` : ''}` };
+      }
+      return data[0] === 1 && /denied|rlogind|rhosts|not allowed/i.test(text)
+        ? { name: 'rlogin', banner: `handshake refused: ${text}` }
         : null;
     },
   },
@@ -192,6 +256,7 @@ export async function identifyService(
       const reply = await grab(address, port, probe.send(host), {
         firstByteMs: timing.firstByteMs * 2,
         signal,
+        localPort: probe.localPort?.(),
       });
       const match = (reply.length > 0 ? probe.match(reply) : null) ?? greetingIn(reply, port);
       if (match) {

@@ -14,8 +14,9 @@ import { connectScan } from './connect-scan.ts';
 import { identifyService } from './identify.ts';
 import type { ServiceInfo } from './identify.ts';
 import { nmapVersions } from './nmap.ts';
-import { parsePorts } from './ports.ts';
+import { parsePorts, parseUdpPorts } from './ports.ts';
 import { infrastructureFinding } from './rules.ts';
+import { snmpFindings } from './snmp.ts';
 
 /** Host name or IP from "host", "host:port", "[v6]" or a URL. */
 export function parseHost(target: string): string {
@@ -32,6 +33,7 @@ export function parseHost(target: string): string {
 export async function runInfrastructureScan(options: ScanOptions): Promise<ScanResult> {
   const started = Date.now();
   const ports = parsePorts(options.ports);
+  const udpPorts = parseUdpPorts(options.ports);
   const policy = new TargetPolicy(options.mode, options.resolver);
   const host = parseHost(options.target);
   const target = await policy.resolve(host);
@@ -122,6 +124,28 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
     if (options.signal?.aborted) {
       throw new ScanStoppedError('aborted');
     }
+  });
+  // UDP has no connect scan: only SNMP is probed, on the UDP ports asked for, a few datagrams each.
+  await phases.run('udp services', 5, async (tick) => {
+    let done = 0;
+    await forEachLimit(
+      udpPorts,
+      4,
+      async (port) => {
+        requests += 8;
+        const wait = Math.min(3000, Math.max(1000, firstByteMs * 2));
+        const found = await snmpFindings(
+          target.address,
+          port,
+          `${display}:${port}/udp`,
+          wait,
+          options.signal,
+        );
+        found.forEach((finding) => findings.add(finding));
+        tick(++done, udpPorts.length);
+      },
+      options.signal,
+    );
   });
   await phases.run('version detection', 10, async () => {
     const versions = await nmapVersions(target.address, open, options.signal);

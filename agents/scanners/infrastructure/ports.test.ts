@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { parsePorts, PortListError } from './ports.ts';
+import { parsePorts, parseUdpPorts, PortListError } from './ports.ts';
 
 describe('parsePorts', () => {
   it('defaults to the bundled top 1000 plus database and cache ports', () => {
@@ -22,5 +22,18 @@ describe('parsePorts', () => {
 
   it.each(['0', '65536', '80-22', 'http', '22,,80', '1-2-3', '-5'])('refuses %s', (spec) => {
     expect(() => parsePorts(spec)).toThrow(PortListError);
+  });
+
+  it('reads nmap-style T: and U: prefixes; UDP is SNMP only, 161 whenever TCP 161 is scanned', () => {
+    expect(parsePorts('T:22,U:161,80')).toEqual([22, 80]);
+    expect(parseUdpPorts('T:22,U:2361,80')).toEqual([2361]);
+    expect(parseUdpPorts(undefined)).toEqual([161]);
+    expect(parseUdpPorts('22,161')).toEqual([161]);
+    expect(parseUdpPorts('22,80')).toEqual([]);
+    expect(parsePorts('U:161')).toEqual([]);
+  });
+
+  it.each(['U:1-100', 'U:0', 'U:70000', 'U:', 'X:22'])('refuses %s', (spec) => {
+    expect(() => parseUdpPorts(spec)).toThrow(PortListError);
   });
 });

@@ -1,4 +1,6 @@
 // Port lists: "22,80,8000-8100", "1-65535" or "-" (all), or the bundled top 1000 plus risky service ports when none is given.
+// nmap's protocol prefixes are understood: "T:22" is TCP (the default), "U:161" a UDP port. The connect
+// scan is TCP; UDP is probed only for SNMP (UDP 161 whenever TCP 161 is in the list, and every U: port).
 import { topPorts } from './top-ports.ts';
 
 export class PortListError extends Error {
@@ -23,7 +25,11 @@ export function parsePorts(spec: string | undefined): number[] {
   }
   const ports = new Set<number>();
   for (const part of spec.split(',').map((p) => p.trim())) {
-    const match = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(part);
+    if (/^U:/i.test(part)) {
+      parseUdpEntry(part);
+      continue;
+    }
+    const match = /^(?:T:)?(\d{1,5})(?:-(\d{1,5}))?$/i.exec(part);
     if (!match) {
       throw new PortListError(`bad port list entry "${part}" (use e.g. 22,80,8000-8100)`);
     }
@@ -38,4 +44,29 @@ export function parsePorts(spec: string | undefined): number[] {
     }
   }
   return [...ports].sort((a, b) => a - b);
+}
+
+const snmpPort = 161;
+
+function parseUdpEntry(part: string): number {
+  const port = /^U:(\d{1,5})$/i.exec(part)?.[1];
+  // Guard: UDP is probed port by port (SNMP only), so only single ports, never ranges.
+  if (port === undefined || Number(port) < 1 || Number(port) > 65535) {
+    throw new PortListError(`bad UDP port "${part}" (use e.g. U:161; UDP takes single ports)`);
+  }
+  return Number(port);
+}
+
+/** The UDP ports to probe for SNMP: every U: entry, and 161 when the TCP list has 161 (the default list does). */
+export function parseUdpPorts(spec: string | undefined): number[] {
+  const udp = new Set<number>();
+  for (const part of (spec ?? '').split(',').map((p) => p.trim())) {
+    if (/^U:/i.test(part)) {
+      udp.add(parseUdpEntry(part));
+    }
+  }
+  if (parsePorts(spec).includes(snmpPort)) {
+    udp.add(snmpPort);
+  }
+  return [...udp].sort((a, b) => a - b);
 }

@@ -1,6 +1,8 @@
 // Rules of the infrastructure scanner (exposed services on the network).
 import { ruleBook } from '../core/rule.ts';
 import type { Rule } from '../core/rule.ts';
+import { serviceRules } from './rules-services.ts';
+import { sshRules } from './rules-ssh.ts';
 
 const A05 = 'A05:2021 Security Misconfiguration';
 const A07 = 'A07:2021 Identification and Authentication Failures';
@@ -141,8 +143,10 @@ export const infrastructureRules = {
     family: 'transport',
     cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:N/I:L/A:N',
     remediation:
-      'Remove MD5 and truncated MACs: in sshd_config set "MACs hmac-sha2-512-etm@openssh.com,hmac-sha2-256-etm@openssh.com,umac-128-etm@openssh.com".',
+      'Remove MD5, SHA-1 and truncated MACs: in sshd_config set "MACs hmac-sha2-512-etm@openssh.com,hmac-sha2-256-etm@openssh.com,umac-128-etm@openssh.com".',
   },
+  ...sshRules,
+  ...serviceRules,
 } satisfies Record<string, Rule>;
 
 export type InfrastructureRuleId = keyof typeof infrastructureRules;

@@ -8,11 +8,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { passwordMethods, sshAuthMethods } from './ssh-auth.ts';
 
-const hostKey = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-}).privateKey;
+const rsaKey = (bits: number) =>
+  generateKeyPairSync('rsa', {
+    modulusLength: bits,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey;
+const hostKey = rsaKey(2048);
+const rsa2048 = { type: 'ssh-rsa', bits: 2048 };
 
 const closers: (() => void)[] = [];
 afterEach(() => closers.splice(0).forEach((close) => close()));
@@ -21,9 +24,10 @@ afterEach(() => closers.splice(0).forEach((close) => close()));
 async function sshServer(
   offer: string[] | 'none',
   algorithms?: Algorithms,
+  keys = [hostKey],
 ): Promise<{ port: number; seen: string[] }> {
   const seen: string[] = [];
-  const server = new Server({ hostKeys: [hostKey], algorithms }, (client) => {
+  const server = new Server({ hostKeys: keys, algorithms }, (client) => {
     client.on('error', () => undefined);
     client.on('authentication', (ctx) => {
       seen.push(ctx.method);
@@ -46,6 +50,7 @@ describe('sshAuthMethods', () => {
     expect(offer).toEqual({
       methods: ['publickey', 'password', 'keyboard-interactive'],
       noneAccepted: false,
+      hostKey: rsa2048,
     });
     expect(passwordMethods(offer!)).toEqual(['password', 'keyboard-interactive']);
     expect(server.seen).toEqual(['none']);
@@ -61,19 +66,35 @@ describe('sshAuthMethods', () => {
     expect(await sshAuthMethods('127.0.0.1', server.port, 5000)).toEqual({
       methods: ['password'],
       noneAccepted: false,
+      hostKey: rsa2048,
     });
+  });
+
+  it('reads the size of an RSA host key, preferring it to the ECDSA key of the same server', async () => {
+    const ecdsa = generateKeyPairSync('ec', {
+      namedCurve: 'prime256v1',
+      privateKeyEncoding: { type: 'sec1', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    }).privateKey;
+    const server = await sshServer(['publickey'], undefined, [ecdsa, rsaKey(1024)]);
+    const offer = await sshAuthMethods('127.0.0.1', server.port, 5000);
+    expect(offer?.hostKey).toEqual({ type: 'ssh-rsa', bits: 1024 });
   });
 
   it('sees nothing to report on a key-only server', async () => {
     const server = await sshServer(['publickey']);
     const offer = await sshAuthMethods('127.0.0.1', server.port, 5000);
-    expect(offer).toEqual({ methods: ['publickey'], noneAccepted: false });
+    expect(offer).toEqual({ methods: ['publickey'], noneAccepted: false, hostKey: rsa2048 });
     expect(passwordMethods(offer!)).toEqual([]);
   });
 
   it('notices a server that lets anyone in without authentication', async () => {
     const server = await sshServer('none');
-    expect(await sshAuthMethods('127.0.0.1', server.port, 5000)).toEqual({ methods: [], noneAccepted: true });
+    expect(await sshAuthMethods('127.0.0.1', server.port, 5000)).toEqual({
+      methods: [],
+      noneAccepted: true,
+      hostKey: rsa2048,
+    });
   });
 
   it('gives up within its time limit on a banner that never goes on to a key exchange', async () => {

@@ -1,7 +1,9 @@
 // Which ways of logging in an SSH server offers, read without logging in: after the key exchange we ask
 // for the "none" method (RFC 4252 §5.2) and the server's USERAUTH_FAILURE lists the methods that can
 // continue. The `ssh2` client does the transport; we never send a password, key or any other credential.
+// The same key exchange shows the server's host key: RSA is preferred so that a short RSA key is seen.
 import { Client } from 'ssh2';
+import { SshReader, mpintBits } from './ssh-packet.ts';
 import type {
   Algorithms,
   AuthenticationType,
@@ -16,6 +18,31 @@ export interface SshAuthMethods {
   methods: string[];
   /** The server let us in with no authentication at all. */
   noneAccepted: boolean;
+  /** The host key the server proved itself with, when it was readable. */
+  hostKey?: HostKey;
+}
+
+export interface HostKey {
+  /** The key's type as encoded in its blob: ssh-rsa, ssh-dss, ssh-ed25519, ecdsa-sha2-nistp256... */
+  type: string;
+  /** Modulus (RSA) or prime (DSA) size; 0 for fixed-size keys. */
+  bits: number;
+}
+
+/** Reads the type and size of a public key blob (RFC 4253 §6.6). */
+export function parseHostKey(blob: Buffer): HostKey | null {
+  try {
+    const reader = new SshReader(blob);
+    const type = reader.bytes().toString('latin1');
+    if (type === 'ssh-rsa') {
+      reader.bytes(); // e
+      return { type, bits: mpintBits(reader.bytes()) };
+    }
+    return { type, bits: type === 'ssh-dss' ? mpintBits(reader.bytes()) : 0 };
+  } catch {
+    // Guard: an unreadable blob means "size unknown", not a scanner crash.
+    return null;
+  }
 }
 
 /**
@@ -36,7 +63,17 @@ const legacy: {
 // ssh2 takes { append } alone; @types/ssh2 wrongly asks for append, prepend and remove together.
 const legacyAlgorithms = {
   kex: { append: legacy.kex },
-  serverHostKey: { append: legacy.host },
+  // RSA first: a server with an RSA key then shows that key, whose size is the one that can be short.
+  serverHostKey: [
+    'rsa-sha2-512',
+    'rsa-sha2-256',
+    'ssh-rsa',
+    'ssh-ed25519',
+    'ecdsa-sha2-nistp256',
+    'ecdsa-sha2-nistp384',
+    'ecdsa-sha2-nistp521',
+    ...legacy.host,
+  ],
   cipher: { append: legacy.cipher },
   hmac: { append: legacy.mac },
 } as Algorithms;
@@ -61,6 +98,7 @@ export function sshAuthMethods(
   return new Promise((resolve) => {
     const client = new Client();
     let result: SshAuthMethods | null = null;
+    let hostKey: HostKey | undefined;
     let settled = false;
     const finish = () => {
       // Guard: several events (error, close, timeout, abort) end one attempt; resolve it once.
@@ -80,7 +118,7 @@ export function sshAuthMethods(
     const deadline = setTimeout(finish, timeoutMs);
     signal?.addEventListener('abort', finish, { once: true });
     client.on('ready', () => {
-      result = { methods: [], noneAccepted: true };
+      result = { methods: [], noneAccepted: true, hostKey };
       finish();
     });
     client.on('error', finish);
@@ -91,15 +129,18 @@ export function sshAuthMethods(
       username: probeUser,
       readyTimeout: timeoutMs,
       algorithms: legacyAlgorithms,
-      // Nothing secret is sent, so the host key is not checked: we only read the server's offer.
-      hostVerifier: () => true,
+      // Nothing secret is sent, so the host key is not checked: we only read the server's offer and key.
+      hostVerifier: (key: Buffer) => {
+        hostKey = parseHostKey(key) ?? undefined;
+        return true;
+      },
       authHandler: (methodsLeft: AuthenticationType[] | null, _partial, next) => {
         // First call (methodsLeft null): ask for "none". Second call: the server's list; stop there.
         if (methodsLeft === null) {
           next('none');
           return;
         }
-        result = { methods: [...methodsLeft], noneAccepted: false };
+        result = { methods: [...methodsLeft], noneAccepted: false, hostKey };
         finish();
       },
     });

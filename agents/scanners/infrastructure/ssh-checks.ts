@@ -1,13 +1,26 @@
-// What an SSH server is checked for, all before any login: its version, the algorithms of its KEXINIT,
-// and the authentication methods it lists after our "none" request (no credential is ever sent).
+// What an SSH server is checked for, all before any login: its version (outdated, known CVEs), the
+// algorithms of its KEXINIT, the size of the groups it hands out in group exchange, its host key, and
+// the authentication methods it lists after our "none" request (no credential is ever sent).
 import type { Finding } from '../../../shared/findings.ts';
+import { cvssBaseScore } from '../core/cvss.ts';
 import type { CheckContext } from './checks.ts';
 import { grab } from './grab.ts';
 import { slowServiceMs } from './identify.ts';
 import type { ServiceInfo } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';
+import type { SshAuthMethods } from './ssh-auth.ts';
 import { passwordMethods, sshAuthMethods } from './ssh-auth.ts';
-import { parseKexInit, scannerIdent, sshWeaknesses } from './ssh-kex.ts';
+import {
+  gexRequest,
+  groupBits,
+  groupExchangeMethod,
+  groupExchangeOpening,
+  minimumGroupBits,
+} from './ssh-gex.ts';
+import type { SshAlgorithms } from './ssh-kex.ts';
+import { describeWeak, parseKexInit, scannerIdent, sshWeaknesses, terrapinExposure } from './ssh-kex.ts';
+import { readPayloads } from './ssh-packet.ts';
+import { knownCves, opensshBuild } from './ssh-version.ts';
 
 /** OpenSSH before 8.0 (2019) and any SSH-1 server; Dropbear before 2020. */
 export function outdatedSsh(banner: string): string | null {
@@ -28,32 +41,76 @@ export function outdatedSsh(banner: string): string | null {
 /** The key exchange and the auth request take a few round trips and a little CPU on the server. */
 const authProbeMs = (firstByteMs: number) => Math.min(slowServiceMs, Math.max(3000, firstByteMs * 6));
 
-async function algorithmFindings(ctx: CheckContext): Promise<Finding[]> {
-  // The server's algorithm offer (its KEXINIT) follows our identification line, before any login.
+/** What one clear-text conversation shows: the KEXINIT, and the group size when group exchange is offered. */
+interface KexOffer {
+  algorithms: SshAlgorithms;
+  /** Bits of the prime the server sent for our group request, when it offers group exchange and answered. */
+  groupBits?: number;
+  groupMethod?: string;
+}
+
+async function readKexOffer(ctx: CheckContext): Promise<KexOffer | null> {
+  const payloads = (got: Buffer) => readPayloads(got) ?? [];
   const transcript = await grab(ctx.address, ctx.port, null, {
     firstByteMs: Math.max(ctx.timing.firstByteMs * 2, slowServiceMs),
     signal: ctx.signal,
-    then: [(got) => (/^SSH-[^\n]*\n/.test(got.toString('latin1')) ? Buffer.from(scannerIdent) : null)],
+    then: [
+      (got) => (/^SSH-[^\n]*\n/.test(got.toString('latin1')) ? Buffer.from(scannerIdent) : null),
+      // Its KEXINIT complete: answer it choosing group exchange and ask for a group, or stop.
+      (got) => {
+        const offered = payloads(got)[0] ? parseKexInit(got) : undefined;
+        if (offered === undefined) {
+          return 'wait';
+        }
+        const method = offered && groupExchangeMethod(offered);
+        return offered && method ? groupExchangeOpening(offered, method) : offered ? 'done' : null;
+      },
+      (got) => (payloads(got).length < 2 ? 'wait' : 'done'),
+    ],
   });
-  const offered = parseKexInit(transcript);
-  if (!offered) {
-    return [];
+  const algorithms = parseKexInit(transcript);
+  if (!algorithms) {
+    return null;
   }
-  const weak = sshWeaknesses(offered);
-  const rules = [
-    ['infra.ssh.weak-kex', weak.kex],
-    ['infra.ssh.weak-cipher', weak.ciphers],
-    ['infra.ssh.weak-mac', weak.macs],
-  ] as const;
-  return rules
-    .filter(([, names]) => names.length > 0)
-    .map(([rule, names]) =>
-      infrastructureFinding(rule, { location: ctx.location, evidence: `offered: ${names.join(', ')}` }),
-    );
+  const group = readPayloads(transcript)?.[1];
+  const bits = group ? groupBits(group) : null;
+  return bits === null
+    ? { algorithms }
+    : { algorithms, groupBits: bits, groupMethod: groupExchangeMethod(algorithms) ?? undefined };
 }
 
-async function authFindings(ctx: CheckContext): Promise<Finding[]> {
-  const offer = await sshAuthMethods(ctx.address, ctx.port, authProbeMs(ctx.timing.firstByteMs), ctx.signal);
+function algorithmFindings(ctx: CheckContext, offer: KexOffer, login: SshAuthMethods | null): Finding[] {
+  const weak = sshWeaknesses(offer.algorithms);
+  const shortRsa =
+    login?.hostKey?.type === 'ssh-rsa' && login.hostKey.bits < 2048
+      ? [`RSA host key of ${login.hostKey.bits} bits (under 2048)`]
+      : [];
+  const at = { location: ctx.location };
+  const lists = [
+    ['infra.ssh.weak-kex', describeWeak(weak.kex)],
+    ['infra.ssh.weak-host-key', [describeWeak(weak.hostKeys), ...shortRsa].filter(Boolean).join('; ')],
+    ['infra.ssh.weak-cipher', describeWeak(weak.ciphers)],
+    ['infra.ssh.weak-mac', describeWeak(weak.macs)],
+  ] as const;
+  const findings = lists
+    .filter(([, evidence]) => evidence !== '')
+    .map(([rule, evidence]) => infrastructureFinding(rule, { ...at, evidence: `offered: ${evidence}` }));
+  if (offer.groupBits !== undefined && offer.groupBits < minimumGroupBits) {
+    findings.push(
+      infrastructureFinding('infra.ssh.small-dh-group', {
+        ...at,
+        evidence: `${offer.groupMethod}: asked for a group of ${gexRequest.min}-${gexRequest.max} bits (preferred ${gexRequest.preferred}), the server sent a ${offer.groupBits}-bit prime`,
+      }),
+    );
+  }
+  const terrapin = terrapinExposure(offer.algorithms);
+  if (terrapin) {
+    findings.push(infrastructureFinding('infra.ssh.terrapin', { ...at, evidence: terrapin }));
+  }
+  return findings;
+}
+
+function authFindings(ctx: CheckContext, offer: SshAuthMethods | null): Finding[] {
   if (!offer) {
     return [];
   }
@@ -70,22 +127,51 @@ async function authFindings(ctx: CheckContext): Promise<Finding[]> {
     ? [
         infrastructureFinding('infra.ssh.password-auth', {
           location: ctx.location,
-          evidence: `USERAUTH_FAILURE to a "none" request lists: ${offer.methods.join(', ')} (${password.join(' and ')} accept a guessed password)`,
+          evidence: `USERAUTH_FAILURE to a "none" request lists: ${offer.methods.join(', ')} (${password.join(' and ')} ${password.length > 1 ? 'accept' : 'accepts'} a guessed password)`,
         }),
       ]
     : [];
 }
 
+function versionFindings(ctx: CheckContext, banner: string): Finding[] {
+  const findings: Finding[] = [];
+  const outdated = outdatedSsh(banner);
+  if (outdated) {
+    findings.push(
+      infrastructureFinding('infra.ssh.outdated', {
+        location: ctx.location,
+        evidence: `${banner}: ${outdated}`,
+      }),
+    );
+  }
+  const build = opensshBuild(banner);
+  const cves = build ? knownCves(build) : [];
+  if (cves.length > 0) {
+    // The finding is as severe as its worst CVE with a published vector.
+    const worst = cves
+      .map(({ cve }) => cve.cvss)
+      .filter((vector): vector is string => vector !== undefined)
+      .sort((a, b) => cvssBaseScore(b) - cvssBaseScore(a))[0];
+    findings.push(
+      infrastructureFinding('infra.ssh.known-cve', {
+        location: ctx.location,
+        // Every CVE id first: a long evidence is cut at its end, where the summaries are.
+        evidence: `${banner}: ${cves.map(({ cve, fix }) => `${cve.id} (${fix})`).join(', ')}. ${cves.map(({ cve }) => `${cve.id}: ${cve.summary}`).join('; ')}`,
+        cvss: worst,
+      }),
+    );
+  }
+  return findings;
+}
+
 export async function sshFindings(ctx: CheckContext, service: ServiceInfo): Promise<Finding[]> {
-  const outdated = outdatedSsh(service.banner);
-  const findings = outdated
-    ? [
-        infrastructureFinding('infra.ssh.outdated', {
-          location: ctx.location,
-          evidence: `${service.banner}: ${outdated}`,
-        }),
-      ]
-    : [];
-  const [algorithms, auth] = await Promise.all([algorithmFindings(ctx), authFindings(ctx)]);
-  return [...findings, ...algorithms, ...auth];
+  const [offer, login] = await Promise.all([
+    readKexOffer(ctx),
+    sshAuthMethods(ctx.address, ctx.port, authProbeMs(ctx.timing.firstByteMs), ctx.signal),
+  ]);
+  return [
+    ...versionFindings(ctx, service.banner),
+    ...(offer ? algorithmFindings(ctx, offer, login) : []),
+    ...authFindings(ctx, login),
+  ];
 }

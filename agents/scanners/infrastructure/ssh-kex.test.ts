@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseKexInit, sshWeaknesses } from './ssh-kex.ts';
+import { describeWeak, parseKexInit, sshWeaknesses, terrapinExposure } from './ssh-kex.ts';
 
 /** A server transcript: identification line, then one KEXINIT binary packet with the given lists. */
 function transcript(lists: string[], banner = 'SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n'): Buffer {
@@ -18,12 +18,12 @@ function transcript(lists: string[], banner = 'SSH-2.0-OpenSSH_9.2p1 Debian-2\r\
 }
 
 const modern = [
-  'curve25519-sha256,diffie-hellman-group16-sha512',
-  'ssh-ed25519',
+  'curve25519-sha256,diffie-hellman-group16-sha512,kex-strict-s-v00@openssh.com',
+  'ssh-ed25519,rsa-sha2-512',
   'chacha20-poly1305@openssh.com,aes128-ctr',
   'chacha20-poly1305@openssh.com,aes128-ctr',
-  'hmac-sha2-256-etm@openssh.com,umac-64@openssh.com,hmac-sha1',
-  'hmac-sha2-256-etm@openssh.com,umac-64@openssh.com,hmac-sha1',
+  'hmac-sha2-256-etm@openssh.com,umac-64@openssh.com',
+  'hmac-sha2-256-etm@openssh.com,umac-64@openssh.com',
   'none,zlib@openssh.com',
   'none,zlib@openssh.com',
   '',
@@ -33,22 +33,58 @@ const modern = [
 describe('SSH KEXINIT', () => {
   it('reads the algorithm lists and finds nothing weak in a modern default offer', () => {
     const offered = parseKexInit(transcript(modern));
-    expect(offered?.kex).toEqual(['curve25519-sha256', 'diffie-hellman-group16-sha512']);
+    expect(offered?.kex).toEqual([
+      'curve25519-sha256',
+      'diffie-hellman-group16-sha512',
+      'kex-strict-s-v00@openssh.com',
+    ]);
     expect(offered?.ciphers).toEqual(['chacha20-poly1305@openssh.com', 'aes128-ctr']);
-    expect(sshWeaknesses(offered!)).toEqual({ kex: [], ciphers: [], macs: [] });
+    expect(offered?.lists).toHaveLength(10);
+    expect(sshWeaknesses(offered!)).toEqual({ kex: [], hostKeys: [], ciphers: [], macs: [] });
+    expect(terrapinExposure(offered!)).toBeNull();
   });
 
-  it('names SHA-1 key exchange, CBC/3DES ciphers and MD5/truncated MACs', () => {
+  it('names each weak key exchange, host key, cipher and MAC with its reason', () => {
     const weak = [...modern];
-    weak[0] = 'curve25519-sha256,diffie-hellman-group1-sha1,diffie-hellman-group14-sha1';
+    weak[0] =
+      'curve25519-sha256,diffie-hellman-group1-sha1,diffie-hellman-group14-sha1,diffie-hellman-group-exchange-sha1,diffie-hellman-group-exchange-sha256';
+    weak[1] = 'rsa-sha2-512,ssh-rsa,ssh-dss,ssh-ed25519';
     weak[2] = 'aes128-ctr,aes256-cbc,3des-cbc';
     weak[3] = 'aes128-ctr,arcfour256';
-    weak[4] = 'hmac-sha2-256,hmac-md5,hmac-sha1-96';
-    expect(sshWeaknesses(parseKexInit(transcript(weak))!)).toEqual({
-      kex: ['diffie-hellman-group1-sha1', 'diffie-hellman-group14-sha1'],
-      ciphers: ['aes256-cbc', '3des-cbc', 'arcfour256'],
-      macs: ['hmac-md5', 'hmac-sha1-96'],
-    });
+    weak[4] = 'hmac-sha2-256,hmac-md5,hmac-sha1-96,hmac-sha1,hmac-sha1-etm@openssh.com';
+    const found = sshWeaknesses(parseKexInit(transcript(weak))!);
+    expect(describeWeak(found.kex)).toBe(
+      'diffie-hellman-group1-sha1 (1024-bit group, SHA-1), diffie-hellman-group14-sha1 (SHA-1), diffie-hellman-group-exchange-sha1 (SHA-1)',
+    );
+    expect(describeWeak(found.hostKeys)).toBe(
+      'ssh-rsa (RSA signatures with SHA-1), ssh-dss (DSA: 1024-bit key, SHA-1)',
+    );
+    expect(describeWeak(found.ciphers)).toBe(
+      'aes256-cbc (CBC mode), 3des-cbc (3DES, 64-bit block, CBC), arcfour256 (RC4)',
+    );
+    expect(found.macs.map((m) => m.name)).toEqual([
+      'hmac-md5',
+      'hmac-sha1-96',
+      'hmac-sha1',
+      'hmac-sha1-etm@openssh.com',
+    ]);
+    expect(found.macs[1]!.why).toBe('SHA-1, truncated to 96 bits');
+  });
+
+  it('sees the Terrapin exposure: ChaCha20-Poly1305 or CBC with EtM, without strict key exchange', () => {
+    const loose = [...modern];
+    loose[0] = 'curve25519-sha256';
+    expect(terrapinExposure(parseKexInit(transcript(loose))!)).toMatch(
+      /^offers chacha20-poly1305@openssh.com without strict key exchange/,
+    );
+    const cbcEtm = [...loose];
+    cbcEtm[2] = cbcEtm[3] = 'aes128-ctr,aes128-cbc';
+    expect(terrapinExposure(parseKexInit(transcript(cbcEtm))!)).toMatch(
+      /^offers aes128-cbc, hmac-sha2-256-etm@openssh.com without/,
+    );
+    const ctrEtm = [...loose];
+    ctrEtm[2] = ctrEtm[3] = 'aes128-ctr,aes256-gcm@openssh.com';
+    expect(terrapinExposure(parseKexInit(transcript(ctrEtm))!)).toBeNull();
   });
 
   it('returns null for a banner alone, a truncated packet or another message', () => {

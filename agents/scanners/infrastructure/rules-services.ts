@@ -1,0 +1,96 @@
+// Rules of the service checks added for issue 15 (FTP, databases, SMB, SNMP, rlogin); spread into the
+// infrastructure scanner's table in rules.ts.
+import type { Rule } from '../core/rule.ts';
+
+const A01 = 'A01:2021 Broken Access Control';
+const A02 = 'A02:2021 Cryptographic Failures';
+const A07 = 'A07:2021 Identification and Authentication Failures';
+
+const openDatabase = (product: string, how: string, remediation: string): Rule => ({
+  title: `${product} ${how}`,
+  cwe: 'CWE-306',
+  owasp: A07,
+  family: 'access',
+  cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+  remediation,
+});
+
+export const serviceRules = {
+  'infra.ftp.cleartext': {
+    title: 'FTP service without TLS',
+    cwe: 'CWE-319',
+    owasp: A02,
+    family: 'transport',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:L/A:N',
+    remediation:
+      'Replace FTP with SFTP, or require FTPS: vsftpd "ssl_enable=YES", "force_local_logins_ssl=YES", "force_local_data_ssl=YES" with a certificate; ProFTPD "TLSEngine on" and "TLSRequired on".',
+  },
+  'infra.ftp.anonymous-write': {
+    title: 'Anonymous FTP users can write files',
+    cwe: 'CWE-284',
+    owasp: A01,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:H/A:L',
+    remediation:
+      'Stop anonymous uploads (vsftpd: anon_upload_enable=NO, anon_mkdir_write_enable=NO, anon_other_write_enable=NO; or anonymous_enable=NO), remove write permission for the FTP user on every anonymous directory, and check the writable directories for files you did not put there.',
+  },
+  'infra.mysql.anonymous': openDatabase(
+    'MySQL/MariaDB',
+    'accepts an anonymous login',
+    "Drop the anonymous accounts (DROP USER ''@'localhost', ''@'%' and ''@'<hostname>'; mariadb-secure-installation does it), and bind the server to a private interface.",
+  ),
+  'infra.mysql.empty-root-password': {
+    ...openDatabase(
+      'MySQL/MariaDB',
+      'root account has no password',
+      "Give root a strong password or unix_socket authentication only (ALTER USER 'root'@'%' IDENTIFIED VIA unix_socket, or drop remote root accounts), and bind the server to a private interface.",
+    ),
+    cwe: 'CWE-1393',
+  },
+  'infra.postgresql.trust': openDatabase(
+    'PostgreSQL',
+    'accepts logins without a password',
+    'Replace "trust" with "scram-sha-256" in every host line of pg_hba.conf (and set passwords), reload PostgreSQL, and listen only on private interfaces.',
+  ),
+  'infra.couchdb.unauthenticated': openDatabase(
+    'CouchDB',
+    'reachable without authentication',
+    'Create an admin user (CouchDB 3 refuses to start without one), set require_valid_user = true in [chttpd], and bind to a private interface.',
+  ),
+  'infra.smb.null-session': {
+    title: 'SMB server allows anonymous (null) sessions',
+    cwe: 'CWE-287',
+    owasp: A07,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+    remediation:
+      'Refuse anonymous access to IPC$: Samba "restrict anonymous = 2" (and "map to guest = Never" unless guest shares are needed); Windows: RestrictAnonymous=1, RestrictAnonymousSAM=1, "Network access: Let Everyone permissions apply to anonymous users" disabled.',
+  },
+  'infra.smb.signing-not-required': {
+    title: 'SMB signing not required',
+    cwe: 'CWE-300',
+    owasp: A02,
+    family: 'transport',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:L/A:N',
+    remediation:
+      'Require SMB signing so that sessions cannot be relayed or altered in transit: Samba "server signing = mandatory"; Windows: "Microsoft network server: Digitally sign communications (always)" enabled (RequireSecuritySignature = 1).',
+  },
+  'infra.snmp.default-community': {
+    title: 'SNMP answers a default community string',
+    cwe: 'CWE-1393',
+    owasp: A07,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+    remediation:
+      'Remove the public and private communities (net-snmp: the rocommunity/rwcommunity lines of snmpd.conf), use SNMPv3 with authPriv users, and allow SNMP only from the monitoring hosts.',
+  },
+  'infra.rlogin.open': {
+    title: 'rlogin service open',
+    cwe: 'CWE-319',
+    owasp: A02,
+    family: 'transport',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      'Disable rlogin, rsh and rexec (remove rsh-server / rsh-redone-server and their inetd lines) and use SSH; rlogin sends passwords in clear text and trusts .rhosts.',
+  },
+} satisfies Record<string, Rule>;

@@ -1,0 +1,226 @@
+// Services: our FTP, remote-login, VNC, SMB, SNMP and database checks beside nmap's NSE scripts (ftp-anon,
+// ftp-syst, telnet-encryption, vnc-info, realvnc-auth-bypass, mysql-empty-password, mysql-info, redis-info,
+// memcached-info, snmp-info, snmp-sysdescr, smb-protocols, smb2-security-mode, smb-security-mode,
+// smb-enum-shares, and -sV for the service names), on real servers from Debian, each misconfigured
+// beside its safe twin. pgsql-brute is left out on purpose: guessing passwords is not harmless.
+// MongoDB, Elasticsearch and CouchDB have no Debian package and so no fixture here (see docs/scanners.md).
+import { runScan } from '../../../agents/scanners/run-scan.ts';
+import { startVsftpd } from '../../../tests/fixtures/apt-servers.ts';
+import {
+  startMariadbPair,
+  startMemcachedSafe,
+  startPostgresPair,
+  startRedisSafe,
+} from '../../../tests/fixtures/database-servers.ts';
+import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
+import { startRealServices } from '../../../tests/fixtures/real-services.ts';
+import {
+  startRlogind,
+  startSambaNullSession,
+  startSambaRestricted,
+  startSnmpdPrivateCommunity,
+  startSnmpdPublic,
+  startTelnetd,
+  startVncAuth,
+  startVncNoAuth,
+  startVsftpdTls,
+  startVsftpdWritable,
+} from '../../../tests/fixtures/service-servers.ts';
+import type { NmapRun } from '../nmap-scripts.ts';
+import { nmapScripts } from '../nmap-scripts.ts';
+import type { DetectionFixture, ReferenceTool } from '../types.ts';
+
+export const nmapServiceScripts = [
+  'ftp-anon',
+  'ftp-syst',
+  'telnet-encryption',
+  'vnc-info',
+  'realvnc-auth-bypass',
+  'mysql-empty-password',
+  'mysql-info',
+  'redis-info',
+  'memcached-info',
+  'snmp-info',
+  'snmp-sysdescr',
+  'smb-protocols',
+  'smb-security-mode',
+  'smb2-security-mode',
+  'smb-enum-shares',
+];
+
+/** What nmap's output says, as our rules: each mapping is a plain reading of its script or service name. */
+export function nmapClaims(run: NmapRun): PlantedIssue[] {
+  const claims: PlantedIssue[] = [];
+  const smbPorts: string[] = [];
+  for (const [key, port] of run.ports) {
+    if (key === 'host' || port.state !== 'open') {
+      continue;
+    }
+    const location = `:${key}`;
+    const claim = (rule_id: string) => claims.push({ rule_id, location });
+    const out = (id: string) => port.scripts.get(id) ?? '';
+    if (!key.endsWith('/udp')) {
+      claim('infra.open-port');
+    }
+    if (/^(mysql|postgresql)\b/.test(port.service)) {
+      claim('infra.database.exposed');
+    }
+    if (/^telnet\b/.test(port.service)) {
+      claim('infra.telnet.open');
+    }
+    if (/^(login|rlogin)\b/.test(port.service)) {
+      claim('infra.rlogin.open');
+    }
+    if (/^(microsoft-ds|netbios-ssn)\b/.test(port.service)) {
+      claim('infra.smb.exposed');
+      smbPorts.push(location);
+    }
+    if (/^vnc\b/.test(port.service)) {
+      claim(
+        /None \(1\)|does not require authentication/.test(out('vnc-info'))
+          ? 'infra.vnc.no-auth'
+          : 'infra.vnc.exposed',
+      );
+    }
+    if (/Anonymous FTP login allowed/.test(out('ftp-anon'))) {
+      claim('infra.ftp.anonymous');
+    }
+    // ftp-anon marks listed directories that are world-writable; it never writes.
+    if (/\[NSE: writeable\]/.test(out('ftp-anon'))) {
+      claim('infra.ftp.anonymous-write');
+    }
+    if (/anonymous account has empty password/.test(out('mysql-empty-password'))) {
+      claim('infra.mysql.anonymous');
+    }
+    if (/root account has empty password/.test(out('mysql-empty-password'))) {
+      claim('infra.mysql.empty-root-password');
+    }
+    if (/Version: \d/.test(out('redis-info'))) {
+      claim('infra.redis.unauthenticated');
+    }
+    if (/Process ID: \d/.test(out('memcached-info'))) {
+      claim('infra.memcached.unauthenticated');
+    }
+    // snmp-sysdescr asks with community "public"; snmp-info uses SNMPv3 discovery, no community at all.
+    if (out('snmp-sysdescr').trim() !== '') {
+      claim('infra.snmp.default-community');
+    }
+  }
+  if (
+    /signing enabled but not required/.test(run.ports.get('host')?.scripts.get('smb2-security-mode') ?? '')
+  ) {
+    smbPorts.forEach((location) => claims.push({ rule_id: 'infra.smb.signing-not-required', location }));
+  }
+  // smb-enum-shares lists IPC$ with "Anonymous access: READ" when a null session reaches it.
+  if (
+    /IPC\$[\s\S]*?Anonymous access: READ/.test(run.ports.get('host')?.scripts.get('smb-enum-shares') ?? '')
+  ) {
+    smbPorts.forEach((location) => claims.push({ rule_id: 'infra.smb.null-session', location }));
+  }
+  return claims;
+}
+
+const nmapCovers = new Set([
+  'infra.open-port',
+  'infra.database.exposed',
+  'infra.telnet.open',
+  'infra.rlogin.open',
+  'infra.smb.exposed',
+  'infra.smb.null-session',
+  'infra.smb.signing-not-required',
+  'infra.vnc.no-auth',
+  'infra.vnc.exposed',
+  'infra.ftp.anonymous',
+  'infra.ftp.anonymous-write',
+  'infra.mysql.anonymous',
+  'infra.mysql.empty-root-password',
+  'infra.redis.unauthenticated',
+  'infra.memcached.unauthenticated',
+  'infra.snmp.default-community',
+]);
+
+function nmap(tcp: number[], udp: number[]): ReferenceTool {
+  return {
+    name: 'nmap -sV + service NSE scripts',
+    command: 'nmap',
+    aptPackage: 'nmap',
+    covers: (issue) => nmapCovers.has(issue.rule_id),
+    async run(fixture) {
+      const run = await nmapScripts({ tcp, udp }, nmapServiceScripts);
+      const key = (i: PlantedIssue) => `${i.rule_id} @ ${i.location}`;
+      const planted = new Set(fixture.planted.map(key));
+      const claims = nmapClaims(run);
+      return {
+        found: claims.filter((c) => planted.has(key(c))),
+        falsePositives: claims.filter((c) => !planted.has(key(c))).map(key),
+        ms: run.ms,
+      };
+    },
+  };
+}
+
+/** Several servers started together as one fixture (a pair and its twin, or neighbours). */
+function together(...started: (RunningFixture | RunningFixture[])[]): RunningFixture {
+  const all = started.flat();
+  return {
+    target: '127.0.0.1',
+    planted: all.flatMap((f) => f.planted),
+    close: async () => {
+      await Promise.all(all.map((f) => f.close()));
+    },
+  };
+}
+
+const servicesFixture = (
+  name: string,
+  ports: { tcp?: number[]; udp?: number[] },
+  start: () => Promise<RunningFixture>,
+): DetectionFixture => {
+  const tcp = ports.tcp ?? [];
+  const udp = ports.udp ?? [];
+  return {
+    name,
+    classOf: (issue) => (issue.rule_id === 'infra.open-port' ? 'ports' : 'services'),
+    start,
+    scan: (f) =>
+      runScan('infrastructure', {
+        target: f.target,
+        mode: 'local',
+        ports: [...tcp.map(String), ...udp.map((p) => `U:${p}`)].join(','),
+      }),
+    tools: [nmap(tcp, udp)],
+  };
+};
+
+export const fixtures: DetectionFixture[] = [
+  servicesFixture('vsftpd: anonymous upload to incoming/, no TLS', { tcp: [2321] }, startVsftpdWritable),
+  servicesFixture('vsftpd: anonymous read-only, no TLS', { tcp: [2199] }, startVsftpd),
+  servicesFixture('vsftpd: FTPS required, no anonymous (silent twin)', { tcp: [2322] }, startVsftpdTls),
+  servicesFixture('inetutils telnetd', { tcp: [2340] }, startTelnetd),
+  servicesFixture("rsh-redone's rlogind", { tcp: [2341] }, startRlogind),
+  servicesFixture('TigerVNC Xvnc: security type None', { tcp: [2342] }, startVncNoAuth),
+  servicesFixture('TigerVNC Xvnc: VncAuth (twin)', { tcp: [2343] }, startVncAuth),
+  servicesFixture('Samba 4.17: null session to IPC$', { tcp: [445] }, () => startSambaNullSession(445)),
+  servicesFixture('Samba 4.17: restrict anonymous = 2 (twin)', { tcp: [445] }, () =>
+    startSambaRestricted(445),
+  ),
+  servicesFixture('net-snmp snmpd: community public (UDP)', { udp: [2346] }, startSnmpdPublic),
+  servicesFixture(
+    'net-snmp snmpd: private community (silent twin)',
+    { udp: [2347] },
+    startSnmpdPrivateCommunity,
+  ),
+  servicesFixture(
+    'MariaDB 10.11: anonymous + empty root, and its safe twin',
+    { tcp: [2330, 2331] },
+    async () => together(await startMariadbPair()),
+  ),
+  servicesFixture('PostgreSQL 15: trust, and its scram-sha-256 twin', { tcp: [2332, 2333] }, async () =>
+    together(await startPostgresPair()),
+  ),
+  servicesFixture(
+    'Redis and Memcached without auth, and their twins with auth',
+    { tcp: [6390, 11299, 2334, 2335] },
+    async () => together(await startRealServices(), await startRedisSafe(), await startMemcachedSafe()),
+  ),
+];

@@ -1,0 +1,188 @@
+// Real services from Debian, each misconfigured beside its safe twin (tests/fixtures/service-servers.ts,
+// database-servers.ts), plus the stand-in twins of the databases Debian does not package. All start
+// once; one infrastructure scan covers every port, as it would on a crowded host; each fixture is then
+// measured on its own ports: every planted issue found, nothing else.
+import { existsSync } from 'node:fs';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Finding } from '../../shared/findings.ts';
+import { runScan } from '../../agents/scanners/run-scan.ts';
+import {
+  databaseBinaries,
+  startMariadbPair,
+  startMemcachedSafe,
+  startPostgresPair,
+  startRedisSafe,
+} from '../fixtures/database-servers.ts';
+import type { RunningFixture } from '../fixtures/planted.ts';
+import { relativeLocation } from '../fixtures/planted.ts';
+import {
+  serviceBinaries,
+  servicePorts,
+  startRlogind,
+  startSambaNullSession,
+  startSambaRestricted,
+  startSnmpdPrivateCommunity,
+  startSnmpdPublic,
+  startTelnetd,
+  startVncAuth,
+  startVncNoAuth,
+  startVsftpdTls,
+  startVsftpdWritable,
+} from '../fixtures/service-servers.ts';
+import { startUnpackagedTwins } from '../fixtures/unpackaged-databases.ts';
+import { measure } from './measure.ts';
+
+interface Group {
+  what: string;
+  binaries: string[];
+  start: () => Promise<RunningFixture[]>;
+}
+
+const one = (start: () => Promise<RunningFixture>) => async () => [await start()];
+const groups: Group[] = [
+  {
+    what: 'vsftpd: anonymous upload, no TLS',
+    binaries: [serviceBinaries.vsftpd],
+    start: one(startVsftpdWritable),
+  },
+  {
+    what: 'vsftpd twin: FTPS only, no anonymous',
+    binaries: [serviceBinaries.vsftpd],
+    start: one(startVsftpdTls),
+  },
+  { what: 'inetutils telnetd', binaries: [serviceBinaries.telnetd], start: one(startTelnetd) },
+  { what: "rsh-redone's rlogind", binaries: [serviceBinaries.rlogind], start: one(startRlogind) },
+  { what: 'Xvnc without authentication', binaries: [serviceBinaries.xvnc], start: one(startVncNoAuth) },
+  {
+    what: 'Xvnc twin: VncAuth',
+    binaries: [serviceBinaries.xvnc, serviceBinaries.vncpasswd],
+    start: one(startVncAuth),
+  },
+  {
+    what: 'Samba allowing null sessions',
+    binaries: [serviceBinaries.smbd],
+    start: one(startSambaNullSession),
+  },
+  {
+    what: 'Samba twin: restrict anonymous = 2',
+    binaries: [serviceBinaries.smbd],
+    start: one(startSambaRestricted),
+  },
+  {
+    what: 'snmpd with community public (UDP)',
+    binaries: [serviceBinaries.snmpd],
+    start: one(startSnmpdPublic),
+  },
+  {
+    what: 'snmpd twin: a private community',
+    binaries: [serviceBinaries.snmpd],
+    start: one(startSnmpdPrivateCommunity),
+  },
+  {
+    what: 'MariaDB with an anonymous account and root without password, and its safe twin',
+    binaries: [databaseBinaries.mariadb, databaseBinaries.mariadbInstall],
+    start: startMariadbPair,
+  },
+  {
+    what: 'PostgreSQL 15 trusting the network, and its scram-sha-256 twin',
+    binaries: [databaseBinaries.postgres, databaseBinaries.initdb],
+    start: startPostgresPair,
+  },
+  { what: 'Redis twin: requirepass', binaries: [databaseBinaries.redis], start: one(startRedisSafe) },
+  {
+    what: 'Memcached twin: authentication file',
+    binaries: [databaseBinaries.memcached],
+    start: one(startMemcachedSafe),
+  },
+  {
+    what: 'MongoDB, Elasticsearch, CouchDB twins with authentication (stand-ins: no Debian package)',
+    binaries: [],
+    start: one(startUnpackagedTwins),
+  },
+];
+
+const missing = (group: Group) => group.binaries.filter((binary) => !existsSync(binary));
+const running = new Map<Group, RunningFixture[]>();
+let findings: Finding[] = [];
+
+beforeAll(async () => {
+  await Promise.all(
+    groups
+      .filter((group) => missing(group).length === 0)
+      .map(async (group) => running.set(group, await group.start())),
+  );
+  const planted = [...running.values()].flat().flatMap((fixture) => fixture.planted.map((p) => p.location));
+  const tcp = [...new Set(planted.filter((l) => !l.endsWith('/udp')).map((l) => l.slice(1)))];
+  const udp = [...new Set(planted.filter((l) => l.endsWith('/udp')).map((l) => `U:${l.slice(1, -4)}`))];
+  // The SNMP twin has nothing planted, not even an open TCP port, yet its UDP port is scanned too.
+  udp.push(`U:${servicePorts.snmpSafe}`);
+  const result = await runScan('infrastructure', {
+    target: '127.0.0.1',
+    mode: 'local',
+    ports: [...tcp, ...udp].join(','),
+  });
+  findings = result.findings;
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([...running.values()].flat().map((fixture) => fixture.close()));
+});
+
+/** The findings on the fixture's ports only. */
+function on(fixture: RunningFixture, ports: string[]): Finding[] {
+  return findings.filter((f) => ports.includes(relativeLocation(f.location, fixture.target)));
+}
+
+const evidence = (rule: string) => findings.find((f) => f.rule_id === rule)?.evidence ?? '';
+
+describe('infrastructure scanner against real services and their safe twins', () => {
+  for (const group of groups) {
+    const absent = missing(group);
+    const title = absent.length ? `${group.what} (skipped: ${absent.join(', ')} not installed)` : group.what;
+    it.skipIf(absent.length > 0)(title, () => {
+      for (const fixture of running.get(group) ?? []) {
+        const ports = [...new Set(fixture.planted.map((p) => p.location))];
+        // A twin planted with nothing at all (the SNMP twin) must raise nothing on its UDP port.
+        const own = ports.length ? ports : [`:${servicePorts.snmpSafe}/udp`];
+        const m = measure(on(fixture, own), fixture.planted, fixture.target);
+        expect(m.missed).toEqual([]);
+        expect(m.unexpected).toEqual([]);
+      }
+    });
+  }
+
+  it('names the harmless command or exchange that proved each weakness', () => {
+    const proven: [string, RegExp][] = [
+      [
+        'infra.ftp.anonymous-write',
+        /^anonymous STOR of \/incoming\/vigil-scan-write-test-[0-9a-f]{12}\.txt accepted \(226 .*\); DELE removed it \(250 /,
+      ],
+      ['infra.ftp.cleartext', /^AUTH TLS answered "530 /],
+      ['infra.mysql.anonymous', /SELECT CURRENT_USER\(\) answered '@%'/],
+      [
+        'infra.mysql.empty-root-password',
+        /as root with an empty password; SELECT CURRENT_USER\(\) answered 'root@%'/,
+      ],
+      ['infra.postgresql.trust', /AuthenticationOk\); SELECT version\(\) answered 'PostgreSQL 15\./],
+      [
+        'infra.smb.null-session',
+        /anonymous NTLM session setup .* TREE_CONNECT to \\\\127\.0\.0\.1\\IPC\$ succeeded/,
+      ],
+      [
+        'infra.snmp.default-community',
+        /^GetRequest for sysDescr\.0 .* community "public" \(SNMPv2c, SNMPv1\): "Linux /,
+      ],
+      ['infra.vnc.no-auth', /offers security type None/],
+      ['infra.rlogin.open', /handshake accepted: Password:/],
+      ['infra.telnet.open', /option negotiation: .*DO TERMINAL-TYPE/],
+    ];
+    const planted = new Set([...running.values()].flat().flatMap((f) => f.planted.map((p) => p.rule_id)));
+    const expected = proven.filter(([rule]) => planted.has(rule));
+    expect(expected.length).toBeGreaterThan(0);
+    for (const [rule, pattern] of expected) {
+      expect(evidence(rule)).toMatch(pattern);
+    }
+  });
+});
