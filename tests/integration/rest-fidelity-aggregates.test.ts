@@ -1,7 +1,13 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
-import { configure, keyClient, rest, startFidelityStack } from './rest-fidelity-fixture.ts';
+import {
+  configure,
+  keyClient,
+  rest,
+  startFidelityStack,
+  stopFidelityStack,
+} from './rest-fidelity-fixture.ts';
 
 // Expectations from PostgREST 12/13: docs "Aggregate Functions" and its AggregateFunctionsSpec (count()
 // with and without a column, aliases and casts, automatic GROUP BY, aggregates inside embeds, the legacy
@@ -13,7 +19,7 @@ beforeAll(async () => {
   stack = await startFidelityStack();
   db = keyClient(stack);
 });
-afterAll(() => stack.close());
+afterAll(() => stopFidelityStack(stack));
 
 const byKey = <T extends Record<string, unknown>>(rows: T[] | null, key: string) =>
   [...(rows ?? [])].sort((a, b) => String(a[key]).localeCompare(String(b[key])));

@@ -43,6 +43,18 @@ export async function startFidelityStack(): Promise<RunningStack> {
   return stack;
 }
 
+/**
+ * Resets PostgREST's in-database settings and closes the stack: on PostgreSQL the suites share one database,
+ * so a setting a suite turned on (aggregates, plans, schemas) must not reach the next suite.
+ */
+export async function stopFidelityStack(stack: RunningStack): Promise<void> {
+  try {
+    await configure(stack, {});
+  } finally {
+    await stack.close();
+  }
+}
+
 /** The unmodified supabase-js with a key (service_role reads everything; anon goes through RLS). */
 export function keyClient(stack: RunningStack, key: 'anon' | 'service_role' = 'anon'): SupabaseClient {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the fixture has no generated types
