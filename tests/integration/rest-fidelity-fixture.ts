@@ -47,7 +47,11 @@ export async function startFidelityStack(): Promise<RunningStack> {
  * Resets PostgREST's in-database settings and closes the stack: on PostgreSQL the suites share one database,
  * so a setting a suite turned on (aggregates, plans, schemas) must not reach the next suite.
  */
-export async function stopFidelityStack(stack: RunningStack): Promise<void> {
+export async function stopFidelityStack(stack: RunningStack | undefined): Promise<void> {
+  // A stack that failed to start has nothing to reset (the start's own error is the one to see).
+  if (!stack) {
+    return;
+  }
   try {
     await configure(stack, {});
   } finally {

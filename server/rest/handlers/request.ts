@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/database.ts';
 import type { RenderedRow } from '../build/statement.ts';
 import type { Preferences } from '../prefer.ts';
-import type { MediaType, RestResponse } from '../respond.ts';
+import type { PlanRequest, Representation } from '../media.ts';
+import type { RestResponse } from '../respond.ts';
 import { contentType, rangeOf, renderBody } from '../respond.ts';
 import type { RestConfig } from '../config.ts';
 import type { SchemaCache } from '../schema-cache.ts';
@@ -11,8 +12,10 @@ export interface RestRequest {
   method: string;
   params: URLSearchParams;
   prefs: Preferences;
-  media: MediaType;
+  media: Representation;
   stripNulls: boolean;
+  /** `Accept: application/vnd.pgrst.plan…` (db-plan-enabled): the statement's EXPLAIN instead of its rows. */
+  plan: PlanRequest | null;
   bodyText: string | null;
   /** The request body's media type, lower-cased without parameters (PostgREST defaults to JSON). */
   contentType: string;
@@ -37,7 +40,7 @@ export function readResponse(req: RestRequest, row: RenderedRow, offset: number)
   const body = renderBody(row, req.media);
   const { status, contentRange } = rangeOf(row, offset);
   const headers: Record<string, string> = {
-    'content-type': contentType(req.media),
+    'content-type': contentType(req.media, req.stripNulls),
     'content-range': contentRange,
   };
   if (req.prefs.count) {

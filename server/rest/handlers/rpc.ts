@@ -7,6 +7,7 @@ import { parseQuery, type ParsedQuery } from '../parse/query.ts';
 import { contentType, type RestResponse } from '../respond.ts';
 import type { Column, RestFunction } from '../schema-cache.ts';
 import { ident, Params } from '../sql.ts';
+import { planResponse } from './plan.ts';
 import { queryOne, readResponse, type RestRequest } from './request.ts';
 
 interface Call {
@@ -103,7 +104,11 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
     ...(req.prefs.count ? { 'preference-applied': `count=${req.prefs.count}` } : {}),
   });
   if (fn.returnType === 'void') {
-    await req.run(readOnly, (tx) => tx.query(`${ctes}select from pgrst_call`, params.values));
+    const call = `${ctes}select from pgrst_call`;
+    if (req.plan) {
+      return planResponse(req, readOnly, call, params.values);
+    }
+    await req.run(readOnly, (tx) => tx.query(call, params.values));
     return { status: 204, headers: countHeaders(1, req.prefs.count ? 1 : null), body: null };
   }
   const relationName = resultRelation(req, fn);
@@ -134,9 +139,12 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
     ctes,
     count: req.prefs.count !== null,
     stripNulls: req.stripNulls,
-    csv: req.media === 'csv',
+    media: req.media,
     scalar: scalar ? ident('pgrst_scalar') : undefined,
   });
+  if (req.plan) {
+    return planResponse(req, readOnly, sql, params.values);
+  }
   const row = await req.run(readOnly, async (tx) => {
     const r = await queryOne(tx, sql, params.values);
     // max-affected with handling=strict: too many rows → error, and the throw rolls the call back.
@@ -144,12 +152,14 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
     return r;
   });
   if (single) {
-    // One value or one row: the value itself (PostgREST: `json_agg(...)->0`), counted as one row.
+    // One value or one row: the value itself (PostgREST: `json_agg(...)->0`), counted as one row; as CSV or
+    // GeoJSON, the one row in that form.
+    const asJson = req.media === 'json' || req.media === 'object';
     const headers = {
-      'content-type': contentType('json'),
+      'content-type': asJson ? contentType('json') : contentType(req.media),
       ...countHeaders(1, req.prefs.count ? 1 : null),
     };
-    const body = row.page >= 1 ? row.body : 'null';
+    const body = !asJson || row.page >= 1 ? row.body : 'null';
     return { status: 200, headers, body: req.method === 'HEAD' ? null : body };
   }
   if (req.prefs.return === 'minimal') {
