@@ -41,6 +41,8 @@ export function rangeOf(row: RenderedRow, offset: number): { status: number; con
       'PGRST103',
       'Requested range not satisfiable',
       `An offset of ${offset} was requested, but there are only ${total} rows.`,
+      null,
+      { 'content-range': `*/${total}` },
     );
   }
   const contentRange = row.page === 0 ? `*/${totalText}` : `${offset}-${offset + row.page - 1}/${totalText}`;

@@ -8,7 +8,7 @@ import { mutateTable } from './handlers/mutate.ts';
 import { readTable } from './handlers/read.ts';
 import type { RestRequest } from './handlers/request.ts';
 import { parsePrefer } from './prefer.ts';
-import { negotiate } from './media.ts';
+import { decodeMediaType, negotiate, toMime } from './media.ts';
 import type { RestResponse } from './respond.ts';
 import { cachedRoleResolver } from './role-cache.ts';
 import { reloadRoleTimeouts } from '../db/role-timeouts.ts';
@@ -142,15 +142,21 @@ export function restRoutes(ctx: StackContext): Hono {
     const method = c.req.method;
     const prefs = parsePrefer(c.req.header('prefer'));
     const { media, stripNulls, plan } = negotiate(c.req.header('accept'), api.config.planEnabled);
+    const bodyBytes =
+      method === 'GET' || method === 'HEAD' || method === 'DELETE'
+        ? null
+        : new Uint8Array(await c.req.arrayBuffer());
     const req: RestRequest = {
       method,
       params: url.searchParams,
+      rangeHeader: c.req.header('range'),
       prefs,
       media,
       stripNulls,
       plan,
-      bodyText: method === 'GET' || method === 'HEAD' || method === 'DELETE' ? null : await c.req.text(),
-      contentType: (c.req.header('content-type') ?? 'application/json').split(';')[0]!.trim().toLowerCase(),
+      bodyText: bodyBytes === null ? null : new TextDecoder().decode(bodyBytes),
+      bodyBytes,
+      contentType: toMime(decodeMediaType(c.req.header('content-type') ?? 'application/json')),
       cache: api.schemas.get(schema)!,
       config: api.config,
       run: (readOnly, fn, oneStatement = false) =>

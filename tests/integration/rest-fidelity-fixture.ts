@@ -19,7 +19,7 @@ export const FIDELITY_SQL = readFileSync(
 /** Exposes `schemas` and switches PostgREST's in-database settings, then reloads (NOTIFY pgrst). */
 export async function configure(
   stack: RunningStack,
-  settings: { schemas?: string; aggregates?: boolean; plan?: boolean },
+  settings: { schemas?: string; aggregates?: boolean; plan?: boolean; maxRows?: number },
 ): Promise<void> {
   const set = (name: string, value: string | undefined) =>
     value === undefined
@@ -31,7 +31,8 @@ export async function configure(
         'db_aggregates_enabled',
         settings.aggregates === undefined ? undefined : String(settings.aggregates),
       ) +
-      set('db_plan_enabled', settings.plan === undefined ? undefined : String(settings.plan)),
+      set('db_plan_enabled', settings.plan === undefined ? undefined : String(settings.plan)) +
+      set('db_max_rows', settings.maxRows === undefined ? undefined : String(settings.maxRows)),
   );
   await reloadSchemaCache(stack.ctx.db);
 }

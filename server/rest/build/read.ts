@@ -44,6 +44,8 @@ export interface BuildContext {
   nodes: Map<string, NodeOptions>;
   usedPaths: Set<string>;
   counter: number;
+  /** db-max-rows for embedded resources (reads and function calls; null for writes or no limit). */
+  maxRows?: number | null;
 }
 
 /** How a level is embedded in its parent. */
@@ -115,7 +117,15 @@ export function buildLevel(
   if (out.aggregates && out.grouped.length > 0) {
     out.groupBy = ` group by ${out.grouped.join(', ')}`;
   }
-  const options = ctx.nodes.get(path);
+  const given = ctx.nodes.get(path);
+  // db-max-rows caps every embedded resource's rows too (the root's range is set by parse/range.ts).
+  const options =
+    path !== '' && ctx.maxRows != null
+      ? {
+          ...(given ?? { filters: [], order: [], offset: null }),
+          limit: Math.min(given?.limit ?? ctx.maxRows, ctx.maxRows),
+        }
+      : given;
   if (options) {
     out.where.push(...options.filters.map((f) => filterSql(level, f, ctx.params)));
     const terms = options.order.map((t) => {

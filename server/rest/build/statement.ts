@@ -11,6 +11,8 @@ export interface RenderOptions {
   extra?: string;
   /** Render this column's bare values (set-returning scalar functions give `[1,2]`, not objects). */
   scalar?: string;
+  /** db-max-rows, the cap of `count=estimated`'s exact count. */
+  maxRows?: number | null;
   /** Leave out keys whose value is null (stripNulls()). */
   stripNulls?: boolean;
   /** JSON rows unless PostgREST's text/csv or GeoJSON FeatureCollection is asked for. */
@@ -48,7 +50,7 @@ const whereSql = (where: string[]) => (where.length > 0 ? ` where ${where.join('
  */
 export function renderStatement(source: ReadSource, level: BuiltLevel, options: RenderOptions): string {
   const from = `${source.from} as "${source.alias.replace(/"/g, '""')}"${level.joins}`;
-  const total = totalSql(options.count, from, level.where);
+  const total = totalSql(options.count, from, level.where, options.maxRows ?? null);
   const inner = `select ${level.selectList.join(', ')} from ${from}${whereSql(level.where)}${level.groupBy}${level.orderBy}${level.paging}`;
   if (options.media === 'csv') {
     return csvStatement(options, total, inner);

@@ -3,6 +3,7 @@ import { buildLevel, checkUnusedPaths, type BuildContext, type ReadSource } from
 import { renderStatement, type RenderedRow } from '../build/statement.ts';
 import { RestError, unknownTable } from '../errors.ts';
 import { parseQuery, type ParsedQuery } from '../parse/query.ts';
+import { applyTopLevelRange } from '../parse/range.ts';
 import { contentType, renderBody, type RestResponse } from '../respond.ts';
 import type { Relation } from '../schema-cache.ts';
 import { Params, qualified } from '../sql.ts';
@@ -102,6 +103,8 @@ export async function mutateTable(req: RestRequest, table: string): Promise<Rest
   if (req.method === 'PUT') {
     checkPutRange(query);
   }
+  // limit/offset of PATCH/DELETE, judged as for reads (a negative limit is 416); no db-max-rows on writes.
+  applyTopLevelRange(query.nodes.get('')!, req.method, undefined, null);
   const rel = req.cache.relations.get(table);
   if (!rel) {
     throw unknownTable(req.cache, table);

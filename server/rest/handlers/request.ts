@@ -11,13 +11,17 @@ import type { SchemaCache } from '../schema-cache.ts';
 export interface RestRequest {
   method: string;
   params: URLSearchParams;
+  /** The `Range` request header (PostgREST reads it on GET only). */
+  rangeHeader: string | undefined;
   prefs: Preferences;
   media: Representation;
   stripNulls: boolean;
   /** `Accept: application/vnd.pgrst.plan…` (db-plan-enabled): the statement's EXPLAIN instead of its rows. */
   plan: PlanRequest | null;
   bodyText: string | null;
-  /** The request body's media type, lower-cased without parameters (PostgREST defaults to JSON). */
+  /** The body's bytes, for a function taking it whole as bytea. */
+  bodyBytes: Uint8Array | null;
+  /** The request body's media type as PostgREST names it (JSON when absent). */
   contentType: string;
   /** The cache of the request's schema (chosen by Accept-Profile / Content-Profile). */
   cache: SchemaCache;
