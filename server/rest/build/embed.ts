@@ -100,9 +100,6 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
   const lateral = `pgrst_lat_${n}`;
   const outName = item.alias ?? item.relation;
   const childPath = path ? `${path}.${outName}` : outName;
-  // Grouped by when the parent aggregates, or rendered as CSV: json has no equality, jsonb has (PostgREST
-  // embeds jsonb).
-  const jsonb = out.aggregates || t.mode.jsonb || ctx.csv;
   const toOneSpread = item.spread && rel.toOne;
   const child = buildLevel(
     ctx,
@@ -115,7 +112,7 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
     },
     item.select,
     childPath,
-    { spreadToOne: toOneSpread, jsonb: toOneSpread && jsonb },
+    { spreadToOne: toOneSpread },
   );
   const { from, on } = joinSql(ctx, rel, alias, source);
   const marker = toOneSpread ? ['1 as pgrst_found'] : [];
@@ -127,7 +124,6 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
       'Aggregates are not implemented for one-to-many or many-to-many spreads.',
     );
   }
-  const cast = jsonb ? '::jsonb' : '';
   const conditions = [...on, ...child.where];
   const inner = `select ${[...child.selectList, ...marker].join(', ')} from ${from}${child.joins}${conditions.length > 0 ? ` where ${conditions.join(' and ')}` : ''}${child.groupBy}${child.orderBy}${child.paging}`;
   if (toOneSpread) {
@@ -137,7 +133,7 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
     const aggs = child.outputs.map((o) => `json_agg(pgrst_e.${ident(o)}) as ${ident(o)}`);
     out.joins += ` left join lateral (select ${[...aggs, 'count(*) as pgrst_found'].join(', ')} from (${inner}) as pgrst_e) as ${ident(lateral)} on true`;
     for (const o of child.outputs) {
-      out.selectList.push(`coalesce(${ident(lateral)}.${ident(o)}, '[]')${cast} as ${ident(o)}`);
+      out.selectList.push(`coalesce(${ident(lateral)}.${ident(o)}, '[]')::jsonb as ${ident(o)}`);
       out.grouped.push(out.selectList.length);
     }
     out.outputs.push(...child.outputs);
@@ -148,8 +144,8 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
     if (item.select.length > 0) {
       out.selectList.push(
         rel.toOne
-          ? `${ident(lateral)}.body${cast} as ${ident(outName)}`
-          : `coalesce(${ident(lateral)}.body, '[]')${cast} as ${ident(outName)}`,
+          ? `${ident(lateral)}.body::jsonb as ${ident(outName)}`
+          : `coalesce(${ident(lateral)}.body, '[]')::jsonb as ${ident(outName)}`,
       );
       out.grouped.push(out.selectList.length);
       out.outputs.push(outName);

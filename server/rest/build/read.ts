@@ -26,7 +26,7 @@ export interface BuiltLevel {
   groupBy: string;
   orderBy: string;
   paging: string;
-  /** Whether the level applies aggregates (its embeds are then grouped as jsonb). */
+  /** Whether the level applies aggregates. */
   aggregates: boolean;
   /** Positions (1-based) of the selected items that are not aggregates. */
   grouped: number[];
@@ -38,8 +38,6 @@ export interface BuildContext {
   cache: SchemaCache;
   /** PostgREST's db-aggregates-enabled: off, aggregates are refused with PGRST123. */
   aggregates: boolean;
-  /** text/csv: embeds are rendered as jsonb, as PostgREST selects them. */
-  csv: boolean;
   params: Params;
   nodes: Map<string, NodeOptions>;
   usedPaths: Set<string>;
@@ -52,11 +50,9 @@ export interface BuildContext {
 export interface LevelMode {
   /** A to-one spread: its outputs become the parent's, and so do its aggregates. */
   spreadToOne: boolean;
-  /** Its outputs are grouped by or rendered as CSV above, so its embeds must be jsonb (json has no equality). */
-  jsonb: boolean;
 }
 
-const ROOT: LevelMode = { spreadToOne: false, jsonb: false };
+const ROOT: LevelMode = { spreadToOne: false };
 
 const isAggregate = (i: SelectItem) => i.kind === 'column' && i.aggregate !== undefined;
 

@@ -25,7 +25,6 @@ function representationSql(
   const ctx: BuildContext = {
     cache: req.cache,
     aggregates: req.config.aggregatesEnabled,
-    csv: req.media === 'csv',
     params,
     nodes,
     usedPaths: new Set(),

@@ -22,7 +22,6 @@ export async function readTable(req: RestRequest, table: string): Promise<RestRe
   const ctx: BuildContext = {
     cache: req.cache,
     aggregates: req.config.aggregatesEnabled,
-    csv: req.media === 'csv',
     params: new Params(),
     nodes: query.nodes,
     usedPaths: new Set(),

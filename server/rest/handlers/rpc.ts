@@ -144,7 +144,6 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
   const ctx: BuildContext = {
     cache: req.cache,
     aggregates: req.config.aggregatesEnabled,
-    csv: req.media === 'csv',
     params,
     nodes: call.query.nodes,
     usedPaths: new Set(),
