@@ -20,6 +20,9 @@ export const detectionPackages = [
   ['wapiti', 'wapiti'],
   ['whatweb', 'whatweb'],
   ['sqlmap', 'sqlmap'],
+  // Servers of the fixtures.
+  ['nginx', 'nginx'],
+  ['gnutls-serv', 'gnutls-bin'],
 ] as const;
 
 function install(packages: string[]): string[] {

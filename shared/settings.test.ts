@@ -29,7 +29,11 @@ describe('readSettings', () => {
   it('defaults: the stack on one machine is local, a separate worker hosted, the scanners use nmap', () => {
     expect(readSettings(StackSettings, {}).VIGIL_LOCAL_MODE).toBe(true);
     expect(readSettings(WorkerSettings, {}).VIGIL_LOCAL_MODE).toBe(false);
-    expect(readSettings(ScannerSettings, {})).toEqual({ VIGIL_SCAN_NMAP: true, VIGIL_SCAN_RAW_TCP: true });
+    expect(readSettings(ScannerSettings, {})).toEqual({
+      VIGIL_SCAN_NMAP: true,
+      VIGIL_SCAN_RAW_TCP: true,
+      VIGIL_SCAN_TLS_CA_FILE: undefined,
+    });
     expect(readSettings(StackSettings, { VIGIL_LOCAL_MODE: '' }).VIGIL_LOCAL_MODE).toBe(true);
   });
 

@@ -93,6 +93,11 @@ export const ScannerSettings = z.object({
   VIGIL_SCAN_NMAP: flag(true),
   /** Raw TCP (SYN-less connect with a shorter path) for the port sweep. */
   VIGIL_SCAN_RAW_TCP: flag(true),
+  /**
+   * A PEM file of extra trust anchors for the TLS chain check (an organisation's internal CA), trusted
+   * besides the system store; the machine's own store is never changed.
+   */
+  VIGIL_SCAN_TLS_CA_FILE: optionalText,
 });
 export type ScannerSettings = z.infer<typeof ScannerSettings>;
 

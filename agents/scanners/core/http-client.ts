@@ -20,6 +20,11 @@ export interface HttpResponse {
   body: string;
   /** Redirect hops followed before this response. */
   redirects: string[];
+  /**
+   * Milliseconds from sending the (last hop's) request, after its rate-limit slot, to the end of its body:
+   * what time-based probes measure. Absent on responses this client did not fetch.
+   */
+  elapsedMs?: number;
 }
 
 export interface RequestInit {
@@ -29,6 +34,10 @@ export interface RequestInit {
   /** 'same-origin' follows redirects that stay on the origin; 'any' follows all (each hop re-checked). */
   followRedirects?: 'none' | 'same-origin' | 'any';
   timeoutMs?: number;
+  /** 'latin1' keeps every byte as one character, for magic numbers of binary files (archives, dumps). */
+  encoding?: 'utf8' | 'latin1';
+  /** Reads at most this many bytes of this response (the client's own limit otherwise). */
+  maxBodyBytes?: number;
 }
 
 export interface HttpClientOptions {
@@ -90,6 +99,15 @@ export class HttpClient {
     }
   }
 
+  /**
+   * Takes one turn of the target's rate limit for a connection that is not an HTTP request (a TLS
+   * probe), and counts it as a request.
+   */
+  async turn(): Promise<void> {
+    this.requests += 1;
+    await this.limiter?.acquire(this.options.signal);
+  }
+
   /** Like request, but a network error (refused, reset, timeout) is null; stops and refusals still throw. */
   async tryRequest(input: string | URL, init: RequestInit = {}): Promise<HttpResponse | null> {
     try {
@@ -123,8 +141,9 @@ export class HttpClient {
     // Every request, redirect hops included, waits for its slot under the target's rate limit.
     await this.limiter?.acquire(this.options.signal);
     const transport = url.protocol === 'https:' ? https : http;
-    const maxBody = this.options.maxBodyBytes ?? 1_000_000;
+    const maxBody = init.maxBodyBytes ?? this.options.maxBodyBytes ?? 1_000_000;
     const timeout = init.timeoutMs ?? this.options.timeoutMs ?? 10_000;
+    const sentAt = performance.now();
     return new Promise((resolve, reject) => {
       const request = transport.request(
         url,
@@ -145,6 +164,7 @@ export class HttpClient {
               chunks.push(chunk);
             } else {
               // Guard: a huge or endless body must not exhaust memory; what we have is enough to judge.
+              chunks.push(chunk.subarray(0, Math.max(0, maxBody - (size - chunk.length))));
               response.destroy();
               finish();
             }
@@ -154,7 +174,8 @@ export class HttpClient {
               url: url.href,
               status: response.statusCode ?? 0,
               headers: response.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
+              body: Buffer.concat(chunks).toString(init.encoding ?? 'utf8'),
+              elapsedMs: performance.now() - sentAt,
             });
           response.on('end', finish);
           response.on('error', (error) => (size > maxBody ? finish() : reject(error)));

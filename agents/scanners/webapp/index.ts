@@ -9,16 +9,43 @@ import { forEachLimit } from '../core/pool.ts';
 import { ProgressTracker } from '../core/progress.ts';
 import { speaksTls, tlsFindings } from '../core/tls-check.ts';
 import { TargetPolicy } from '../target-policy.ts';
+import { apiCandidates, corsWildcardFindings } from './cors-wildcard.ts';
 import { crawl } from './crawl.ts';
 import type { Endpoint, Page } from './crawl.ts';
+import { directoriesOf, knownUrls } from './directories.ts';
+import { discoverEndpoints } from './discovery/index.ts';
+import type { Discovery } from './discovery/index.ts';
+import { errorPageFindings } from './error-pages.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
+import { injectionFindings } from './injection/index.ts';
+import { methodBypassFindings } from './method-bypass.ts';
 import { probeFindings } from './probes.ts';
 import { webappFinding } from './rules.ts';
 import { secretFindings } from './secrets.ts';
+import { readSiteMaps } from './site-maps.ts';
+import type { SiteMaps } from './site-maps.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
+import { writeMethodFindings } from './write-methods.ts';
 
-export const webappLimits = { maxPages: 60, maxDepth: 4, maxRequests: 2500, timeoutMs: 8000, maxScripts: 30 };
+export const webappLimits = {
+  maxPages: 60,
+  maxDepth: 4,
+  maxRequests: 4000,
+  timeoutMs: 8000,
+  maxScripts: 30,
+  /** Resources fetched by the endpoint discovery (JavaScript paths, OpenAPI, API indexes). */
+  maxDiscovered: 40,
+  /** Parameters the injection probes exercise (about 30 requests each when nothing is found). */
+  maxInjectionParams: 40,
+};
+
+/** Alternates two lists, so that a cut-off keeps some of each. */
+function interleave<T>(a: T[], b: T[]): T[] {
+  return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => [a[i], b[i]])
+    .flat()
+    .filter((x): x is T => x !== undefined);
+}
 
 export function parseWebTarget(target: string): URL {
   const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `http://${target}`);
@@ -46,6 +73,11 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
   const addAll = (list: Finding[]) => list.forEach((finding) => findings.add(finding));
   let pages: Page[] = [];
   let endpoints: Endpoint[] = [];
+  const scriptBodies: { url: URL; body: string }[] = [];
+  let discovery: Discovery = { endpoints: [], resources: [], findings: [] };
+  let injectionCut = false;
+  let siteMaps: SiteMaps | undefined;
+  const directories = () => directoriesOf(knownUrls(pages, endpoints, siteMaps), start, 12);
   try {
     await policy.assertUrl(start);
     await phases.run('transport', 5, async () => {
@@ -72,15 +104,26 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       }
       if (start.protocol === 'https:') {
         const resolved = await policy.resolve(start.hostname);
-        addAll(await tlsFindings(resolved, Number(start.port || 443), start.origin));
+        addAll(
+          await tlsFindings(
+            resolved,
+            Number(start.port || 443),
+            start.origin,
+            // TLS probes are connections to the customer's server too: they take turns of its rate limit.
+            { signal: options.signal, pace: () => client.turn() },
+          ),
+        );
       }
     });
+    await phases.run('robots & sitemap', 2, async () => {
+      siteMaps = await readSiteMaps(client, start);
+    });
     await phases.run('crawl', 30, async (tick) => {
-      ({ pages, endpoints } = await crawl(client, start, webappLimits, tick));
+      ({ pages, endpoints } = await crawl(client, start, webappLimits, tick, siteMaps?.seeds));
       addAll(headerFindings(pages));
       pages.forEach((page) => addAll(secretFindings(page.url.href, page.response.body)));
     });
-    await phases.run('scripts', 10, async (tick) => {
+    await phases.run('scripts', 5, async (tick) => {
       const scripts = new Map<string, string>();
       for (const page of pages) {
         for (const script of page.facts?.scripts ?? []) {
@@ -96,16 +139,36 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       await forEachLimit(list, 4, async (src) => {
         // Guard: only same-origin scripts are fetched; third-party hosts are judged by URL alone.
         const body = new URL(src).origin === start.origin ? ((await client.tryRequest(src))?.body ?? '') : '';
+        scriptBodies.push({ url: new URL(src), body });
         addAll(libraryFindings(src, src, body));
         addAll(secretFindings(src, body));
         tick(++done, list.length);
       });
     });
-    await phases.run('exposed files', 25, async (tick) => {
-      addAll(await exposedFileFindings(client, start, pages, tick));
+    await phases.run('discovery', 5, async (tick) => {
+      discovery = await discoverEndpoints(
+        client,
+        start,
+        { pages, scripts: scriptBodies, known: endpoints },
+        { maxResources: webappLimits.maxDiscovered },
+        tick,
+      );
+      addAll(discovery.findings);
+    });
+    await phases.run('exposed files', 20, async (tick) => {
+      addAll(await exposedFileFindings(client, start, pages, tick, { endpoints, siteMaps }));
+    });
+    await phases.run('write methods', 5, async (tick) => {
+      addAll(await writeMethodFindings(client, start, directories(), tick));
+      addAll(await methodBypassFindings(client, pages, () => undefined));
     });
     await phases.run('cors', 5, async (tick) => {
-      const candidates = [...new Set([start.href, ...pages.map((page) => page.url.href)])].slice(0, 12);
+      const candidates = [
+        ...new Set([
+          ...[start.href, ...pages.map((page) => page.url.href)].slice(0, 12),
+          ...discovery.resources.slice(0, 12).map((url) => url.href),
+        ]),
+      ];
       let done = 0;
       for (const href of candidates) {
         const result = await probeCors(client, new URL(href));
@@ -122,8 +185,29 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         tick(++done, candidates.length);
       }
     });
-    await phases.run('active probes', 25, async (tick) => {
-      addAll(await probeFindings(client, endpoints, tick));
+    await phases.run('api cors', 2, async (tick) => {
+      const seen = pages.map((page) => ({ url: page.url, response: page.response }));
+      addAll(
+        await corsWildcardFindings(client, apiCandidates(seen, knownUrls([], endpoints, siteMaps)), tick),
+      );
+    });
+    const probed = interleave(endpoints, discovery.endpoints);
+    await phases.run('active probes', 15, async (tick) => {
+      addAll(await probeFindings(client, probed, tick));
+    });
+    await phases.run('injection', 20, async (tick) => {
+      const { skipped } = await injectionFindings(client, probed, {
+        maxParams: webappLimits.maxInjectionParams,
+        requestsLeft: webappLimits.maxRequests - client.requests,
+        sqlKnown: (location) => findings.has('web.sqli.error', location),
+        onFinding: (finding) => findings.add(finding),
+        onProgress: tick,
+      });
+      // Parameters left unprobed for want of budget make the scan partial, as a stop would.
+      injectionCut = skipped > 0;
+    });
+    await phases.run('error pages', 5, async (tick) => {
+      addAll(await errorPageFindings(client, directories(), endpoints, tick));
     });
   } finally {
     client.close();
@@ -134,6 +218,6 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     type: 'webapp',
     findings: findings.list(),
     stats: { requests: client.requests, duration_ms: Date.now() - started },
-    partial: phases.partial,
+    partial: phases.partial || injectionCut,
   };
 }

@@ -1,6 +1,8 @@
 // Rules of the web-application scanner (OWASP Top 10 2021 categories).
 import { ruleBook } from '../core/rule.ts';
 import type { Rule } from '../core/rule.ts';
+import { webappFileRules } from './rules-files.ts';
+import { injectionRules } from './rules-injection.ts';
 
 const A01 = 'A01:2021 Broken Access Control';
 const A02 = 'A02:2021 Cryptographic Failures';
@@ -273,6 +275,8 @@ export const webappRules = {
     remediation:
       'Upgrade the library to a fixed version (see evidence) and keep front-end dependencies under automated updates.',
   },
+  ...injectionRules,
+  ...webappFileRules,
 } satisfies Record<string, Rule>;
 
 export type WebappRuleId = keyof typeof webappRules;
