@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The schema on a real PostgreSQL 15: installs it from apt when missing, starts a throwaway cluster in a
 # temporary directory on a free loopback port, runs the migration and row-level-security suites against it
-# (VIGIL_TEST_DATABASE_URL), and removes the cluster whatever happens. Non-interactive; works as root.
+# (VIGIL_TEST_DATABASE_URL), and removes the cluster whatever happens. Non-interactive; works as root. PostGIS
+# (postgresql-15-postgis-3) is installed too, for the REST suites' GeoJSON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,14 @@ if [ ! -x "$PG_BIN/initdb" ]; then
   fi
   as_root apt-get update
   as_root apt-get install -y --no-install-recommends -o Dpkg::Options::=--force-confold postgresql-15
+fi
+
+# PostGIS for the REST suites' application/geo+json (tests/fixtures/rest-fidelity.sql creates it where available).
+if [ ! -e /usr/share/postgresql/15/extension/postgis.control ]; then
+  echo "PostGIS for PostgreSQL 15 not found: installing postgresql-15-postgis-3 from apt"
+  export DEBIAN_FRONTEND=noninteractive
+  as_root apt-get update
+  as_root apt-get install -y --no-install-recommends -o Dpkg::Options::=--force-confold postgresql-15-postgis-3
 fi
 
 # Postgres refuses to run as root: the cluster belongs to the postgres user then.

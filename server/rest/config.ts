@@ -16,25 +16,43 @@ export interface RestConfig {
   schemas: string[];
   aggregatesEnabled: boolean;
   planEnabled: boolean;
+  /** db-max-rows: at most this many rows per read and per embedded resource (null: no limit). */
+  maxRows: number | null;
 }
 
 const ApiToml = z
   .object({
     api: z
-      .object({ schemas: z.array(z.string().min(1)).min(1).optional() })
+      .object({
+        schemas: z.array(z.string().min(1)).min(1).optional(),
+        max_rows: z.number().int().positive().optional(),
+      })
       .loose()
       .optional(),
   })
   .loose();
 
-/** `[api] schemas` of supabase/config.toml; PostgREST's default (public) when it says nothing. */
-export function schemasFromToml(file = CONFIG_TOML): string[] {
+function apiToml(file: string) {
   const parsed = ApiToml.safeParse(parseToml(readFileSync(file, 'utf8')));
   if (!parsed.success) {
-    throw new Error(`${file}: [api] schemas must be a list of schema names`);
+    throw new Error(`${file}: [api] schemas must be a list of schema names and max_rows a positive integer`);
   }
-  return parsed.data.api?.schemas ?? ['public'];
+  return parsed.data.api;
 }
+
+/** `[api] schemas` of supabase/config.toml; PostgREST's default (public) when it says nothing. */
+export function schemasFromToml(file = CONFIG_TOML): string[] {
+  return apiToml(file)?.schemas ?? ['public'];
+}
+
+/** `[api] max_rows` of supabase/config.toml (what the Supabase CLI gives PostgREST as db-max-rows). */
+export function maxRowsFromToml(file = CONFIG_TOML): number | null {
+  return apiToml(file)?.max_rows ?? null;
+}
+
+/** A positive integer setting, as PostgREST reads db-max-rows; anything else leaves the default. */
+const positiveInt = (v: string | undefined): number | null =>
+  v !== undefined && /^\s*\d{1,15}\s*$/.test(v) && Number(v) > 0 ? Number(v) : null;
 
 // Database-specific settings first, as PostgREST orders them (ALTER ROLE … IN DATABASE wins).
 const READ = `
@@ -49,7 +67,11 @@ select distinct on (k) k, v from (
 const truthy = (v: string | undefined, fallback: boolean) =>
   v === undefined ? fallback : ['true', 'on', 'yes', '1'].includes(v.trim().toLowerCase());
 
-export async function readRestConfig(db: Queryable, tomlSchemas = schemasFromToml()): Promise<RestConfig> {
+export async function readRestConfig(
+  db: Queryable,
+  tomlSchemas = schemasFromToml(),
+  tomlMaxRows = maxRowsFromToml(),
+): Promise<RestConfig> {
   const { rows } = await db.query<{ k: string; v: string }>(READ);
   const setting = new Map(rows.map((r) => [r.k.slice('pgrst.'.length), r.v]));
   const schemas = setting
@@ -61,5 +83,6 @@ export async function readRestConfig(db: Queryable, tomlSchemas = schemasFromTom
     schemas: schemas && schemas.length > 0 ? schemas : tomlSchemas,
     aggregatesEnabled: truthy(setting.get('db_aggregates_enabled'), false),
     planEnabled: truthy(setting.get('db_plan_enabled'), false),
+    maxRows: positiveInt(setting.get('db_max_rows')) ?? tomlMaxRows,
   };
 }

@@ -1,4 +1,5 @@
 import { isPgError } from '../db/database.ts';
+import { closest } from './fuzzy.ts';
 
 /** PostgREST's error body (wire contract §3.9): always these four keys. */
 export interface RestErrorBody {
@@ -35,8 +36,17 @@ export const undefinedColumn = (table: string, column: string) =>
 export const unknownColumnInBody = (table: string, column: string) =>
   new RestError(400, 'PGRST204', `Could not find the '${column}' column of '${table}' in the schema cache`);
 
-export const unknownTable = (schema: string, table: string) =>
-  new RestError(404, 'PGRST205', `Could not find the table '${schema}.${table}' in the schema cache`);
+/** PGRST205 (PostgREST 13) with its "Perhaps you meant" hint: the closest table or view of the schema. */
+export function unknownTable(cache: { schema: string; relations: Map<string, unknown> }, table: string) {
+  const near = closest([...cache.relations.keys()], table);
+  return new RestError(
+    404,
+    'PGRST205',
+    `Could not find the table '${cache.schema}.${table}' in the schema cache`,
+    null,
+    near === null ? null : `Perhaps you meant the table '${cache.schema}.${near}'`,
+  );
+}
 
 export const singleObjectError = (rows: number) =>
   new RestError(

@@ -1,4 +1,5 @@
 import type { ForeignKey, Relation } from './schema-cache.ts';
+import type { ViewRelationship } from './view-relationships.ts';
 
 /**
  * The relationships PostgREST derives from the schema (SchemaCache.hs, 12/13): every foreign key gives a
@@ -56,16 +57,40 @@ interface ComputedSource {
 const CARD_ORDER: Record<Cardinality, number> = { o2m: 0, m2o: 1, o2o: 2, m2m: 3 };
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const cmpBool = (a: boolean, b: boolean) => Number(a) - Number(b);
 
-/** PostgREST lists candidates in its derived order: self first…, then O2M, M2O, O2O, M2M, then by name. */
+/** Lists of column pairs compared as Haskell compares them: element by element, a prefix first. */
+function cmpPairs(a: readonly [string, string][], b: readonly [string, string][]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const c = cmp(a[i]![0], b[i]![0]) || cmp(a[i]![1], b[i]![1]);
+    if (c !== 0) {
+      return c;
+    }
+  }
+  return a.length - b.length;
+}
+
+/**
+ * PostgREST's order of the relationships from one origin (the derived Ord of its Relationship): by target,
+ * self-references last, then one-to-many, many-to-one, one-to-one, many-to-many, then constraint (or
+ * junction) and columns, then whether each end is a view.
+ */
 function compareRels(a: FkRel, b: FkRel): number {
+  const ja = a.junction;
+  const jb = b.junction;
   return (
-    Number(a.isSelf) - Number(b.isSelf) ||
+    cmp(a.foreignTable, b.foreignTable) ||
+    cmpBool(a.isSelf, b.isSelf) ||
     CARD_ORDER[a.card] - CARD_ORDER[b.card] ||
-    cmp(a.junction?.table ?? a.cons, b.junction?.table ?? b.cons) ||
-    cmp(a.junction?.cons1 ?? '', b.junction?.cons1 ?? '') ||
-    cmp(a.junction?.cons2 ?? '', b.junction?.cons2 ?? '') ||
-    cmp(JSON.stringify(a.columns), JSON.stringify(b.columns))
+    (ja && jb
+      ? cmp(ja.table, jb.table) ||
+        cmp(ja.cons1, jb.cons1) ||
+        cmp(ja.cons2, jb.cons2) ||
+        cmpPairs(ja.sourceColumns, jb.sourceColumns) ||
+        cmpPairs(ja.targetColumns, jb.targetColumns)
+      : cmp(a.cons, b.cons) || cmpPairs(a.columns, b.columns) || cmpBool(a.isParent, b.isParent)) ||
+    cmpBool(a.tableIsView, b.tableIsView) ||
+    cmpBool(a.foreignTableIsView, b.foreignTableIsView)
   );
 }
 
@@ -78,8 +103,16 @@ export function buildRelationships(
   relations: Map<string, Relation>,
   fks: readonly ForeignKey[],
   functions: readonly ComputedSource[],
+  viewRels: readonly ViewRelationship[] = [],
 ): Map<string, Rel[]> {
-  const direct: FkRel[] = fks.map((fk) => ({
+  const fromViews = viewRels.map((v): FkRel => ({
+    ...v,
+    kind: 'fk',
+    card: v.oneToOne ? 'o2o' : 'm2o',
+    isParent: false,
+    junction: null,
+  }));
+  const tableFks = fks.map((fk): FkRel => ({
     kind: 'fk',
     table: fk.from,
     foreignTable: fk.to,
@@ -92,6 +125,7 @@ export function buildRelationships(
     tableIsView: isView(relations, fk.from),
     foreignTableIsView: isView(relations, fk.to),
   }));
+  const direct = [...tableFks, ...fromViews];
   const junctions: FkRel[] = [];
   for (const a of direct) {
     for (const b of direct) {
@@ -161,7 +195,7 @@ export function buildRelationships(
     list.sort((a, b) =>
       a.kind === 'computed' || b.kind === 'computed'
         ? Number(a.kind === 'computed') - Number(b.kind === 'computed')
-        : cmp(a.foreignTable, b.foreignTable) || compareRels(a, b),
+        : compareRels(a, b),
     );
   }
   return byOrigin;

@@ -8,7 +8,8 @@ import { mutateTable } from './handlers/mutate.ts';
 import { readTable } from './handlers/read.ts';
 import type { RestRequest } from './handlers/request.ts';
 import { parsePrefer } from './prefer.ts';
-import { mediaType, wantsNullsStripped, type RestResponse } from './respond.ts';
+import { decodeMediaType, negotiate, toMime } from './media.ts';
+import type { RestResponse } from './respond.ts';
 import { cachedRoleResolver } from './role-cache.ts';
 import { reloadRoleTimeouts } from '../db/role-timeouts.ts';
 import { runAsRequest } from './run.ts';
@@ -140,14 +141,22 @@ export function restRoutes(ctx: StackContext): Hono {
     const { schema, negotiated } = requestSchema(c, api.config.schemas);
     const method = c.req.method;
     const prefs = parsePrefer(c.req.header('prefer'));
+    const { media, stripNulls, plan } = negotiate(c.req.header('accept'), api.config.planEnabled);
+    const bodyBytes =
+      method === 'GET' || method === 'HEAD' || method === 'DELETE'
+        ? null
+        : new Uint8Array(await c.req.arrayBuffer());
     const req: RestRequest = {
       method,
       params: url.searchParams,
+      rangeHeader: c.req.header('range'),
       prefs,
-      media: mediaType(c.req.header('accept')),
-      stripNulls: wantsNullsStripped(c.req.header('accept')),
-      bodyText: method === 'GET' || method === 'HEAD' || method === 'DELETE' ? null : await c.req.text(),
-      contentType: (c.req.header('content-type') ?? 'application/json').split(';')[0]!.trim().toLowerCase(),
+      media,
+      stripNulls,
+      plan,
+      bodyText: bodyBytes === null ? null : new TextDecoder().decode(bodyBytes),
+      bodyBytes,
+      contentType: toMime(decodeMediaType(c.req.header('content-type') ?? 'application/json')),
       cache: api.schemas.get(schema)!,
       config: api.config,
       run: (readOnly, fn, oneStatement = false) =>
@@ -196,7 +205,7 @@ export function restRoutes(ctx: StackContext): Hono {
   app.on(['GET', 'HEAD', 'POST'], '/rpc/:name', handle(callFunction));
   app.all('/rpc/:name', notAllowed);
   app.on(['GET', 'HEAD'], '/:name', handle(readTable));
-  app.on(['POST', 'PATCH', 'DELETE'], '/:name', handle(mutateTable));
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/:name', handle(mutateTable));
   app.all('/:name', notAllowed);
   return app;
 }

@@ -21,7 +21,7 @@ describe('the REST schema cache saved in the data dir', () => {
     const first = await start();
     await first.close();
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
-      version: 2,
+      version: 3,
       schema: schemasFromToml().join(','),
     });
     const second = await start();

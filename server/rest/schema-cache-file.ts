@@ -14,7 +14,7 @@ import { INTROSPECT_ALL_SQL } from './schema-introspect.sql.ts';
 const FILE_NAME = 'rest-schema-cache.json';
 
 const saved = z.object({
-  version: z.literal(2),
+  version: z.literal(3),
   schema: z.string(),
   schemaHash: z.string(),
   xmax: z.string(),
@@ -81,7 +81,7 @@ export async function saveIntrospection(db: Database, schemas: readonly string[]
     return;
   }
   const body: z.infer<typeof saved> = {
-    version: 2,
+    version: 3,
     schema,
     schemaHash: row.hash,
     xmax: row.xmax,

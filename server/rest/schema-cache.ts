@@ -4,6 +4,8 @@ import { readRestConfig, type RestConfig } from './config.ts';
 import { restoredIntrospection } from './schema-cache-file.ts';
 import { INTROSPECT_ALL_SQL } from './schema-introspect.sql.ts';
 import { buildRelationships, type Rel } from './relationships.ts';
+import { viewKeyDependencies, viewPrimaryKey } from './view-keys.ts';
+import { viewRelationships, type ForeignKeyEnds } from './view-relationships.ts';
 
 const column = z.object({
   name: z.string(),
@@ -46,11 +48,35 @@ const fn = z.object({
   returnRelation: z.string().nullable(),
   args: z.array(fnArg),
 });
+const viewSource = z.object({
+  oid: z.number(),
+  schema: z.string(),
+  name: z.string(),
+  columns: z.array(z.string()),
+  action: z.string(),
+});
+const tableKey = z.object({
+  name: z.string(),
+  type: z.enum(['p', 'f']),
+  table: z.number(),
+  tableSchema: z.string(),
+  tableName: z.string(),
+  columns: z.array(z.number()),
+  columnNames: z.array(z.string()),
+  refTable: z.number().nullable(),
+  refSchema: z.string().nullable(),
+  refName: z.string().nullable(),
+  refColumns: z.array(z.number()).nullable(),
+  refColumnNames: z.array(z.string()).nullable(),
+  oneToOne: z.boolean(),
+});
 const introspection = z.object({
   relations: z.array(relation),
   fks: z.array(foreignKey),
   functions: z.array(fn),
   types: z.array(z.string()).nullable(),
+  views: z.array(viewSource),
+  viewKeys: z.array(tableKey),
 });
 
 export type Column = z.infer<typeof column>;
@@ -113,7 +139,23 @@ async function load(db: Database, atStart: boolean): Promise<ApiCache> {
   return toApiCache(config, saved ?? (await introspectAll(db, config.schemas)));
 }
 
-const EMPTY = { relations: [], fks: [], functions: [], types: [] };
+const EMPTY = { relations: [], fks: [], functions: [], types: [], views: [], viewKeys: [] };
+
+/** The foreign keys touching the tables under the schema's views, end to end. */
+const foreignKeyEnds = (keys: z.infer<typeof tableKey>[]): ForeignKeyEnds[] =>
+  keys.flatMap((k) =>
+    k.type === 'f' && k.refSchema !== null && k.refName !== null && k.refColumnNames !== null
+      ? [
+          {
+            cons: k.name,
+            oneToOne: k.oneToOne,
+            from: [k.tableSchema, k.tableName] as [string, string],
+            to: [k.refSchema, k.refName] as [string, string],
+            columns: k.columnNames.map((c, i): [string, string] => [c, k.refColumnNames![i]!]),
+          },
+        ]
+      : [],
+  );
 
 function toSchemaCache(json: string | null, schema: string): SchemaCache {
   const data = introspection.parse(json === null ? EMPTY : JSON.parse(json));
@@ -121,14 +163,21 @@ function toSchemaCache(json: string | null, schema: string): SchemaCache {
   for (const f of data.functions) {
     functions.set(f.name, [...(functions.get(f.name) ?? []), toFunction(f)]);
   }
+  // Views take the keys of the tables they show (PostgREST's view key dependencies).
+  const deps = viewKeyDependencies(schema, data.views, data.viewKeys);
   const relations = new Map(
-    data.relations.map((r) => [r.name, { ...r, columnMap: new Map(r.columns.map((c) => [c.name, c])) }]),
+    data.relations.map((r) => {
+      const isView = r.kind === 'v' || r.kind === 'm';
+      const pk = isView && r.pk.length === 0 ? viewPrimaryKey(deps, r.name) : r.pk;
+      return [r.name, { ...r, pk, columnMap: new Map(r.columns.map((c) => [c.name, c])) }];
+    }),
   );
+  const viewRels = viewRelationships(schema, foreignKeyEnds(data.viewKeys), deps);
   return {
     schema,
     relations,
     fks: data.fks,
-    rels: buildRelationships(relations, data.fks, data.functions),
+    rels: buildRelationships(relations, data.fks, data.functions, viewRels),
     functions,
     types: new Set(data.types ?? []),
   };

@@ -4,7 +4,7 @@
  * relation in a nested loop (~700 ms on PGlite at start-up instead of ~100 ms).
  */
 export const INTROSPECT_SQL = `
-with rels as (
+with recursive rels as (
   select c.oid, c.relname, c.relkind from pg_catalog.pg_class c
   where c.relnamespace = $1::regnamespace and c.relkind in ('r', 'v', 'm', 'f', 'p')
 ), cols as materialized (
@@ -59,6 +59,48 @@ with rels as (
       from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality x(t, o)))) as list
   from pg_catalog.pg_proc p join pg_catalog.pg_type t on t.oid = p.prorettype
   where p.pronamespace = $1::regnamespace and p.prokind = 'f'
+),
+-- The views of the schema and, transitively, the views they read from in searchable schemas (the exposed
+-- ones and the extra search path, as PostgREST follows them), with their rewrite rules.
+view_closure(oid) as (
+  select c.oid from pg_catalog.pg_class c where c.relnamespace = $1::regnamespace and c.relkind in ('v', 'm')
+  union
+  select c.oid from view_closure v
+  join pg_catalog.pg_rewrite r on r.ev_class = v.oid
+  join pg_catalog.pg_depend d on d.classid = 'pg_catalog.pg_rewrite'::regclass and d.objid = r.oid
+    and d.refclassid = 'pg_catalog.pg_class'::regclass
+  join pg_catalog.pg_class c on c.oid = d.refobjid and c.relkind in ('v', 'm')
+  where c.relnamespace in (select n.oid from pg_catalog.pg_namespace n where n.nspname = any($2::text[]))
+), view_bases as (
+  select distinct d.refobjid as oid from view_closure v
+  join pg_catalog.pg_rewrite r on r.ev_class = v.oid
+  join pg_catalog.pg_depend d on d.classid = 'pg_catalog.pg_rewrite'::regclass and d.objid = r.oid
+    and d.refclassid = 'pg_catalog.pg_class'::regclass
+  join pg_catalog.pg_class c on c.oid = d.refobjid and c.relkind in ('r', 'p', 'f')
+), view_sources as (
+  select json_agg(json_build_object('oid', c.oid::int8, 'schema', (select n.nspname from pg_catalog.pg_namespace n where n.oid = c.relnamespace), 'name', c.relname,
+    'columns', (select json_agg(case when a.attisdropped then '' else a.attname end order by a.attnum)
+      from pg_catalog.pg_attribute a where a.attrelid = c.oid and a.attnum > 0),
+    'action', r.ev_action::text) order by c.oid) as list
+  from view_closure v join pg_catalog.pg_class c on c.oid = v.oid
+  join pg_catalog.pg_rewrite r on r.ev_class = c.oid and r.rulename = '_RETURN'
+), view_keys as (
+  select json_agg(json_build_object('name', con.conname, 'type', con.contype,
+    'table', con.conrelid::int8, 'tableSchema', (select n.nspname from pg_catalog.pg_namespace n where n.oid = c1.relnamespace), 'tableName', c1.relname,
+    'columns', con.conkey, 'columnNames', (select json_agg(a.attname order by k.o) from unnest(con.conkey) with ordinality k(n, o)
+      join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.n),
+    'refTable', nullif(con.confrelid, 0)::int8, 'refSchema', (select n.nspname from pg_catalog.pg_namespace n where n.oid = c2.relnamespace), 'refName', c2.relname,
+    'refColumns', con.confkey, 'refColumnNames', (select json_agg(a.attname order by k.o) from unnest(con.confkey) with ordinality k(n, o)
+      join pg_catalog.pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.n),
+    'oneToOne', con.contype = 'f' and exists (select 1 from pg_catalog.pg_constraint u where u.conrelid = con.conrelid
+      and u.contype in ('p', 'u') and (select array_agg(x order by x) from unnest(u.conkey) x) =
+        (select array_agg(x order by x) from unnest(con.conkey) x))
+    ) order by con.conrelid, con.conname) as list
+  from pg_catalog.pg_constraint con
+  join pg_catalog.pg_class c1 on c1.oid = con.conrelid
+  left join pg_catalog.pg_class c2 on c2.oid = con.confrelid
+  where con.contype in ('p', 'f') and con.conparentid = 0
+    and (con.conrelid in (select oid from view_bases) or con.confrelid in (select oid from view_bases))
 )
 select json_build_object(
   'relations', (select coalesce(json_agg(json_build_object('name', r.relname, 'kind', r.relkind,
@@ -66,10 +108,15 @@ select json_build_object(
     from rels r left join cols c on c.attrelid = r.oid left join uniques u on u.indrelid = r.oid),
   'fks', coalesce((select list from fks), '[]'),
   'functions', coalesce((select list from fns), '[]'),
+  'views', coalesce((select list from view_sources), '[]'),
+  'viewKeys', coalesce((select list from view_keys), '[]'),
   'types', (select json_agg(distinct t.typname) from pg_catalog.pg_type t
     where t.typnamespace in ('pg_catalog'::regnamespace, $1::regnamespace) and t.typtype in ('b', 'd', 'e', 'r', 'm')
       and t.typname !~ '^_' and t.typisdefined)
 )::text as cache`;
+
+/** PostgREST's db-extra-search-path as Supabase sets it (and the request's search_path, run.ts). */
+export const EXTRA_SEARCH_PATH = ['public', 'extensions'];
 
 /**
  * The introspection of each exposed schema that exists, in one statement (one snapshot): schema → JSON.
@@ -77,4 +124,7 @@ select json_build_object(
  */
 export const INTROSPECT_ALL_SQL = `select pgrst_schemas.s as schema, i.cache
   from unnest(array(select nspname::text from pg_catalog.pg_namespace where nspname = any($1::text[]))) as pgrst_schemas(s)
-  cross join lateral (${INTROSPECT_SQL.replaceAll('$1', 'pgrst_schemas.s')}) as i`;
+  cross join lateral (${INTROSPECT_SQL.replaceAll('$1', 'pgrst_schemas.s').replaceAll(
+    '$2::text[]',
+    `($1::text[] || array[${EXTRA_SEARCH_PATH.map((s) => `'${s}'`).join(', ')}])`,
+  )}) as i`;

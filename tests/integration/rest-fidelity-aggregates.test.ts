@@ -1,11 +1,21 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
-import { configure, keyClient, rest, startFidelityStack } from './rest-fidelity-fixture.ts';
+import {
+  configure,
+  keyClient,
+  rest,
+  startFidelityStack,
+  stopFidelityStack,
+} from './rest-fidelity-fixture.ts';
 
 // Expectations from PostgREST 12/13: docs "Aggregate Functions" and its AggregateFunctionsSpec (count()
 // with and without a column, aliases and casts, automatic GROUP BY, aggregates inside embeds, the legacy
-// `count` column, PGRST123 while db-aggregates-enabled is off, its default as on Supabase).
+// `count` column, PGRST123 while db-aggregates-enabled is off, its default as on Supabase). Aggregates inside a
+// to-one spread follow PostgREST 13 (docs "Aggregate Functions" › "Spreading aggregates"; spec "performing
+// aggregations on spreaded fields from an embedded resource"): they are applied in the groups of the nearest
+// level that is no to-one spread, grouped by the other selected and spread columns; `count()` there counts
+// the rows that have a related row.
 let stack: RunningStack;
 let db: SupabaseClient;
 
@@ -13,14 +23,14 @@ beforeAll(async () => {
   stack = await startFidelityStack();
   db = keyClient(stack);
 });
-afterAll(() => stack.close());
+afterAll(() => stopFidelityStack(stack));
 
 const byKey = <T extends Record<string, unknown>>(rows: T[] | null, key: string) =>
   [...(rows ?? [])].sort((a, b) => String(a[key]).localeCompare(String(b[key])));
 
 describe('aggregates while db-aggregates-enabled is off (the default)', () => {
   it('refuses them with 400 PGRST123, at the top and inside embeds', async () => {
-    for (const select of ['count()', 'likes.sum()', 'slug, messages(likes.max())']) {
+    for (const select of ['count()', 'likes.sum()', 'slug, messages(likes.max())', '...users(id.count())']) {
       const { error, status } = await db
         .from(select.startsWith('slug') ? 'channels' : 'messages')
         .select(select);
@@ -96,6 +106,58 @@ describe('aggregates once enabled (alter role authenticator set pgrst.db_aggrega
       code: 'PGRST200',
       message: "Could not find a relationship between 'messages' and 'sum' in the schema cache",
     });
+  });
+
+  it('applies aggregates of a to-one spread in the parent, grouped by the spread columns', async () => {
+    const grouped = await db.from('messages').select('total_likes:likes.sum(), ...users(status, n:count())');
+    expect(grouped.error).toBeNull();
+    expect(byKey(grouped.data, 'status')).toEqual([
+      { total_likes: 0, status: 'OFFLINE', n: 1 },
+      { total_likes: 9, status: 'ONLINE', n: 3 },
+    ]);
+    expect((await db.from('messages').select('...users(n:count())')).data).toEqual([{ n: 4 }]);
+    expect((await db.from('messages').select('...channels(id.sum())')).data).toEqual([{ sum: 6 }]);
+    const parents = await db.from('collections').select('...parent_id(name, n:count())');
+    expect(byKey(parents.data, 'name')).toEqual([
+      { name: null, n: 0 },
+      { name: 'photos', n: 1 },
+      { name: 'root', n: 2 },
+    ]);
+  });
+
+  it('hoists aggregates through nested to-one spreads, up to a JSON embed', async () => {
+    const nested = await db.from('messages').select('...channels(slug, ...users(count()))');
+    expect(byKey(nested.data, 'slug')).toEqual([
+      { slug: 'public', count: 2 },
+      { slug: 'random', count: 2 },
+    ]);
+    const grouped = await db.from('messages').select('...channels(slug, creator:users(username), n:count())');
+    expect(byKey(grouped.data, 'slug')).toEqual([
+      { slug: 'public', creator: { username: 'supabot' }, n: 2 },
+      { slug: 'random', creator: { username: 'kiwicopple' }, n: 2 },
+    ]);
+    const inEmbed = await db
+      .from('users')
+      .select('username, messages(...channels(slug, n:count()))')
+      .order('id');
+    expect(inEmbed.error).toBeNull();
+    expect(
+      inEmbed.data?.map((u: { username: string; messages: { slug: string }[] }) => ({
+        ...u,
+        messages: byKey(u.messages, 'slug'),
+      })),
+    ).toEqual([
+      {
+        username: 'supabot',
+        messages: [
+          { slug: 'public', n: 1 },
+          { slug: 'random', n: 1 },
+        ],
+      },
+      { username: 'kiwicopple', messages: [{ slug: 'random', n: 1 }] },
+      { username: 'awailas', messages: [{ slug: 'public', n: 1 }] },
+      { username: 'dragarcia', messages: [] },
+    ]);
   });
 
   it('refuses aggregates in a to-many spread as PostgREST 13 does (PGRST127)', async () => {

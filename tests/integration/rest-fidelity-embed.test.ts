@@ -1,7 +1,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
-import { keyClient, startFidelityStack } from './rest-fidelity-fixture.ts';
+import { keyClient, rest, startFidelityStack } from './rest-fidelity-fixture.ts';
 
 // Expectations from PostgREST 12/13: docs "Resource Embedding" (disambiguation, self-referencing, spread,
 // computed relationships) and its spec tests (EmbedDisambiguationSpec, ComputedRelsSpec, SpreadQueriesSpec),
@@ -183,5 +183,19 @@ describe('embedding: spread', () => {
       { slug: 'random', ids: [2, 4], likes: [0, 1] },
       { slug: 'empty', ids: [], likes: [] },
     ]);
+  });
+});
+
+describe('embedding: the body as PostgREST writes it', () => {
+  // PostgREST 12/13 cast every embed to jsonb (row_to_json(…)::jsonb, json_agg(…)::jsonb), so an embedded
+  // object's keys come in jsonb's order (shorter first), printed as jsonb prints them, whatever the select's
+  // order; the top level keeps the select's order.
+  it('renders to-one and to-many embeds as jsonb', async () => {
+    const one = await rest(stack, 'channels?select=slug,users(username,id)&id=eq.1');
+    expect(await one.text()).toBe('[{"slug":"public","users":{"id": 1, "username": "supabot"}}]');
+    const many = await rest(stack, 'users?select=username,messages(message,id)&id=eq.3');
+    expect(await many.text()).toBe(
+      '[{"username":"awailas","messages":[{"id": 3, "message": "Supabase Launch Week is on fire"}]}]',
+    );
   });
 });

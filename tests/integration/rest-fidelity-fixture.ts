@@ -19,7 +19,7 @@ export const FIDELITY_SQL = readFileSync(
 /** Exposes `schemas` and switches PostgREST's in-database settings, then reloads (NOTIFY pgrst). */
 export async function configure(
   stack: RunningStack,
-  settings: { schemas?: string; aggregates?: boolean; plan?: boolean },
+  settings: { schemas?: string; aggregates?: boolean; plan?: boolean; maxRows?: number },
 ): Promise<void> {
   const set = (name: string, value: string | undefined) =>
     value === undefined
@@ -31,7 +31,8 @@ export async function configure(
         'db_aggregates_enabled',
         settings.aggregates === undefined ? undefined : String(settings.aggregates),
       ) +
-      set('db_plan_enabled', settings.plan === undefined ? undefined : String(settings.plan)),
+      set('db_plan_enabled', settings.plan === undefined ? undefined : String(settings.plan)) +
+      set('db_max_rows', settings.maxRows === undefined ? undefined : String(settings.maxRows)),
   );
   await reloadSchemaCache(stack.ctx.db);
 }
@@ -41,6 +42,22 @@ export async function startFidelityStack(): Promise<RunningStack> {
   await stack.ctx.db.exec(FIDELITY_SQL);
   await configure(stack, {});
   return stack;
+}
+
+/**
+ * Resets PostgREST's in-database settings and closes the stack: on PostgreSQL the suites share one database,
+ * so a setting a suite turned on (aggregates, plans, schemas) must not reach the next suite.
+ */
+export async function stopFidelityStack(stack: RunningStack | undefined): Promise<void> {
+  // A stack that failed to start has nothing to reset (the start's own error is the one to see).
+  if (!stack) {
+    return;
+  }
+  try {
+    await configure(stack, {});
+  } finally {
+    await stack.close();
+  }
 }
 
 /** The unmodified supabase-js with a key (service_role reads everything; anon goes through RLS). */

@@ -73,10 +73,37 @@ describe('RPC: choosing among overloads', () => {
     expect(typo.error?.hint).toBe('Perhaps you meant to call the function public.search_messages');
   });
 
-  it('takes a table row as an argument', async () => {
+  it('takes a table row or a view row as an argument', async () => {
     const label = await anon.rpc('channel_label', { c: { id: 1, slug: 'public', created_by: 1 } });
     expect(label.error).toBeNull();
     expect(label.data).toBe('public#1');
+    const feed = await anon.rpc('feed_label', { f: { id: 7, message: 'hi', channel_id: 1, user_id: 2 } });
+    expect(feed.error).toBeNull();
+    expect(feed.data).toBe('7:hi');
+  });
+
+  it('cannot fill a single unnamed integer parameter from any body (404 PGRST202)', async () => {
+    // findProc passes a body whole only to a json/jsonb (JSON), text, xml or bytea parameter.
+    const json = await anon.rpc('double_it', { x: 2 });
+    expect(json.status).toBe(404);
+    expect(json.error).toMatchObject({
+      code: 'PGRST202',
+      message: 'Could not find the function public.double_it(x) in the schema cache',
+      details:
+        'Searched for the function public.double_it with parameter x or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+    });
+    const text = await rest(stack, 'rpc/double_it', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '2',
+    });
+    expect(text.status).toBe(404);
+    expect(await text.json()).toMatchObject({
+      code: 'PGRST202',
+      message: 'Could not find the function public.double_it in the schema cache',
+      details:
+        'Searched for the function public.double_it with a single unnamed text parameter, but no matches were found in the schema cache.',
+    });
   });
 });
 
@@ -109,6 +136,17 @@ describe('RPC: result shapes with select, filters, order and range', () => {
     expect(data).toEqual([
       { id: 4, users: { username: 'supabot' } },
       { id: 3, users: { username: 'awailas' } },
+    ]);
+    // A function returning a view's rows embeds through the view's keys, as a read of the view does.
+    const view = await anon.rpc('feed_of', { channel: 1 }).select('id, users(username)');
+    expect(view.error).toBeNull();
+    expect(view.data).toEqual([
+      { id: 3, users: { username: 'awailas' } },
+      { id: 1, users: { username: 'supabot' } },
+    ]);
+    const filtered = await anon.rpc('feed_of', { channel: 2 }).select('message').eq('user_id', 2);
+    expect(filtered.data).toEqual([
+      { message: 'Perfection is attained, not when there is nothing more to add' },
     ]);
     const table = await anon.rpc('name_pairs').select('initial').eq('username', 'kiwicopple');
     expect(table.data).toEqual([{ initial: 'k' }]);

@@ -1,7 +1,13 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
-import { configure, keyClient, rest, startFidelityStack } from './rest-fidelity-fixture.ts';
+import {
+  configure,
+  keyClient,
+  rest,
+  startFidelityStack,
+  stopFidelityStack,
+} from './rest-fidelity-fixture.ts';
 
 // Expectations from PostgREST 12/13: docs "Schemas" (db-schemas, Accept-Profile for GET/HEAD,
 // Content-Profile for writes, the first schema by default) and its MultipleSchemaSpec (PGRST106 body,
@@ -13,7 +19,7 @@ beforeAll(async () => {
   stack = await startFidelityStack();
   db = keyClient(stack);
 });
-afterAll(() => stack.close());
+afterAll(() => stopFidelityStack(stack));
 
 describe('schemas exposed by supabase/config.toml ([api] schemas = public, graphql_public)', () => {
   it('refuses another schema with 406 PGRST106 and the list of exposed ones', async () => {

@@ -102,8 +102,10 @@ describe('/rest/v1 hostile input', () => {
       ['rt_projects?select=count()', 400, 'PGRST123'],
       ['rt_projects?order=name.sideways', 400, 'PGRST100'],
       ['rt_projects?order=nope.asc', 400, '42703'],
-      ['rt_projects?limit=ten', 400, 'PGRST100'],
-      ['rt_projects?offset=-1', 400, 'PGRST100'],
+      // PostgREST ignores a limit that is no integer and treats a negative offset as none (RangeSpec);
+      // a negative limit is an unsatisfiable range.
+      ['rt_projects?limit=-1', 416, 'PGRST103'],
+      ['rt_projects?select=name,rt_tasks(title)&rt_tasks.limit=-1', 400, '2201W'],
       ['rt_projects?budget=gt.abc', 400, '22P02'],
       ['rt_projects?id=eq.99999999999999999999999', 400, '22003'],
       ['rt_projects?created_at=gt.yesterday-ish', 400, '22007'],

@@ -5,22 +5,25 @@ import type { RenderedRow } from './statement.ts';
 
 export type CountMode = Preferences['count'];
 
-/**
- * The row count above which `count=estimated` trusts the planner: Supabase's default `max_rows` (PostgREST's
- * db-max-rows). Below it the count is exact; above it, the larger of the capped exact count and the plan's.
- */
-export const ESTIMATE_EXACT_LIMIT = 1000;
-
 const whereSql = (where: string[]) => (where.length > 0 ? ` where ${where.join(' and ')}` : '');
 
-/** The `total` expression of a read's statement for one count mode (planned counts come from EXPLAIN). */
-export function totalSql(mode: CountMode | boolean, from: string, where: string[]): string {
+/**
+ * The `total` expression of a read's statement for one count mode (planned counts come from EXPLAIN).
+ * `count=estimated` counts exactly up to db-max-rows (`maxRows`) and one more, so a huge table is never
+ * counted in full; without db-max-rows it counts exactly, as PostgREST does.
+ */
+export function totalSql(
+  mode: CountMode | boolean,
+  from: string,
+  where: string[],
+  maxRows: number | null = null,
+): string {
   if (mode === true || mode === 'exact') {
     return `(select count(*) from ${from}${whereSql(where)})`;
   }
   if (mode === 'estimated') {
-    // Capped one past the limit, so a huge table is never counted in full.
-    return `(select count(*) from (select 1 from ${from}${whereSql(where)} limit ${ESTIMATE_EXACT_LIMIT + 1}) as pgrst_capped)`;
+    const cap = maxRows === null ? '' : ` limit ${maxRows + 1}`;
+    return `(select count(*) from (select 1 from ${from}${whereSql(where)}${cap}) as pgrst_capped)`;
   }
   return 'null::bigint';
 }
@@ -71,8 +74,9 @@ async function plannedRows(
 
 /**
  * Completes a read's total for `count=planned` (the plan's estimate) and `count=estimated` (exact up to
- * the limit, else the larger of the capped count and the estimate), as PostgREST's MainTx does. The
- * EXPLAIN runs through `run`, in a read-only transaction of its own as the request's role, only when needed.
+ * db-max-rows, else the larger of the capped count and the estimate; without db-max-rows always the larger,
+ * as PostgREST's resultSetWTotal compares), as PostgREST does. The EXPLAIN runs through `run`, in a read-only
+ * transaction of its own as the request's role, only when needed.
  */
 export async function applyCountMode(
   run: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T>,
@@ -81,11 +85,12 @@ export async function applyCountMode(
   source: ReadSource,
   level: BuiltLevel,
   values: readonly unknown[],
+  maxRows: number | null,
 ): Promise<RenderedRow> {
   if (mode === 'planned') {
     return { ...row, total: await run((tx) => plannedRows(tx, source, level, values)) };
   }
-  if (mode === 'estimated' && row.total !== null && Number(row.total) > ESTIMATE_EXACT_LIMIT) {
+  if (mode === 'estimated' && row.total !== null && (maxRows === null || Number(row.total) > maxRows)) {
     const planned = await run((tx) => plannedRows(tx, source, level, values));
     return { ...row, total: Math.max(Number(row.total), planned ?? 0) };
   }

@@ -12,6 +12,8 @@ export interface InsertOptions {
   missingDefault: boolean;
   conflict: { columns: string[]; merge: boolean } | null;
   returning: boolean;
+  /** Conditions on each row as typed (alias `pgrst_p`): PUT's primary key from the URL. */
+  rowFilter?: string[];
 }
 
 /**
@@ -53,6 +55,7 @@ export function insertSql(o: InsertOptions, params: Params): string {
       ? `from (select ${payload}::jsonb as j) as pgrst_e `
       : `from jsonb_array_elements(${payload}::jsonb) with ordinality as pgrst_e(j, n) `) +
     `cross join lateral jsonb_populate_record(null::${table}, ${element}) as pgrst_p` +
+    (o.rowFilter?.length ? ` where ${o.rowFilter.join(' and ')}` : '') +
     (o.single ? '' : ' order by pgrst_e.n');
   if (o.conflict) {
     const target = `(${o.conflict.columns.map(ident).join(', ')})`;

@@ -3,11 +3,22 @@ import { closest } from '../fuzzy.ts';
 import type { FnArg, RestFunction, SchemaCache } from '../schema-cache.ts';
 import { ident, qualified, type Params } from '../sql.ts';
 
-/** How a POST body reaches a function: as named arguments (JSON object) or whole, as one argument. */
-export type BodyKind = 'json' | 'text' | null;
+/**
+ * How a POST body reaches a function: named arguments (a JSON object, or null for GET parameters and
+ * form fields), or whole as its one argument (text/plain, text/xml, application/octet-stream).
+ */
+export type BodyKind = 'json' | 'text' | 'xml' | 'bytea' | null;
 
-/** The single-argument type a raw body of each kind may be passed as (PostgREST's MediaType rules). */
-const RAW_TYPES: Record<'json' | 'text', readonly string[]> = { json: ['json', 'jsonb'], text: ['text'] };
+/** The single-argument type a raw body of each kind may be passed as (PostgREST's findProc). */
+const RAW_TYPES: Record<'json' | 'text' | 'xml' | 'bytea', readonly string[]> = {
+  json: ['json', 'jsonb'],
+  text: ['text'],
+  xml: ['xml'],
+  bytea: ['bytea'],
+};
+
+/** A body that is only ever one argument: it names no parameters. */
+const onlyRaw = (body: BodyKind) => body === 'text' || body === 'xml' || body === 'bytea';
 
 const required = (f: RestFunction) => f.inArgs.slice(0, f.inArgs.length - f.defaults);
 const optional = (f: RestFunction) => f.inArgs.slice(f.inArgs.length - f.defaults);
@@ -17,7 +28,7 @@ const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].
 /** PostgREST's findProc: the overload whose parameters the given keys name exactly (required ⊆ keys ⊆ all). */
 function matchesKeys(f: RestFunction, keys: Set<string>, body: BodyKind): boolean {
   if (f.inArgs.length === 0) {
-    return keys.size === 0 && body !== 'text';
+    return keys.size === 0 && !onlyRaw(body);
   }
   const opt = names(optional(f));
   return sameSet(new Set([...keys].filter((k) => !opt.has(k))), names(required(f)));
@@ -29,14 +40,14 @@ const takesRawBody = (f: RestFunction, body: BodyKind) =>
 function notFound(cache: SchemaCache, name: string, keys: string[], body: BodyKind): RestError {
   const fn = `${cache.schema}.${name}`;
   const sorted = [...keys].sort();
-  const raw = body === 'text';
+  const raw = onlyRaw(body);
   const params = sorted.length === 0 ? ' without parameters' : `(${sorted.join(', ')})`;
   const withParams =
     sorted.length === 0
       ? ' without parameters'
       : ` with parameter${sorted.length > 1 ? 's' : ''} ${sorted.join(', ')}`;
   const searched = raw
-    ? ' with a single unnamed text parameter'
+    ? ` with a single unnamed ${body} parameter`
     : body === 'json'
       ? `${withParams} or with a single unnamed json/jsonb parameter`
       : withParams;
@@ -106,7 +117,7 @@ export function callSql(
   cache: SchemaCache,
   fn: RestFunction,
   args: Record<string, unknown>,
-  rawBody: string | null,
+  rawBody: string | Uint8Array | null,
   params: Params,
 ): { from: string; call: string } {
   const name = qualified(cache.schema, fn.name);

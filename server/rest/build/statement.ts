@@ -1,3 +1,4 @@
+import type { Representation } from '../media.ts';
 import { totalSql, type CountMode } from './count.ts';
 import type { BuiltLevel, ReadSource } from './read.ts';
 
@@ -10,10 +11,12 @@ export interface RenderOptions {
   extra?: string;
   /** Render this column's bare values (set-returning scalar functions give `[1,2]`, not objects). */
   scalar?: string;
+  /** db-max-rows, the cap of `count=estimated`'s exact count. */
+  maxRows?: number | null;
   /** Leave out keys whose value is null (stripNulls()). */
   stripNulls?: boolean;
-  /** Render the body as PostgREST's text/csv instead of JSON rows. */
-  csv?: boolean;
+  /** JSON rows unless PostgREST's text/csv or GeoJSON FeatureCollection is asked for. */
+  media?: Representation;
 }
 
 /** One row back: total (or null), page size and the rows as JSON text rendered by Postgres itself. */
@@ -31,6 +34,14 @@ const rowJson = (o: RenderOptions) =>
       ? 'json_strip_nulls(row_to_json(pgrst_r))'
       : 'row_to_json(pgrst_r)';
 
+/**
+ * PostgREST's application/geo+json (SqlFragment asGeoJsonF): a FeatureCollection of PostGIS's ST_AsGeoJSON of
+ * each row (the first geometry column is the feature's geometry, the others its properties). Without
+ * PostGIS, or a geometry column, Postgres answers with its own error, as it does to PostgREST.
+ */
+const GEOJSON_BODY =
+  "json_build_object('type', 'FeatureCollection', 'features', coalesce(json_agg(ST_AsGeoJSON(pgrst_r)::json), '[]'))::text";
+
 const whereSql = (where: string[]) => (where.length > 0 ? ` where ${where.join(' and ')}` : '');
 
 /**
@@ -39,14 +50,16 @@ const whereSql = (where: string[]) => (where.length > 0 ? ` where ${where.join('
  */
 export function renderStatement(source: ReadSource, level: BuiltLevel, options: RenderOptions): string {
   const from = `${source.from} as "${source.alias.replace(/"/g, '""')}"${level.joins}`;
-  const total = totalSql(options.count, from, level.where);
+  const total = totalSql(options.count, from, level.where, options.maxRows ?? null);
   const inner = `select ${level.selectList.join(', ')} from ${from}${whereSql(level.where)}${level.groupBy}${level.orderBy}${level.paging}`;
-  if (options.csv) {
+  if (options.media === 'csv') {
     return csvStatement(options, total, inner);
   }
+  const body =
+    options.media === 'geojson' ? GEOJSON_BODY : `coalesce(string_agg(${rowJson(options)}::text, ','), '')`;
   return (
     `${options.ctes ?? ''}select ${total} as total, count(*)::int as page, ` +
-    `coalesce(string_agg(${rowJson(options)}::text, ','), '') as body${options.extra ? `, ${options.extra}` : ''} from (${inner}) as pgrst_r`
+    `${body} as body${options.extra ? `, ${options.extra}` : ''} from (${inner}) as pgrst_r`
   );
 }
 

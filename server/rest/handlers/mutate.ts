@@ -1,42 +1,30 @@
 import type { Queryable } from '../../db/database.ts';
-import { bodyRows, isObject, parseJsonBody, payloadColumns } from '../body.ts';
-import { deleteSql, insertSql, updateSql } from '../build/mutation.ts';
 import { buildLevel, checkUnusedPaths, type BuildContext, type ReadSource } from '../build/read.ts';
 import { renderStatement, type RenderedRow } from '../build/statement.ts';
-import { fieldSql, filterSql } from '../build/where.ts';
-import { RestError, unknownColumnInBody, unknownTable } from '../errors.ts';
+import { RestError, unknownTable } from '../errors.ts';
 import { parseQuery, type ParsedQuery } from '../parse/query.ts';
+import { applyTopLevelRange } from '../parse/range.ts';
 import { contentType, renderBody, type RestResponse } from '../respond.ts';
 import type { Relation } from '../schema-cache.ts';
-import { ident, Params, qualified } from '../sql.ts';
+import { Params, qualified } from '../sql.ts';
+import { checkPutRange, mutationSql, putMismatch } from './mutation-sql.ts';
+import { planResponse } from './plan.ts';
 import type { RestRequest } from './request.ts';
 
-interface Outcome {
-  row: RenderedRow;
-  outputs: string[];
-}
-
-/** Runs the mutation alone (return=minimal: no RETURNING, so SELECT policies are not needed) or wrapped in a read. */
-async function execute(
+/** The mutation wrapped in a read of its RETURNING rows (select, embeds, media), as one statement. */
+function representationSql(
   req: RestRequest,
   rel: Relation,
   query: ParsedQuery,
   params: Params,
   mutation: string,
-  representation: boolean,
-  tx: Queryable,
-): Promise<Outcome> {
-  if (!representation) {
-    const r = await tx.query(mutation, params.values);
-    return { row: { total: null, page: r.affectedRows, body: '' }, outputs: [] };
-  }
+): string {
   // The outer read sees the RETURNING rows; root filters already applied to the mutation itself.
   const nodes = new Map(query.nodes);
   nodes.set('', { filters: [], order: [], limit: null, offset: null });
   const ctx: BuildContext = {
     cache: req.cache,
     aggregates: req.config.aggregatesEnabled,
-    csv: req.media === 'csv',
     params,
     nodes,
     usedPaths: new Set(),
@@ -60,193 +48,116 @@ async function execute(
       : query.select;
   const level = buildLevel(ctx, source, select, '');
   checkUnusedPaths(ctx);
-  const sql = renderStatement(source, level, {
+  const inserts = req.method === 'POST' || req.method === 'PUT';
+  return renderStatement(source, level, {
     ctes: `with pgrst_source as (${mutation}) `,
     count: false,
     stripNulls: req.stripNulls,
-    csv: req.media === 'csv',
-    extra:
-      req.method === 'POST'
-        ? '(select count(*) from pgrst_source where pgrst_inserted) as inserted'
-        : undefined,
+    media: req.media,
+    extra: inserts ? '(select count(*) from pgrst_source where pgrst_inserted) as inserted' : undefined,
   });
-  const { rows } = await tx.query<RenderedRow>(sql, params.values);
-  return { row: rows[0] ?? { total: null, page: 0, body: '' }, outputs: level.outputs };
 }
 
-/**
- * The filters of PATCH/DELETE, on the target table itself. With limit/offset (and order) only the
- * chosen rows are touched, picked by ctid as PostgREST does; a limit is never silently ignored.
- */
-function rootWhere(rel: Relation, schema: string, query: ParsedQuery, params: Params): string[] {
-  const root = query.nodes.get('');
-  if (!root || (root.limit === null && root.offset === null)) {
-    const level = {
-      alias: rel.name,
-      name: rel.name,
-      columns: rel.columnMap,
-      embeds: new Map<string, string>(),
-    };
-    return (root?.filters ?? []).map((f) => filterSql(level, f, params));
+const NOTHING: RenderedRow = { total: null, page: 0, body: '' };
+
+/** Runs the mutation alone (return=minimal: no RETURNING, so SELECT policies are not needed) or wrapped in a read. */
+async function execute(tx: Queryable, sql: string | null, representation: boolean, values: unknown[]) {
+  if (sql === null) {
+    return NOTHING;
   }
-  const level = {
-    alias: 'pgrst_target',
-    name: rel.name,
-    columns: rel.columnMap,
-    embeds: new Map<string, string>(),
-  };
-  const where = root.filters.map((f) => filterSql(level, f, params));
-  const order = root.order.map(
-    (t) =>
-      `${fieldSql(level, t.field, params)}${t.direction ? ` ${t.direction}` : ''}${t.nulls ? ` nulls ${t.nulls}` : ''}`,
-  );
-  const picked =
-    `select pgrst_target.ctid from ${qualified(schema, rel.name)} as pgrst_target` +
-    (where.length > 0 ? ` where ${where.join(' and ')}` : '') +
-    (order.length > 0 ? ` order by ${order.join(', ')}` : '') +
-    (root.limit !== null ? ` limit ${params.add(root.limit)}` : '') +
-    (root.offset !== null ? ` offset ${params.add(root.offset)}` : '');
-  return [`${ident(rel.name)}.ctid = any(array(${picked}))`];
+  if (!representation) {
+    return { ...NOTHING, page: (await tx.query(sql, values)).affectedRows };
+  }
+  const { rows } = await tx.query<RenderedRow>(sql, values);
+  return rows[0] ?? NOTHING;
 }
 
-function buildMutation(
-  req: RestRequest,
-  rel: Relation,
-  query: ParsedQuery,
-  params: Params,
-  returning: boolean,
-): string | null {
-  if (req.method === 'DELETE') {
-    return deleteSql(rel, req.cache.schema, rootWhere(rel, req.cache.schema, query, params), returning);
-  }
-  const body = parseJsonBody(req.bodyText);
-  // Postgres reads the body as the client wrote it (PostgREST does the same): numbers beyond a double's
-  // precision (bigint, numeric) arrive exact, and nothing is serialized twice. JSON.parse above checked it.
-  const text = req.bodyText?.trim() ? req.bodyText : '{}';
-  if (req.method === 'PATCH') {
-    if (!isObject(body)) {
-      throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'PATCH takes one JSON object');
-    }
-    const columns = Object.keys(body);
-    for (const c of columns) {
-      if (!rel.columnMap.has(c)) {
-        throw unknownColumnInBody(rel.name, c);
-      }
-    }
-    // An empty patch changes nothing (PostgREST answers without touching the table).
-    return columns.length === 0
-      ? null
-      : updateSql(
-          rel,
-          req.cache.schema,
-          columns,
-          text,
-          rootWhere(rel, req.cache.schema, query, params),
-          returning,
-          params,
-        );
-  }
-  const rows = bodyRows(body);
-  const columns = payloadColumns(rel, rows, query.columns);
-  let conflict: { columns: string[]; merge: boolean } | null = null;
-  if (req.prefs.resolution) {
-    const target = query.onConflict ?? rel.pk;
-    for (const c of target) {
-      if (!rel.columnMap.has(c)) {
-        throw unknownColumnInBody(rel.name, c);
-      }
-    }
-    if (target.length === 0) {
-      throw new RestError(
-        400,
-        'PGRST100',
-        `"failed to parse on_conflict"`,
-        `'${rel.name}' has no primary key; name the conflict columns with on_conflict`,
-      );
-    }
-    conflict = { columns: target, merge: req.prefs.resolution === 'merge-duplicates' };
-  }
-  if (rows.length > 1 && columns.length === 0) {
-    throw new RestError(
-      400,
-      'PGRST102',
-      'Empty or invalid json',
-      'Rows of a bulk insert need at least one column',
-    );
-  }
-  return insertSql(
-    {
-      rel,
-      schema: req.cache.schema,
-      columns,
-      payload: text,
-      single: !Array.isArray(body),
-      missingDefault: req.prefs.missing === 'default',
-      conflict,
-      returning,
-    },
-    params,
-  );
-}
+const STATUS_MINIMAL: Record<string, number> = { POST: 201, PUT: 204, PATCH: 204, DELETE: 204 };
+const STATUS_REPRESENTATION: Record<string, number> = { POST: 201, PUT: 200, PATCH: 200, DELETE: 200 };
+// PUT reports only these preferences as applied (PostgREST's MutationSingleUpsert response).
+const PUT_PREFERENCES = ['return', 'count', 'tx', 'handling'];
 
-const STATUS_MINIMAL: Record<string, number> = { POST: 201, PATCH: 204, DELETE: 204 };
-const STATUS_REPRESENTATION: Record<string, number> = { POST: 201, PATCH: 200, DELETE: 200 };
-
-/** POST (insert/upsert), PATCH (update), DELETE on /rest/v1/<table>, with PostgREST's statuses (§3.6). */
-export async function mutateTable(req: RestRequest, table: string): Promise<RestResponse> {
-  const rel = req.cache.relations.get(table);
-  if (!rel) {
-    throw unknownTable(req.cache.schema, table);
+/** The status of a write: an upsert that inserted nothing answers 200, a PUT that inserted 201. */
+function writeStatus(req: RestRequest, representation: boolean, row: RenderedRow): number {
+  const status = (representation ? STATUS_REPRESENTATION : STATUS_MINIMAL)[req.method] ?? 200;
+  const inserted = Number(row.inserted ?? 1);
+  if (req.method === 'PUT' && representation) {
+    return inserted > 0 ? 201 : 200;
   }
-  const query = parseQuery(req.params);
-  const params = new Params();
-  const representation =
-    req.prefs.return === 'representation' || req.prefs.return === 'headers-only' || req.media === 'object';
-  const mutation = buildMutation(req, rel, query, params, representation);
-  const strictLimit =
-    req.prefs.handling === 'strict' && req.prefs.maxAffected !== null && req.method !== 'POST';
-  // return=minimal without a row limit: the statement alone decides, so COMMIT can go with it.
-  const oneStatement = mutation !== null && !representation && !strictLimit;
-  const outcome = await req.run(
-    false,
-    async (tx) => {
-      const result: Outcome =
-        mutation === null
-          ? { row: { total: null, page: 0, body: '' }, outputs: [] }
-          : await execute(req, rel, query, params, mutation, representation, tx);
-      // max-affected with handling=strict: too many rows → error, and the throw rolls the change back.
-      if (strictLimit && req.prefs.maxAffected !== null && result.row.page > req.prefs.maxAffected) {
-        throw new RestError(
-          400,
-          'PGRST124',
-          'Query result exceeds max-affected preference constraint',
-          `The query affects ${result.row.page} rows`,
-        );
-      }
-      // single() on a mutation: anything but one row is refused and rolled back, as PostgREST does.
-      const body =
-        representation && req.prefs.return !== 'headers-only' ? renderBody(result.row, req.media) : null;
-      return { ...result, body };
-    },
-    oneStatement,
-  );
-  const headers: Record<string, string> = {};
-  if (req.prefs.applied.length > 0) {
-    headers['preference-applied'] = req.prefs.applied.join(', ');
-  }
-  if (req.prefs.count) {
-    headers['content-range'] = `*/${outcome.row.page}`;
-  }
-  let status = (representation ? STATUS_REPRESENTATION : STATUS_MINIMAL)[req.method] ?? 200;
   if (
     req.method === 'POST' &&
     req.prefs.resolution === 'merge-duplicates' &&
     representation &&
-    Number(outcome.row.inserted ?? 1) === 0 &&
-    outcome.row.page > 0
+    inserted === 0 &&
+    row.page > 0
   ) {
-    status = 200;
+    return 200;
   }
+  return status;
+}
+
+/** POST (insert/upsert), PUT (single upsert), PATCH (update), DELETE on /rest/v1/<table>, with PostgREST's statuses (§3.6). */
+export async function mutateTable(req: RestRequest, table: string): Promise<RestResponse> {
+  const query = parseQuery(req.params);
+  if (req.method === 'PUT') {
+    checkPutRange(query);
+  }
+  // limit/offset of PATCH/DELETE, judged as for reads (a negative limit is 416); no db-max-rows on writes.
+  applyTopLevelRange(query.nodes.get('')!, req.method, undefined, null);
+  const rel = req.cache.relations.get(table);
+  if (!rel) {
+    throw unknownTable(req.cache, table);
+  }
+  const params = new Params();
+  const representation =
+    req.prefs.return === 'representation' || req.prefs.return === 'headers-only' || req.media === 'object';
+  const mutation = mutationSql(req, rel, query, params, representation);
+  const sql =
+    mutation !== null && representation ? representationSql(req, rel, query, params, mutation) : mutation;
+  if (req.plan) {
+    // A PATCH without columns plans what PostgREST runs for it: a read of no rows.
+    const planned = sql ?? `select from ${qualified(req.cache.schema, rel.name)} where false`;
+    return planResponse(req, false, planned, params.values);
+  }
+  const strictLimit =
+    req.prefs.handling === 'strict' && req.prefs.maxAffected !== null && req.method !== 'POST';
+  // return=minimal without a row limit or PUT's check: the statement alone decides, so COMMIT can go with it.
+  const oneStatement = mutation !== null && !representation && !strictLimit && req.method !== 'PUT';
+  const outcome = await req.run(
+    false,
+    async (tx) => {
+      const row = await execute(tx, sql, representation, params.values);
+      // The throws below roll the change back: PUT must write exactly the one row the URL names…
+      if (req.method === 'PUT' && row.page !== 1) {
+        throw putMismatch();
+      }
+      // …and max-affected with handling=strict caps the rows written.
+      if (strictLimit && req.prefs.maxAffected !== null && row.page > req.prefs.maxAffected) {
+        throw new RestError(
+          400,
+          'PGRST124',
+          'Query result exceeds max-affected preference constraint',
+          `The query affects ${row.page} rows`,
+        );
+      }
+      // single() on a mutation: anything but one row is refused and rolled back, as PostgREST does.
+      const body = representation && req.prefs.return !== 'headers-only' ? renderBody(row, req.media) : null;
+      return { row, body };
+    },
+    oneStatement,
+  );
+  const headers: Record<string, string> = {};
+  const applied =
+    req.method === 'PUT'
+      ? req.prefs.applied.filter((p) => PUT_PREFERENCES.includes(p.split('=')[0]!))
+      : req.prefs.applied;
+  if (applied.length > 0) {
+    headers['preference-applied'] = applied.join(', ');
+  }
+  if (req.prefs.count && req.method !== 'PUT') {
+    headers['content-range'] = `*/${outcome.row.page}`;
+  }
+  const status = writeStatus(req, representation, outcome.row);
   if (
     req.prefs.return === 'headers-only' &&
     req.method === 'POST' &&
@@ -264,6 +175,6 @@ export async function mutateTable(req: RestRequest, table: string): Promise<Rest
       body: null,
     };
   }
-  headers['content-type'] = contentType(req.media);
+  headers['content-type'] = contentType(req.media, req.stripNulls);
   return { status, headers, body: outcome.body };
 }

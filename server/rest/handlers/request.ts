@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/database.ts';
 import type { RenderedRow } from '../build/statement.ts';
 import type { Preferences } from '../prefer.ts';
-import type { MediaType, RestResponse } from '../respond.ts';
+import type { PlanRequest, Representation } from '../media.ts';
+import type { RestResponse } from '../respond.ts';
 import { contentType, rangeOf, renderBody } from '../respond.ts';
 import type { RestConfig } from '../config.ts';
 import type { SchemaCache } from '../schema-cache.ts';
@@ -10,11 +11,17 @@ import type { SchemaCache } from '../schema-cache.ts';
 export interface RestRequest {
   method: string;
   params: URLSearchParams;
+  /** The `Range` request header (PostgREST reads it on GET only). */
+  rangeHeader: string | undefined;
   prefs: Preferences;
-  media: MediaType;
+  media: Representation;
   stripNulls: boolean;
+  /** `Accept: application/vnd.pgrst.plan…` (db-plan-enabled): the statement's EXPLAIN instead of its rows. */
+  plan: PlanRequest | null;
   bodyText: string | null;
-  /** The request body's media type, lower-cased without parameters (PostgREST defaults to JSON). */
+  /** The body's bytes, for a function taking it whole as bytea. */
+  bodyBytes: Uint8Array | null;
+  /** The request body's media type as PostgREST names it (JSON when absent). */
   contentType: string;
   /** The cache of the request's schema (chosen by Accept-Profile / Content-Profile). */
   cache: SchemaCache;
@@ -37,7 +44,7 @@ export function readResponse(req: RestRequest, row: RenderedRow, offset: number)
   const body = renderBody(row, req.media);
   const { status, contentRange } = rangeOf(row, offset);
   const headers: Record<string, string> = {
-    'content-type': contentType(req.media),
+    'content-type': contentType(req.media, req.stripNulls),
     'content-range': contentRange,
   };
   if (req.prefs.count) {

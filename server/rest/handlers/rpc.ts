@@ -4,20 +4,28 @@ import { callSql, chooseFunction, type BodyKind } from '../build/rpc.ts';
 import { renderStatement } from '../build/statement.ts';
 import { RestError } from '../errors.ts';
 import { parseQuery, type ParsedQuery } from '../parse/query.ts';
+import { applyTopLevelRange } from '../parse/range.ts';
 import { contentType, type RestResponse } from '../respond.ts';
 import type { Column, RestFunction } from '../schema-cache.ts';
 import { ident, Params } from '../sql.ts';
+import { planResponse } from './plan.ts';
 import { queryOne, readResponse, type RestRequest } from './request.ts';
 
 interface Call {
   query: ParsedQuery;
   keys: string[];
   body: BodyKind;
-  /** The body as sent, for a function that takes it whole (one unnamed json or text parameter). */
-  raw: string | null;
+  /** The body as sent, for a function that takes it whole (one json, text, xml or bytea parameter). */
+  raw: string | Uint8Array | null;
   /** The arguments: a GET's parameter values (repeated ones kept for VARIADIC), or the JSON object. */
   values: Map<string, unknown[]>;
 }
+
+const RAW_BODIES: Record<string, 'text' | 'xml' | 'bytea'> = {
+  'text/plain': 'text',
+  'text/xml': 'xml',
+  'application/octet-stream': 'bytea',
+};
 
 /** What the request passes: GET parameters that are not filters, or the POST body (PostgREST's rules). */
 function callOf(req: RestRequest): Call {
@@ -30,11 +38,20 @@ function callOf(req: RestRequest): Call {
     return { query, keys: [...values.keys()], body: null, raw: null, values };
   }
   const query = parseQuery(req.params);
-  if (req.contentType === 'text/plain') {
-    return { query, keys: [], body: 'text', raw: req.bodyText ?? '', values };
+  const whole = RAW_BODIES[req.contentType];
+  if (whole) {
+    const raw = whole === 'bytea' ? (req.bodyBytes ?? new Uint8Array()) : (req.bodyText ?? '');
+    return { query, keys: [], body: whole, raw, values };
+  }
+  if (req.contentType === 'application/x-www-form-urlencoded') {
+    // Form fields are named text arguments, like a GET's parameters (repeated ones for VARIADIC).
+    for (const [k, v] of new URLSearchParams(req.bodyText ?? '')) {
+      values.set(k, [...(values.get(k) ?? []), v]);
+    }
+    return { query, keys: [...values.keys()], body: null, raw: null, values };
   }
   if (req.contentType !== 'application/json') {
-    throw new RestError(415, 'PGRST102', `Content-Type not acceptable: ${req.contentType}`);
+    throw new RestError(400, 'PGRST102', `Content-Type not acceptable: ${req.contentType}`);
   }
   const parsed = parseJsonBody(req.bodyText);
   // A JSON array: PostgREST calls the function with its first object.
@@ -92,6 +109,8 @@ function strictMaxAffected(req: RestRequest, rows: number): void {
 /** POST/GET/HEAD /rest/v1/rpc/<fn> (wire contract §3.7), shaped as PostgREST shapes each return type. */
 export async function callFunction(req: RestRequest, name: string): Promise<RestResponse> {
   const call = callOf(req);
+  const maxRows = req.config.maxRows;
+  applyTopLevelRange(call.query.nodes.get('')!, req.method, req.rangeHeader, maxRows);
   const fn = chooseFunction(req.cache, name, call.keys, call.body);
   const params = new Params();
   const ctes = callCte(req, fn, call, params);
@@ -103,7 +122,11 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
     ...(req.prefs.count ? { 'preference-applied': `count=${req.prefs.count}` } : {}),
   });
   if (fn.returnType === 'void') {
-    await req.run(readOnly, (tx) => tx.query(`${ctes}select from pgrst_call`, params.values));
+    const call = `${ctes}select from pgrst_call`;
+    if (req.plan) {
+      return planResponse(req, readOnly, call, params.values);
+    }
+    await req.run(readOnly, (tx) => tx.query(call, params.values));
     return { status: 204, headers: countHeaders(1, req.prefs.count ? 1 : null), body: null };
   }
   const relationName = resultRelation(req, fn);
@@ -121,11 +144,11 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
   const ctx: BuildContext = {
     cache: req.cache,
     aggregates: req.config.aggregatesEnabled,
-    csv: req.media === 'csv',
     params,
     nodes: call.query.nodes,
     usedPaths: new Set(),
     counter: 0,
+    maxRows,
   };
   const scalar = fn.resultColumns === null;
   const level = buildLevel(ctx, source, scalar ? [{ kind: 'star' }] : call.query.select, '');
@@ -134,9 +157,13 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
     ctes,
     count: req.prefs.count !== null,
     stripNulls: req.stripNulls,
-    csv: req.media === 'csv',
+    media: req.media,
+    maxRows,
     scalar: scalar ? ident('pgrst_scalar') : undefined,
   });
+  if (req.plan) {
+    return planResponse(req, readOnly, sql, params.values);
+  }
   const row = await req.run(readOnly, async (tx) => {
     const r = await queryOne(tx, sql, params.values);
     // max-affected with handling=strict: too many rows → error, and the throw rolls the call back.
@@ -144,12 +171,14 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
     return r;
   });
   if (single) {
-    // One value or one row: the value itself (PostgREST: `json_agg(...)->0`), counted as one row.
+    // One value or one row: the value itself (PostgREST: `json_agg(...)->0`), counted as one row; as CSV or
+    // GeoJSON, the one row in that form.
+    const asJson = req.media === 'json' || req.media === 'object';
     const headers = {
-      'content-type': contentType('json'),
+      'content-type': asJson ? contentType('json') : contentType(req.media),
       ...countHeaders(1, req.prefs.count ? 1 : null),
     };
-    const body = row.page >= 1 ? row.body : 'null';
+    const body = !asJson || row.page >= 1 ? row.body : 'null';
     return { status: 200, headers, body: req.method === 'HEAD' ? null : body };
   }
   if (req.prefs.return === 'minimal') {

@@ -50,12 +50,12 @@ const looksLikeFilter = (value: string) => {
   return m !== null && (OPERATORS as readonly string[]).includes(m[1]!);
 };
 
-function parseCount(key: string, text: string): number {
-  // Paging values become bind parameters; anything but a non-negative integer is a parse error.
-  if (!/^\d{1,15}$/.test(text)) {
-    throw parseError(`"failed to parse ${key} parameter (${text})"`, 'expecting a non-negative integer');
-  }
-  return Number(text);
+/**
+ * limit/offset values as PostgREST reads them (readMaybe): an integer, else the parameter is ignored; they
+ * become bind parameters, never SQL text. Negative values are judged with the range (parse/range.ts).
+ */
+function parseCount(text: string): number | null {
+  return /^\s*-?\d{1,15}\s*$/.test(text) ? Number(text) : null;
 }
 
 /** `"a","b"` or `a,b` → names. */
@@ -96,9 +96,9 @@ export function parseQuery(params: URLSearchParams, rpcRead = false): ParsedQuer
     if (last === 'order') {
       target.order.push(...parseOrder(value));
     } else if (last === 'limit') {
-      target.limit = parseCount(key, value);
+      target.limit = parseCount(value);
     } else if (last === 'offset') {
-      target.offset = parseCount(key, value);
+      target.offset = parseCount(value);
     } else if (last === 'or' || last === 'and') {
       target.filters.push(parseLogicParam(last, notLogic, value));
     } else if (rpcRead && path === '' && !looksLikeFilter(value)) {
