@@ -29,6 +29,34 @@ export interface RequestInit {
   /** 'same-origin' follows redirects that stay on the origin; 'any' follows all (each hop re-checked). */
   followRedirects?: 'none' | 'same-origin' | 'any';
   timeoutMs?: number;
+  /** Larger than the client's default for what must arrive whole (a script bundle the browser runs). */
+  maxBodyBytes?: number;
+  /** Sent without the scan's login session: no credentials added, a 401 is an answer, not a lost session. */
+  anonymous?: boolean;
+}
+
+/**
+ * The login of an authenticated scan, as the client applies it (webapp/auth/session.ts): credentials on
+ * the target's own requests, requests that would end the session refused, a lost session renewed.
+ */
+export interface HttpSession {
+  /** Credentials for a request to `url` (empty for any origin but the target's). */
+  headers(url: URL): Record<string, string>;
+  /** Why this request must not be sent in the session (a logout link), or null. */
+  refuses(url: URL, method: string): string | null;
+  /** Looks at each response; true when the session had been lost and is renewed (the request is sent again once). */
+  renewed(url: URL, response: HttpResponse): Promise<boolean>;
+}
+
+/** A request the scan's session will not send (a logout link); tryRequest answers null for it. */
+export class OutOfScopeError extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`not sent: ${url} (${reason})`);
+    this.name = 'OutOfScopeError';
+  }
 }
 
 export interface HttpClientOptions {
@@ -39,6 +67,8 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   /** Requests per second this client may send (the target's limit); unlimited when absent. */
   rateLimit?: number;
+  /** An authenticated scan's login; set once the scan has logged in. */
+  session?: HttpSession;
 }
 
 const userAgent = 'Vigil-Scanner/0.1 (+https://vigil.security/scanner)';
@@ -65,11 +95,27 @@ export class HttpClient {
     return this.options.signal;
   }
 
+  /** Every later request carries this login (or none, with null). */
+  useSession(session: HttpSession | null): void {
+    if (session) {
+      this.options.session = session;
+    } else {
+      delete this.options.session;
+    }
+  }
+
   async request(input: string | URL, init: RequestInit = {}): Promise<HttpResponse> {
     let url = new URL(input);
     const redirects: string[] = [];
+    let renewed = false;
     for (;;) {
-      const response = { ...(await this.once(url, init)), redirects };
+      const session = this.options.session;
+      let response = { ...(await this.once(url, init)), redirects };
+      // A lost session is renewed once per request, and the request sent again in the new session.
+      if (session && !init.anonymous && !renewed && (await session.renewed(url, response))) {
+        renewed = true;
+        response = { ...(await this.once(url, init)), redirects };
+      }
       const location = header(response, 'location');
       const follow = init.followRedirects ?? 'none';
       if (
@@ -119,18 +165,25 @@ export class HttpClient {
       throw new ScanStoppedError('budget');
     }
     const target = await this.options.policy.assertUrl(url);
+    const session = this.options.session;
+    // Guard: whatever asks for it (a crawled link, a form, the browser), the session is never ended.
+    const refusal = session?.refuses(url, init.method ?? 'GET');
+    if (refusal) {
+      throw new OutOfScopeError(url.href, refusal);
+    }
+    const credentials = session && !init.anonymous ? session.headers(url) : {};
     this.requests += 1;
     // Every request, redirect hops included, waits for its slot under the target's rate limit.
     await this.limiter?.acquire(this.options.signal);
     const transport = url.protocol === 'https:' ? https : http;
-    const maxBody = this.options.maxBodyBytes ?? 1_000_000;
+    const maxBody = init.maxBodyBytes ?? this.options.maxBodyBytes ?? 1_000_000;
     const timeout = init.timeoutMs ?? this.options.timeoutMs ?? 10_000;
     return new Promise((resolve, reject) => {
       const request = transport.request(
         url,
         {
           method: init.method ?? 'GET',
-          headers: { 'user-agent': userAgent, accept: '*/*', ...init.headers },
+          headers: { 'user-agent': userAgent, accept: '*/*', ...init.headers, ...credentials },
           agent: this.agents[url.protocol as 'http:' | 'https:'],
           lookup: pinnedLookup(target),
           signal: this.options.signal,

@@ -9,16 +9,28 @@ import { forEachLimit } from '../core/pool.ts';
 import { ProgressTracker } from '../core/progress.ts';
 import { speaksTls, tlsFindings } from '../core/tls-check.ts';
 import { TargetPolicy } from '../target-policy.ts';
-import { crawl } from './crawl.ts';
+import { chooseBrowser } from './browser/choose.ts';
 import type { Endpoint, Page } from './crawl.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
 import { probeFindings } from './probes.ts';
 import { webappFinding } from './rules.ts';
+import { runCrawl } from './run-crawl.ts';
+import type { CrawlOutcome } from './run-crawl.ts';
+import { spaFindings } from './spa-checks.ts';
 import { secretFindings } from './secrets.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
 
-export const webappLimits = { maxPages: 60, maxDepth: 4, maxRequests: 2500, timeoutMs: 8000, maxScripts: 30 };
+export const webappLimits = {
+  maxPages: 60,
+  maxDepth: 4,
+  maxRequests: 2500,
+  timeoutMs: 8000,
+  maxScripts: 30,
+  browserMs: 90_000,
+  navigationMs: 10_000,
+  settleMs: 4000,
+};
 
 export function parseWebTarget(target: string): URL {
   const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `http://${target}`);
@@ -46,6 +58,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
   const addAll = (list: Finding[]) => list.forEach((finding) => findings.add(finding));
   let pages: Page[] = [];
   let endpoints: Endpoint[] = [];
+  let crawled = null as CrawlOutcome | null;
   try {
     await policy.assertUrl(start);
     await phases.run('transport', 5, async () => {
@@ -76,7 +89,16 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       }
     });
     await phases.run('crawl', 30, async (tick) => {
-      ({ pages, endpoints } = await crawl(client, start, webappLimits, tick));
+      crawled = await runCrawl({
+        client,
+        start,
+        limits: webappLimits,
+        browser: chooseBrowser(options.browser),
+        ...(options.login ? { login: options.login } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        tick,
+      });
+      ({ pages, endpoints } = crawled);
       addAll(headerFindings(pages));
       pages.forEach((page) => addAll(secretFindings(page.url.href, page.response.body)));
     });
@@ -100,6 +122,11 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         addAll(secretFindings(src, body));
         tick(++done, list.length);
       });
+    });
+    await phases.run('single-page app', 5, async (tick) => {
+      if (crawled) {
+        addAll(await spaFindings(client, crawled, tick));
+      }
     });
     await phases.run('exposed files', 25, async (tick) => {
       addAll(await exposedFileFindings(client, start, pages, tick));
@@ -126,14 +153,19 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       addAll(await probeFindings(client, endpoints, tick));
     });
   } finally {
+    await crawled?.close();
     client.close();
   }
   progress.finish();
+  const crawl = crawled?.report;
   return {
     target: options.target,
     type: 'webapp',
     findings: findings.list(),
     stats: { requests: client.requests, duration_ms: Date.now() - started },
+    ...(crawl
+      ? { crawl: { ...crawl, ...(crawled?.session ? { login: crawled.session.report() } : {}) } }
+      : {}),
     partial: phases.partial,
   };
 }

@@ -1,6 +1,7 @@
 // Rules of the web-application scanner (OWASP Top 10 2021 categories).
 import { ruleBook } from '../core/rule.ts';
 import type { Rule } from '../core/rule.ts';
+import { spaRules } from './rules-spa.ts';
 
 const A01 = 'A01:2021 Broken Access Control';
 const A02 = 'A02:2021 Cryptographic Failures';
@@ -18,6 +19,7 @@ const exposed = (title: string, cwe: Rule['cwe'], cvss: string, remediation: str
 });
 
 export const webappRules = {
+  ...spaRules,
   'web.header.csp-missing': {
     title: 'Content-Security-Policy header missing',
     cwe: 'CWE-693',

@@ -1,0 +1,173 @@
+// What the login session protects, tested on the API calls the app made only once logged in:
+// - sent again without the session's cookie and token: the same personal data must not come back;
+// - with a neighbouring record id, in the same session: another user's record must not come back (IDOR);
+// - with the session's JSON Web Token unsigned ("alg": "none") or signed by no key: it must be refused.
+// Each is differential (compared with the answer the app itself got) before anything is reported, and
+// every request is a GET the app already made, changed in one place.
+import { randomBytes } from 'node:crypto';
+
+import type { Finding } from '../../../../shared/findings.ts';
+import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
+import { header } from '../../core/http-client.ts';
+import type { ApiCall } from '../browser/api-calls.ts';
+import { webappFinding } from '../rules.ts';
+import { sessionOnly } from './api-headers.ts';
+import { emailsIn, maskEmail, parseJson, personalFields } from './personal-data.ts';
+
+const maxCandidates = 15;
+const credentialHeaders = new Set(['cookie', 'authorization']);
+const dropped = new Set(['host', 'content-length', 'accept-encoding', 'user-agent', 'connection']);
+
+const ok = (r: HttpResponse | null): r is HttpResponse => r !== null && r.status >= 200 && r.status < 300;
+const isJson = (r: HttpResponse) => /json/i.test(header(r, 'content-type') ?? '');
+const sameBody = (a: HttpResponse, b: HttpResponse) => {
+  const [x, y] = [parseJson(a.body), parseJson(b.body)];
+  return x !== undefined && JSON.stringify(x) === JSON.stringify(y);
+};
+
+/** The app's own request headers, with its credentials replaced by `credentials`. */
+function replay(call: ApiCall, credentials: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(call.headers)) {
+    if (!credentialHeaders.has(name) && !dropped.has(name)) {
+      out[name] = value;
+    }
+  }
+  return { ...out, ...credentials };
+}
+
+const ownCredentials = (call: ApiCall) =>
+  Object.fromEntries(Object.entries(call.headers).filter(([name]) => credentialHeaders.has(name)));
+
+const send = (client: HttpClient, url: URL, headers: Record<string, string>) =>
+  client.tryRequest(url, { headers, anonymous: true });
+
+/** The user the session belongs to, as the app's own answer names them. */
+function identityOf(call: ApiCall, username: string | null): string | null {
+  if (username && call.response.body.includes(username)) {
+    return username;
+  }
+  return emailsIn(call.response.body)[0] ?? null;
+}
+
+const base64url = (text: string) => Buffer.from(text).toString('base64url');
+
+/** The bearer JSON Web Token a call carried, split in its three parts. */
+function bearerJwt(call: ApiCall): [string, string, string] | null {
+  const token = /^Bearer\s+([\w-]+)\.([\w-]+)\.([\w-]*)$/i.exec(call.headers.authorization ?? '');
+  return token ? [token[1]!, token[2]!, token[3]!] : null;
+}
+
+export async function sessionFindings(
+  client: HttpClient,
+  calls: ApiCall[],
+  username: string | null,
+  onProgress: () => void,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  const candidates = sessionOnly(calls)
+    .filter((c) => c.method === 'GET' && ok(c.response) && isJson(c.response))
+    .filter((c) => !seen.has(c.url.href) && seen.add(c.url.href))
+    .slice(0, maxCandidates);
+  /** Calls whose answer needs the session: where a forged token can be told from a real one. */
+  const guarded: ApiCall[] = [];
+  for (const call of candidates) {
+    onProgress();
+    const body = parseJson(call.response.body);
+    const fields = [...personalFields(body)];
+    const identity = identityOf(call, username);
+    const without = await send(client, call.url, replay(call, {}));
+    if (without && [401, 403].includes(without.status)) {
+      guarded.push(call);
+    } else if (ok(without) && sameBody(without, call.response) && (fields.length > 0 || identity)) {
+      findings.push(
+        webappFinding('web.auth.api-without-session', {
+          location: call.url.href,
+          evidence: `GET ${call.url.pathname}${call.url.search} answered HTTP ${without.status} without the session's cookie or token, the same ${without.body.length} bytes as in the session${fields.length ? ` (personal fields: ${fields.slice(0, 5).join(', ')})` : ''}`,
+        }),
+      );
+    }
+    const idor = identity ? await neighbourRecord(client, call, identity) : null;
+    if (idor) {
+      findings.push(idor);
+    }
+  }
+  const jwt = await forgedTokenAccepted(client, guarded);
+  if (jwt) {
+    findings.push(jwt);
+  }
+  return findings;
+}
+
+/** The same record URL with the id one lower or higher, asked for in the same session. */
+async function neighbourRecord(client: HttpClient, call: ApiCall, identity: string): Promise<Finding | null> {
+  const segments = call.url.pathname.split('/');
+  const index = segments.findLastIndex((s) => /^\d{1,12}$/.test(s));
+  if (index < 0) {
+    return null;
+  }
+  const own = Number(segments[index]);
+  const ownKeys = Object.keys((parseJson(call.response.body) as object | undefined) ?? {})
+    .sort()
+    .join(',');
+  for (const other of [own - 1, own + 1].filter((n) => n >= 0)) {
+    const url = new URL(call.url);
+    url.pathname = segments.map((s, i) => (i === index ? String(other) : s)).join('/');
+    const answer = await send(client, url, replay(call, ownCredentials(call)));
+    if (!ok(answer) || !isJson(answer) || answer.body.includes(identity)) {
+      continue;
+    }
+    const keys = Object.keys((parseJson(answer.body) as object | undefined) ?? {})
+      .sort()
+      .join(',');
+    const theirs = emailsIn(answer.body).filter((e) => e !== identity);
+    if (keys === ownKeys && theirs.length > 0) {
+      const template = segments.map((s, i) => (i === index ? '{id}' : s)).join('/');
+      return webappFinding('web.auth.idor', {
+        location: `${call.url.origin}${template}`,
+        evidence: `in the session of ${maskEmail(identity)}, GET ${url.pathname} answered HTTP ${answer.status} with another user's record (${maskEmail(theirs[0]!)}); the app itself asked for ${call.url.pathname}`,
+      });
+    }
+  }
+  return null;
+}
+
+/** An endpoint that refuses requests without the session, tried with the session's token forged. */
+async function forgedTokenAccepted(client: HttpClient, guarded: ApiCall[]): Promise<Finding | null> {
+  const call = guarded.find((c) => bearerJwt(c));
+  const parts = call ? bearerJwt(call) : null;
+  if (!call || !parts) {
+    return null;
+  }
+  const [head, payload, signature] = parts;
+  const real = await send(client, call.url, replay(call, ownCredentials(call)));
+  // Guard: the token must still work as the app sent it, or a refusal proves nothing.
+  if (!ok(real) || !sameBody(real, call.response)) {
+    return null;
+  }
+  const forgeries = [
+    {
+      how: 'with "alg": "none" and no signature',
+      token: `${base64url('{"alg":"none","typ":"JWT"}')}.${payload}.`,
+    },
+    {
+      how: 'with a signature made by no key',
+      token: `${head}.${payload}.${randomBytes(Math.max(32, Math.floor((signature.length * 3) / 4))).toString('base64url')}`,
+    },
+  ];
+  const accepted: string[] = [];
+  for (const forgery of forgeries) {
+    const answer = await send(client, call.url, replay(call, { authorization: `Bearer ${forgery.token}` }));
+    if (ok(answer) && sameBody(answer, call.response)) {
+      accepted.push(forgery.how);
+    }
+  }
+  if (accepted.length === 0) {
+    return null;
+  }
+  return webappFinding('web.auth.jwt-unverified', {
+    location: call.url.href,
+    evidence: `GET ${call.url.pathname} refuses requests without the token but answered HTTP 200 with the same data to the session's token ${accepted.join(', and ')}`,
+  });
+}
