@@ -178,12 +178,16 @@ async function logInAndCrawl(
     router.credentials = () => staticCredentials(login);
     browserLogin = new BrowserLogin(await browser.newTab(), router, login, start, timing, signal);
   }
-  const session = new ScanSession(login, start.origin, browserLogin ?? new HttpLogin(client, login, start));
+  const driver = browserLogin ?? new HttpLogin(client, login, start);
+  const session = new ScanSession(login, start.origin, driver);
   const ok = await session.start();
   outcome.report.login = session.report();
   if (!ok) {
     return;
   }
+  // What the login itself answered (its cookies above all) is checked like any crawled answer.
+  outcome.pages.push(...driver.pages);
+  outcome.apiCalls.push(...(browserLogin?.calls ?? []));
   outcome.session = session;
   client.useSession(session);
   if (!browser || !browserLogin) {

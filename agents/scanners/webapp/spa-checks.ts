@@ -23,11 +23,17 @@ export async function spaFindings(
     ...storageFindings(origin, crawled.storage, crawled.apiCalls),
   ];
   let done = 0;
-  findings.push(
-    ...(await sessionFindings(client, crawled.apiCalls, login?.kind === 'form' ? login.username : null, () =>
-      tick(++done, done + 1),
-    )),
-  );
+  if (crawled.session) {
+    findings.push(
+      ...(await sessionFindings(
+        client,
+        crawled.session,
+        crawled.apiCalls,
+        login?.kind === 'form' ? login.username : null,
+        () => tick(++done, done + 1),
+      )),
+    );
+  }
   findings.push(...(await sourceMapFindings(client, origin, crawled.pages)));
   return findings;
 }

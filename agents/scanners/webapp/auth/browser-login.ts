@@ -4,7 +4,10 @@
 // its Authorization header) are handed to the session, so the scanner's own requests carry them too.
 import type { ScanBrowserTab } from '../../../../shared/scan-browser.ts';
 import type { TargetLogin } from '../../../../shared/target-login.ts';
+import { apiCallOf } from '../browser/api-calls.ts';
+import type { ApiCall } from '../browser/api-calls.ts';
 import type { BrowserRouter } from '../browser/router.ts';
+import type { Page } from '../crawl.ts';
 import { loginScript, snapshotScript } from '../browser/page-scripts.ts';
 import type { PageSnapshot } from '../browser/page-scripts.ts';
 import type { LoginDriver, LoginOutcome, ScanSession } from './session.ts';
@@ -16,6 +19,8 @@ export interface BrowserLoginTiming {
 
 export class BrowserLogin implements LoginDriver {
   readonly renewable: boolean;
+  /** The API calls of the first login (the login request itself, what the app loads next). */
+  readonly calls: ApiCall[] = [];
   private landing: URL;
 
   constructor(
@@ -101,10 +106,15 @@ export class BrowserLogin implements LoginDriver {
     }
     await this.router.settled(500, this.timing.settleMs, this.signal);
     const after = await this.read();
-    const refused = this.router.exchanges.find(
+    const exchanges = this.router.exchanges.splice(0);
+    const refused = exchanges.find(
       (e) => e.request.method !== 'GET' && e.response && [401, 403].includes(e.response.status),
     );
-    this.router.exchanges.length = 0;
+    if (session.renewals === 0) {
+      this.calls.push(
+        ...exchanges.map((e) => apiCallOf(e, 'session')).filter((c): c is ApiCall => c !== null),
+      );
+    }
     if (!after || !this.loggedIn(after, session)) {
       return {
         ok: false,
@@ -120,6 +130,11 @@ export class BrowserLogin implements LoginDriver {
       ok: true,
       detail: `form login in the browser at ${new URL(login.login_url).pathname}, landed on ${landed.pathname}${landed.hash}`,
     };
+  }
+
+  /** The login's API answers, as pages of the crawl (their headers and cookies are checked too). */
+  get pages(): Page[] {
+    return this.calls.map((call) => ({ url: call.url, response: call.response, facts: null, depth: 1 }));
   }
 
   /** After the crawl: the credentials the app used last (a token it refreshed, say). */

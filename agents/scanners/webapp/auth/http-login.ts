@@ -7,6 +7,7 @@ import { Parser } from 'htmlparser2';
 import type { TargetLogin } from '../../../../shared/target-login.ts';
 import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
 import { header } from '../../core/http-client.ts';
+import type { Page } from '../crawl.ts';
 import type { LoginDriver, LoginOutcome, ScanSession } from './session.ts';
 
 interface FormInput {
@@ -74,6 +75,8 @@ export function looksLoggedIn(
 
 export class HttpLogin implements LoginDriver {
   readonly renewable: boolean;
+  /** The first login's answers (the form post sets the session cookie), as pages of the crawl. */
+  readonly pages: Page[] = [];
   /** Where the session is checked: the page the login landed on, or the start page. */
   private check: URL;
 
@@ -87,7 +90,7 @@ export class HttpLogin implements LoginDriver {
   }
 
   async alive(session: ScanSession): Promise<boolean> {
-    const response = await this.client.tryRequest(this.check, { followRedirects: 'same-origin' });
+    const response = await this.send(session, this.check, 'GET');
     return response !== null && looksLoggedIn(response, this.login.logged_in_marker, session.loginPath);
   }
 
@@ -176,6 +179,9 @@ export class HttpLogin implements LoginDriver {
         return null;
       }
       session.keepCookies(next, response);
+      if (session.renewals === 0 && session.status !== 'logged-in' && verb === 'POST') {
+        this.pages.push({ url: next, response, facts: null, depth: 1 });
+      }
       const location = header(response, 'location');
       if (response.status < 300 || response.status > 399 || !location) {
         return response;

@@ -25,6 +25,8 @@ export interface LoginDriver {
 
 /** Renewals per scan: a login that keeps failing must not hammer the target's login form. */
 const maxRenewals = 3;
+/** After a check found the session alive, 401s within this time are taken as the endpoints' own. */
+const aliveForMs = 2000;
 
 export class ScanSession implements HttpSession {
   readonly jar = new CookieJar();
@@ -33,8 +35,7 @@ export class ScanSession implements HttpSession {
   status: LoginReport['status'] = 'failed';
   detail = 'not logged in yet';
   private renewing: Promise<boolean> | null = null;
-  /** True while the driver checks or renews the session: its own requests must not renew it again. */
-  private busy = false;
+  private aliveAt = 0;
 
   constructor(
     readonly login: TargetLogin,
@@ -124,13 +125,17 @@ export class ScanSession implements HttpSession {
       return false;
     }
     this.keepCookies(url, response);
-    if (this.busy || !this.looksLost(url, response)) {
+    if (!this.looksLost(url, response)) {
       return false;
     }
     return this.renew();
   }
 
-  /** Logs in again if the session is really gone; concurrent callers share one attempt. */
+  /**
+   * Logs in again if the session is really gone; concurrent callers share one attempt and all send their
+   * request again in the new session. (Drivers send their own requests `anonymous`, with the session's
+   * headers given explicitly, so that they never wait for the renewal they are part of.)
+   */
   renew(): Promise<boolean> {
     this.renewing ??= this.renewOnce().finally(() => {
       this.renewing = null;
@@ -142,44 +147,39 @@ export class ScanSession implements HttpSession {
     if (this.status !== 'logged-in') {
       return false;
     }
-    this.busy = true;
-    try {
-      if (await this.driver.alive(this)) {
-        return false;
-      }
-      if (!this.driver.renewable) {
-        this.status = 'expired';
-        this.detail = `the ${this.login.kind} no longer logs in (it expired during the scan): save a fresh one`;
-        return false;
-      }
-      if (this.renewals >= maxRenewals) {
-        this.status = 'expired';
-        this.detail = `the session was lost again after ${maxRenewals} renewals`;
-        return false;
-      }
-      this.renewals += 1;
-      const outcome = await this.driver.logIn(this);
-      if (!outcome.ok) {
-        this.status = 'failed';
-        this.detail = `logging in again failed: ${outcome.reason}`;
-      }
-      return outcome.ok;
-    } finally {
-      this.busy = false;
+    // Guard: a 401 that an endpoint gives by design must not cost a check per request.
+    if (Date.now() - this.aliveAt < aliveForMs) {
+      return false;
     }
+    if (await this.driver.alive(this)) {
+      this.aliveAt = Date.now();
+      return false;
+    }
+    if (!this.driver.renewable) {
+      this.status = 'expired';
+      this.detail = `the ${this.login.kind} no longer logs in (it expired during the scan): save a fresh one`;
+      return false;
+    }
+    if (this.renewals >= maxRenewals) {
+      this.status = 'expired';
+      this.detail = `the session was lost again after ${maxRenewals} renewals`;
+      return false;
+    }
+    this.renewals += 1;
+    const outcome = await this.driver.logIn(this);
+    if (!outcome.ok) {
+      this.status = 'failed';
+      this.detail = `logging in again failed: ${outcome.reason}`;
+    }
+    return outcome.ok;
   }
 
   /** The first login of the scan. */
   async start(): Promise<boolean> {
-    this.busy = true;
-    try {
-      const outcome = await this.driver.logIn(this);
-      this.status = outcome.ok ? 'logged-in' : 'failed';
-      this.detail = outcome.ok ? outcome.detail : outcome.reason;
-      return outcome.ok;
-    } finally {
-      this.busy = false;
-    }
+    const outcome = await this.driver.logIn(this);
+    this.status = outcome.ok ? 'logged-in' : 'failed';
+    this.detail = outcome.ok ? outcome.detail : outcome.reason;
+    return outcome.ok;
   }
 
   report(): LoginReport {

@@ -70,6 +70,11 @@ export function routeKey(url: URL): string {
   return copy.href;
 }
 
+/** Routes of one template (/products/1, /products/2…): rendering a few tells what all of them do. */
+const perTemplate = 2;
+const templateOf = (url: URL) =>
+  `${url.pathname.replace(/\/(?:\d+|[0-9a-f]{8}-[0-9a-f-]{27,}|[0-9a-f]{24,})(?=\/|$)/gi, '/{id}')}${/^#!?\//.test(url.hash) ? url.hash.replace(/\/\d+(?=\/|$)/g, '/{id}') : ''}`;
+
 const documentUrl = (url: URL) => {
   const copy = new URL(url);
   copy.hash = '';
@@ -97,12 +102,15 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
   const storage = new Map<string, StorageItem>();
   const documents = new Map<string, HttpResponse>();
   const queued = new Set<string>();
+  const templates = new Map<string, number>();
   const queue: { url: URL; depth: number }[] = [];
   const enqueue = (url: URL, depth: number, text = '') => {
     const key = routeKey(url);
+    const template = templateOf(url);
     if (
       url.origin !== start.origin ||
       queued.has(key) ||
+      (templates.get(template) ?? 0) >= perTemplate ||
       skipExtensions.test(url.pathname) ||
       isLogout(url, 'GET', text) ||
       (options.skip?.(url) ?? false)
@@ -110,6 +118,7 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
       return;
     }
     queued.add(key);
+    templates.set(template, (templates.get(template) ?? 0) + 1);
     queue.push({ url: new URL(key), depth });
   };
   queued.add(routeKey(start));
@@ -129,7 +138,7 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
     for (let attempt = 0; attempt < 2; attempt += 1) {
       router.exchanges.length = 0;
       await tab.goto(url.href, limits.navigationMs);
-      await router.settled(400, limits.settleMs, signal);
+      await router.settled(300, limits.settleMs, signal);
       view = await snapshot(tab, router, options);
       exchanges = router.exchanges.splice(0);
       // A lost session is renewed and the page visited again, once.

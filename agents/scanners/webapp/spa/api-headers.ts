@@ -5,11 +5,14 @@ import type { Finding } from '../../../../shared/findings.ts';
 import { header } from '../../core/http-client.ts';
 import type { ApiCall } from '../browser/api-calls.ts';
 import type { Page } from '../crawl.ts';
+import { nosniff } from '../header-checks.ts';
 import { webappFinding } from '../rules.ts';
 import type { WebappRuleId } from '../rules.ts';
 
 const isJson = (call: ApiCall) => /json/i.test(header(call.response, 'content-type') ?? '');
-const byUrl = (a: ApiCall, b: ApiCall) => a.url.href.localeCompare(b.url.href);
+/** Stable order: what an unauthenticated visitor sees first (so the location does not depend on a login). */
+const byUrl = (a: ApiCall, b: ApiCall) =>
+  Number(a.phase === 'session') - Number(b.phase === 'session') || a.url.href.localeCompare(b.url.href);
 const label = (call: ApiCall) => `${call.method} ${call.url.pathname}`;
 
 /** Calls the app makes only in the login session (not before logging in): the user's own data. */
@@ -26,7 +29,7 @@ export function sessionOnly(calls: ApiCall[]): ApiCall[] {
 }
 
 function report(rule: WebappRuleId, hits: ApiCall[], what: (call: ApiCall) => string): Finding[] {
-  const sorted = [...new Map(hits.map((h) => [h.url.href, h])).values()].sort(byUrl);
+  const sorted = [...new Map([...hits].reverse().map((h) => [h.url.href, h])).values()].sort(byUrl);
   const first = sorted[0];
   if (!first) {
     return [];
@@ -44,9 +47,7 @@ export function apiHeaderFindings(calls: ApiCall[], pages: Page[]): Finding[] {
   findings.push(
     ...report(
       'web.api.nosniff-missing',
-      answered.filter(
-        (c) => (header(c.response, 'x-content-type-options') ?? '').trim().toLowerCase() !== 'nosniff',
-      ),
+      answered.filter((c) => !nosniff(header(c.response, 'x-content-type-options'))),
       (c) => `${header(c.response, 'content-type')} without X-Content-Type-Options: nosniff`,
     ),
   );

@@ -35,5 +35,5 @@ export function emailsIn(text: string): string[] {
 /** An address shown without most of its local part: enough to recognise, not to reuse. */
 export function maskEmail(email: string): string {
   const [local = '', domain = ''] = email.split('@');
-  return `${local.slice(0, 1)}…@${domain}`;
+  return `${local.slice(0, 2)}…@${domain}`;
 }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 
 import type { Finding } from '../../../../shared/findings.ts';
-import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
+import type { HttpClient, HttpResponse, HttpSession } from '../../core/http-client.ts';
 import { header } from '../../core/http-client.ts';
 import type { ApiCall } from '../browser/api-calls.ts';
 import { webappFinding } from '../rules.ts';
@@ -36,11 +36,13 @@ function replay(call: ApiCall, credentials: Record<string, string>): Record<stri
   return { ...out, ...credentials };
 }
 
-const ownCredentials = (call: ApiCall) =>
-  Object.fromEntries(Object.entries(call.headers).filter(([name]) => credentialHeaders.has(name)));
-
+/** Without the session's credentials (or with forged ones given in `headers`). */
 const send = (client: HttpClient, url: URL, headers: Record<string, string>) =>
   client.tryRequest(url, { headers, anonymous: true });
+
+/** In the login session as it is now (renewed if it was lost since the app made the call). */
+const inSession = (client: HttpClient, url: URL, call: ApiCall) =>
+  client.tryRequest(url, { headers: replay(call, {}) });
 
 /** The user the session belongs to, as the app's own answer names them. */
 function identityOf(call: ApiCall, username: string | null): string | null {
@@ -52,14 +54,15 @@ function identityOf(call: ApiCall, username: string | null): string | null {
 
 const base64url = (text: string) => Buffer.from(text).toString('base64url');
 
-/** The bearer JSON Web Token a call carried, split in its three parts. */
-function bearerJwt(call: ApiCall): [string, string, string] | null {
-  const token = /^Bearer\s+([\w-]+)\.([\w-]+)\.([\w-]*)$/i.exec(call.headers.authorization ?? '');
+/** A bearer JSON Web Token, split in its three parts. */
+function bearerJwt(authorization: string | undefined): [string, string, string] | null {
+  const token = /^Bearer\s+([\w-]+)\.([\w-]+)\.([\w-]*)$/i.exec(authorization ?? '');
   return token ? [token[1]!, token[2]!, token[3]!] : null;
 }
 
 export async function sessionFindings(
   client: HttpClient,
+  session: HttpSession,
   calls: ApiCall[],
   username: string | null,
   onProgress: () => void,
@@ -93,7 +96,7 @@ export async function sessionFindings(
       findings.push(idor);
     }
   }
-  const jwt = await forgedTokenAccepted(client, guarded);
+  const jwt = await forgedTokenAccepted(client, session, guarded);
   if (jwt) {
     findings.push(jwt);
   }
@@ -114,7 +117,7 @@ async function neighbourRecord(client: HttpClient, call: ApiCall, identity: stri
   for (const other of [own - 1, own + 1].filter((n) => n >= 0)) {
     const url = new URL(call.url);
     url.pathname = segments.map((s, i) => (i === index ? String(other) : s)).join('/');
-    const answer = await send(client, url, replay(call, ownCredentials(call)));
+    const answer = await inSession(client, url, call);
     if (!ok(answer) || !isJson(answer) || answer.body.includes(identity)) {
       continue;
     }
@@ -133,34 +136,51 @@ async function neighbourRecord(client: HttpClient, call: ApiCall, identity: stri
   return null;
 }
 
+/** The session's token with its signature removed ("alg": "none") or made by no key. */
+const forgeries: { how: string; forge: (parts: [string, string, string]) => string }[] = [
+  {
+    how: 'with "alg": "none" and no signature',
+    forge: ([, payload]) => `${base64url('{"alg":"none","typ":"JWT"}')}.${payload}.`,
+  },
+  {
+    how: 'with a signature made by no key',
+    forge: ([head, payload, signature]) =>
+      `${head}.${payload}.${randomBytes(Math.max(32, Math.floor((signature.length * 3) / 4))).toString('base64url')}`,
+  },
+];
+
 /** An endpoint that refuses requests without the session, tried with the session's token forged. */
-async function forgedTokenAccepted(client: HttpClient, guarded: ApiCall[]): Promise<Finding | null> {
-  const call = guarded.find((c) => bearerJwt(c));
-  const parts = call ? bearerJwt(call) : null;
-  if (!call || !parts) {
+async function forgedTokenAccepted(
+  client: HttpClient,
+  session: HttpSession,
+  guarded: ApiCall[],
+): Promise<Finding | null> {
+  const call = [...guarded]
+    .sort((a, b) => a.url.href.localeCompare(b.url.href))
+    .find((c) => bearerJwt(c.headers.authorization));
+  if (!call) {
     return null;
   }
-  const [head, payload, signature] = parts;
-  const real = await send(client, call.url, replay(call, ownCredentials(call)));
-  // Guard: the token must still work as the app sent it, or a refusal proves nothing.
-  if (!ok(real) || !sameBody(real, call.response)) {
-    return null;
-  }
-  const forgeries = [
-    {
-      how: 'with "alg": "none" and no signature',
-      token: `${base64url('{"alg":"none","typ":"JWT"}')}.${payload}.`,
-    },
-    {
-      how: 'with a signature made by no key',
-      token: `${head}.${payload}.${randomBytes(Math.max(32, Math.floor((signature.length * 3) / 4))).toString('base64url')}`,
-    },
-  ];
   const accepted: string[] = [];
-  for (const forgery of forgeries) {
-    const answer = await send(client, call.url, replay(call, { authorization: `Bearer ${forgery.token}` }));
-    if (ok(answer) && sameBody(answer, call.response)) {
-      accepted.push(forgery.how);
+  for (const { how, forge } of forgeries) {
+    // Twice at most: a forgery refused because the session had just ended proves nothing, so it is
+    // tried again in the renewed session.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const token = session.headers(call.url).authorization;
+      const parts = bearerJwt(token);
+      if (!parts) {
+        break;
+      }
+      const answer = await send(client, call.url, replay(call, { authorization: `Bearer ${forge(parts)}` }));
+      if (ok(answer) && sameBody(answer, call.response)) {
+        accepted.push(how);
+        break;
+      }
+      // Guard: a refusal counts only when the real token is still accepted right after it.
+      const real = await inSession(client, call.url, call);
+      if (!ok(real) || !sameBody(real, call.response) || session.headers(call.url).authorization === token) {
+        break;
+      }
     }
   }
   if (accepted.length === 0) {
