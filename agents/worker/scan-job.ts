@@ -132,6 +132,7 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
     scanner: payload.scanner,
     findings,
     stats: result.stats,
+    ...(result.crawl ? { crawl: result.crawl } : {}),
     partial: result.partial || reason === 'cancelled',
     finalStatus: reason === 'cancelled' ? 'stopped' : 'completed',
   });

@@ -3,7 +3,9 @@
 // answered by the scan's route (the policy-checked HTTP client); Chromium itself is given a proxy that
 // cannot exist and a resolver that resolves nothing, so anything that would escape interception
 // (preconnects, a redirect Chromium follows on its own, WebSockets, WebRTC) fails instead of reaching
-// the network.
+// the network. (Interception alone is not enough: Chromium's loading predictor opens connections to hosts
+// it saw on earlier loads of a page, frames and form targets included, before any request exists; the
+// hosted-policy suite records such connections when these flags are left out.)
 import { accessSync, constants } from 'node:fs';
 
 import { chromium } from 'playwright-core';

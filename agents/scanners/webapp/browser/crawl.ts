@@ -75,12 +75,6 @@ const perTemplate = 2;
 const templateOf = (url: URL) =>
   `${url.pathname.replace(/\/(?:\d+|[0-9a-f]{8}-[0-9a-f-]{27,}|[0-9a-f]{24,})(?=\/|$)/gi, '/{id}')}${/^#!?\//.test(url.hash) ? url.hash.replace(/\/\d+(?=\/|$)/g, '/{id}') : ''}`;
 
-const documentUrl = (url: URL) => {
-  const copy = new URL(url);
-  copy.hash = '';
-  return copy.href;
-};
-
 async function snapshot(tab: ScanBrowserTab, router: BrowserRouter, options: BrowserCrawlOptions) {
   // A page that navigates while it is read (a client-side redirect) is read again once it has settled.
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -100,7 +94,7 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
   const apiCalls = new Map<string, ApiCall>();
   const endpoints = new Map<string, Endpoint>();
   const storage = new Map<string, StorageItem>();
-  const documents = new Map<string, HttpResponse>();
+  let shown: HttpResponse | null = null;
   const queued = new Set<string>();
   const templates = new Map<string, number>();
   const queue: { url: URL; depth: number }[] = [];
@@ -149,14 +143,16 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
     if (!view) {
       continue;
     }
+    // The document the tab shows: this visit's last loaded navigation, else (a hash or pushState route
+    // of the same app) the one loaded before. Its URL may differ from the route the app moved to.
     for (const exchange of exchanges) {
       if (exchange.request.navigation && exchange.response && exchange.response.status < 300) {
-        documents.set(documentUrl(new URL(exchange.response.url)), exchange.response);
+        shown = exchange.response;
       }
     }
     const here = new URL(view.href);
     const key = routeKey(here);
-    const response = documents.get(documentUrl(here));
+    const response = here.origin === start.origin ? shown : null;
     let facts: HtmlFacts | null = null;
     if (response && !visited.has(key)) {
       visited.add(key);

@@ -102,11 +102,15 @@ export class BrowserRouter {
   }
 
   private async exchange(request: ScanBrowserRequest): Promise<Exchange & { answer: ScanBrowserAnswer }> {
+    // A refused navigation is answered 204 No Content, on which browsers stay on the current page: a page
+    // that sends the tab elsewhere (a form posted off-site, a script setting location) is still read.
     const refuse = (reason: string) => ({
       request,
       response: null,
       refused: reason,
-      answer: { refused: reason },
+      answer: request.navigation
+        ? { status: 204, headers: [] as [string, string][], body: '' }
+        : { refused: reason },
     });
     let url: URL;
     try {
@@ -181,12 +185,7 @@ export class BrowserRouter {
         return { request, response, answer: redirectPage(response, sameOrigin) };
       }
       // A sub-request still redirecting after the client followed what stays on the origin leaves it.
-      return {
-        request,
-        response,
-        refused: 'redirects off the site',
-        answer: { refused: 'redirects off the site' },
-      };
+      return { ...refuse('redirects off the site'), response };
     }
     return { request, response, answer: answerOf(response) };
   }
