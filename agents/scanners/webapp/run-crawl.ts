@@ -192,6 +192,10 @@ async function logInAndCrawl(
   client.useSession(session);
   if (!browser || !browserLogin) {
     merge(outcome, await crawl(client, start, limits, input.tick), false);
+    // What the login led to may not be linked from the start page (an account page).
+    if (routeKey(driver.landing) !== routeKey(start)) {
+      merge(outcome, await crawl(client, driver.landing, limits, input.tick), false);
+    }
   } else {
     const checkSession: SessionCheck = async (view, exchanges) => {
       const marker = login.logged_in_marker;
@@ -215,6 +219,7 @@ async function logInAndCrawl(
       signal,
       onPage: input.tick,
       checkSession,
+      seeds: [browserLogin.landing],
       skip: (url) => session.isLoginPage(url),
     });
     browserLogin.refresh(session);

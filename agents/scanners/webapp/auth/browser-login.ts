@@ -21,7 +21,7 @@ export class BrowserLogin implements LoginDriver {
   readonly renewable: boolean;
   /** The API calls of the first login (the login request itself, what the app loads next). */
   readonly calls: ApiCall[] = [];
-  private landing: URL;
+  private landingUrl: URL;
 
   constructor(
     private readonly tab: ScanBrowserTab,
@@ -32,7 +32,7 @@ export class BrowserLogin implements LoginDriver {
     private readonly signal?: AbortSignal,
   ) {
     this.renewable = login.kind === 'form';
-    this.landing = start;
+    this.landingUrl = start;
   }
 
   /** Whether the page in the tab shows a working session. */
@@ -62,7 +62,7 @@ export class BrowserLogin implements LoginDriver {
   }
 
   async alive(session: ScanSession): Promise<boolean> {
-    const view = await this.view(this.landing.href);
+    const view = await this.view(this.landingUrl.href);
     this.router.exchanges.length = 0;
     return view !== null && this.loggedIn(view, session);
   }
@@ -80,14 +80,14 @@ export class BrowserLogin implements LoginDriver {
   async logIn(session: ScanSession): Promise<LoginOutcome> {
     const login = this.login;
     if (login.kind !== 'form') {
-      const view = await this.view(this.landing.href);
+      const view = await this.view(this.landingUrl.href);
       this.router.exchanges.length = 0;
       if (!login.logged_in_marker) {
         return { ok: true, detail: `${login.kind} login (not checked: no logged-in marker given)` };
       }
       return view && this.loggedIn(view, session)
-        ? { ok: true, detail: `${login.kind} login; the marker shows on ${this.landing.pathname}` }
-        : { ok: false, reason: `the marker "${login.logged_in_marker}" is not on ${this.landing.href}` };
+        ? { ok: true, detail: `${login.kind} login; the marker shows on ${this.landingUrl.pathname}` }
+        : { ok: false, reason: `the marker "${login.logged_in_marker}" is not on ${this.landingUrl.href}` };
     }
     const page = await this.view(login.login_url);
     if (!page) {
@@ -124,12 +124,17 @@ export class BrowserLogin implements LoginDriver {
       };
     }
     const landed = new URL(after.href);
-    this.landing = session.isLoginPage(landed) ? this.landing : landed;
+    this.landingUrl = session.isLoginPage(landed) ? this.landingUrl : landed;
     this.adopt(session);
     return {
       ok: true,
       detail: `form login in the browser at ${new URL(login.login_url).pathname}, landed on ${landed.pathname}${landed.hash}`,
     };
+  }
+
+  /** Where the login landed (the start page when it stayed on the login page's URL). */
+  get landing(): URL {
+    return this.landingUrl;
   }
 
   /** The login's API answers, as pages of the crawl (their headers and cookies are checked too). */

@@ -80,6 +80,10 @@ export class HttpLogin implements LoginDriver {
   /** Where the session is checked: the page the login landed on, or the start page. */
   private check: URL;
 
+  get landing(): URL {
+    return this.check;
+  }
+
   constructor(
     private readonly client: HttpClient,
     private readonly login: TargetLogin,
