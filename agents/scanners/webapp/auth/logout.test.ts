@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+
+import { isLogout } from './logout.ts';
+
+const u = (path: string) => new URL(path, 'https://shop.example');
+
+describe('isLogout', () => {
+  it.each([
+    '/logout',
+    '/log-out',
+    '/users/sign_out',
+    '/account/signout?next=/',
+    '/api/auth/logout',
+    '/session/end-session',
+    '/index.php?action=logoff',
+    '/abmelden',
+    '/Logout.aspx',
+  ])('knows %s for a logout link', (path) => {
+    expect(isLogout(u(path))).toBe(true);
+  });
+
+  it('knows logout buttons and links by their text, and DELETE /session', () => {
+    expect(isLogout(u('/account/end'), 'GET', 'Sign out')).toBe(true);
+    expect(isLogout(u('/x'), 'POST', '  Log out ')).toBe(true);
+    expect(isLogout(u('/session'), 'DELETE')).toBe(true);
+    expect(isLogout(u('/users/sessions/current'), 'DELETE')).toBe(true);
+  });
+
+  it.each([
+    ['/blog/how-we-logged-outages', ''],
+    ['/catalog', ''],
+    ['/session', ''],
+    ['/products/signed-outsole', ''],
+    ['/about', 'Logout policy explained in detail'],
+  ])('leaves %s alone', (path, text) => {
+    expect(isLogout(u(path), 'GET', text)).toBe(false);
+  });
+});
