@@ -15,7 +15,7 @@ fi
 # installed, only as root on Debian. Without them those suites skip themselves, saying why.
 missing=()
 for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd \
-  vsftpd:/usr/sbin/vsftpd python3:/usr/bin/python3 chromium:/usr/bin/chromium \
+  vsftpd:/usr/sbin/vsftpd lighttpd:/usr/sbin/lighttpd python3:/usr/bin/python3 chromium:/usr/bin/chromium \
   libjs-angularjs:/usr/share/javascript/angular.js/angular.js libjs-jquery:/usr/share/javascript/jquery/jquery.min.js; do
   command -v "${pair#*:}" >/dev/null || [ -e "${pair#*:}" ] || missing+=("${pair%%:*}")
 done

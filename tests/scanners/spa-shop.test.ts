@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import { findChromium } from '../../agents/scanners/webapp/browser/chromium.ts';
 import type { RunningShop } from '../fixtures/spa-shop.ts';
+import type { RunningDesk } from '../fixtures/spa-desk.ts';
+import { spaDeskMissing, startSpaDesk } from '../fixtures/spa-desk.ts';
 import { spaShopMissing, startSpaShop } from '../fixtures/spa-shop.ts';
 import { measure } from './measure.ts';
 
@@ -105,6 +107,37 @@ describe.skipIf(missing.length > 0)(
       });
       expect(result.crawl?.login?.status).toBe('failed');
       expect(result.crawl?.login?.detail).toMatch(/JavaScript login needs the browser/);
+    });
+  },
+);
+
+describe.skipIf(spaDeskMissing().length > 0 || missing.includes('chromium'))(
+  'web scanner on a second, different single-page app (lighttpd, hash routes, sessionStorage)',
+  () => {
+    let desk: RunningDesk;
+    beforeAll(async () => {
+      desk = await startSpaDesk();
+    });
+    afterAll(async () => {
+      await desk?.close();
+    });
+
+    it('finds what the planted list says, before and after logging in with its own markup', async () => {
+      const visitor = await runScan('webapp', { target: desk.target, mode: 'local' });
+      const before = measure(visitor.findings, desk.publicPlanted, desk.target);
+      expect(before.missed).toEqual([]);
+      expect(before.unexpected).toEqual([]);
+      const member = await runScan('webapp', { target: desk.target, mode: 'local', login: desk.login });
+      const after = measure(member.findings, desk.planted, desk.target);
+      expect(after.missed).toEqual([]);
+      expect(after.unexpected).toEqual([]);
+      expect(member.crawl?.login).toMatchObject({ status: 'logged-in', renewals: 0 });
+      expect(member.crawl?.login?.detail).toMatch(/at \/#\/login, landed on \/#\/me/);
+      // Only "alg": "none" fools this one: the forged signature is refused.
+      expect(member.findings.find((f) => f.rule_id === 'web.auth.jwt-unverified')?.evidence).toMatch(
+        /"alg": "none" and no signature$/,
+      );
+      expect(desk.events).not.toContain('LOGOUT');
     });
   },
 );

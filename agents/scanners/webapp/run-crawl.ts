@@ -219,6 +219,8 @@ async function logInAndCrawl(
       signal,
       onPage: input.tick,
       checkSession,
+      // The tab that logged in: a session kept in sessionStorage lives in that tab only.
+      tab: browserLogin.tab,
       seeds: [browserLogin.landing],
       skip: (url) => session.isLoginPage(url),
     });

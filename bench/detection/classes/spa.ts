@@ -1,11 +1,14 @@
 // Single-page apps and logins: the shop of tests/fixtures/spa-shop.ts (nginx, an empty shell, a bundle, a
-// JSON API, a login) scanned by us (rendered in Chromium, before and after logging in) beside wapiti and
-// whatweb, which do not run JavaScript: their recall on what only the running app shows is the point.
-// Logged in, wapiti gets the session's token as a header, as a person would copy it from the browser.
+// JSON API, a login; and its hardened twin) and the help desk of tests/fixtures/spa-desk.ts (lighttpd, hash
+// routes, a sessionStorage token), scanned by us (rendered in Chromium, before and after logging in) beside
+// wapiti and whatweb, which do not run JavaScript: their recall on what only the running app shows is the
+// point. Logged in, wapiti gets the session's token as a header, as a person would copy it from the browser.
 import { readFile, rm } from 'node:fs/promises';
 
 import { runScan } from '../../../agents/scanners/run-scan.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
+import type { RunningDesk } from '../../../tests/fixtures/spa-desk.ts';
+import { spaDeskPorts, spaDeskSessionPlanted, startSpaDesk } from '../../../tests/fixtures/spa-desk.ts';
 import type { RunningShop } from '../../../tests/fixtures/spa-shop.ts';
 import { spaShopSessionPlanted, startSpaShop } from '../../../tests/fixtures/spa-shop.ts';
 import { runTool } from '../tool-process.ts';
@@ -21,7 +24,9 @@ const withoutJs = new Set([
   'web.clickjacking',
   'web.disclosure.server-version',
 ]);
-const sessionKeys = new Set(spaShopSessionPlanted.map((p) => `${p.rule_id} @ ${p.location}`));
+const sessionKeys = new Set(
+  [...spaShopSessionPlanted, ...spaDeskSessionPlanted].map((p) => `${p.rule_id} @ ${p.location}`),
+);
 
 function classOf(issue: PlantedIssue): string {
   if (sessionKeys.has(`${issue.rule_id} @ ${issue.location}`)) {
@@ -77,15 +82,20 @@ const wapitiCovers = new Set([
   'web.cookie.httponly-missing',
 ]);
 
-/** Alice's bearer token, got from the shop's login API as her browser gets it. */
-async function sessionToken(shop: RunningShop): Promise<string> {
-  if (shop.login.kind !== 'form') {
-    throw new Error('the shop logs in with a form');
+/** Alice's bearer token, got from the app's login API as her browser gets it. */
+async function sessionToken(app: RunningShop | RunningDesk): Promise<string> {
+  if (app.login.kind !== 'form') {
+    throw new Error('the apps log in with a form');
   }
-  const response = await fetch(`${shop.target}/api/auth/login`, {
+  const desk = app.target.endsWith(`:${spaDeskPorts.desk}`);
+  const response = await fetch(`${app.target}/api/${desk ? 'session' : 'auth/login'}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: shop.login.username, password: shop.login.password }),
+    body: JSON.stringify(
+      desk
+        ? { user: app.login.username, pass: app.login.password }
+        : { email: app.login.username, password: app.login.password },
+    ),
   });
   return ((await response.json()) as { token: string }).token;
 }
@@ -97,9 +107,9 @@ function wapiti(loggedIn: boolean): ReferenceTool {
     aptPackage: 'wapiti',
     covers: (issue) => wapitiCovers.has(issue.rule_id),
     async run(fixture: RunningFixture): Promise<ToolRun> {
-      const shop = fixture as RunningShop;
+      const app = fixture as RunningShop | RunningDesk;
       const out = `/tmp/vigil-bench-wapiti-${process.pid}-${Date.now()}.json`;
-      const header = loggedIn ? ['-H', `Authorization: Bearer ${await sessionToken(shop)}`] : [];
+      const header = loggedIn ? ['-H', `Authorization: Bearer ${await sessionToken(app)}`] : [];
       const run = await runTool(
         'wapiti',
         [
@@ -194,5 +204,22 @@ export const fixtures: DetectionFixture[] = [
     start: () => startSpaShop({ hardened: true }),
     scan: (f) => runScan('webapp', { target: f.target, mode: 'local', login: (f as RunningShop).login }),
     tools: [wapiti(false), whatweb],
+  },
+  {
+    name: 'help desk (lighttpd, hash routes), not logged in',
+    classOf,
+    start: async () => {
+      const desk = await startSpaDesk();
+      return { ...desk, planted: desk.publicPlanted };
+    },
+    scan: (f) => runScan('webapp', { target: f.target, mode: 'local' }),
+    tools: [wapiti(false), whatweb],
+  },
+  {
+    name: 'help desk, logged in (sessionStorage token)',
+    classOf,
+    start: () => startSpaDesk(),
+    scan: (f) => runScan('webapp', { target: f.target, mode: 'local', login: (f as RunningDesk).login }),
+    tools: [wapiti(true), whatweb],
   },
 ];

@@ -24,7 +24,7 @@ export class BrowserLogin implements LoginDriver {
   private landingUrl: URL;
 
   constructor(
-    private readonly tab: ScanBrowserTab,
+    readonly tab: ScanBrowserTab,
     private readonly router: BrowserRouter,
     private readonly login: TargetLogin,
     start: URL,
@@ -128,7 +128,7 @@ export class BrowserLogin implements LoginDriver {
     this.adopt(session);
     return {
       ok: true,
-      detail: `form login in the browser at ${new URL(login.login_url).pathname}, landed on ${landed.pathname}${landed.hash}`,
+      detail: `form login in the browser at ${new URL(login.login_url).pathname}${new URL(login.login_url).hash}, landed on ${landed.pathname}${landed.hash}`,
     };
   }
 

@@ -57,6 +57,8 @@ export interface BrowserCrawlOptions {
   seeds?: URL[];
   /** Routes not to render (pages whose HTML runs no script, the login page once logged in). */
   skip?: (url: URL) => boolean;
+  /** The tab to crawl in (the one that logged in: sessionStorage belongs to a tab); a new one by default. */
+  tab?: ScanBrowserTab;
 }
 
 const skipExtensions = /\.(png|jpe?g|gif|svg|ico|webp|woff2?|ttf|eot|mp4|mp3|pdf|zip|gz|css|js|map|json)$/i;
@@ -120,7 +122,7 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
   for (const seed of options.seeds ?? []) {
     enqueue(seed, 1);
   }
-  const tab = await browser.newTab();
+  const tab = options.tab ?? (await browser.newTab());
   const visited = new Set<string>();
   while (queue.length > 0 && pages.length < limits.maxPages && Date.now() < deadline) {
     if (signal?.aborted || router.stopped) {

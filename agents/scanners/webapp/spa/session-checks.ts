@@ -103,20 +103,54 @@ export async function sessionFindings(
   return findings;
 }
 
-/** The same record URL with the id one lower or higher, asked for in the same session. */
-async function neighbourRecord(client: HttpClient, call: ApiCall, identity: string): Promise<Finding | null> {
-  const segments = call.url.pathname.split('/');
+/** Query parameters that name a record of someone: ?id=, ?user_id=, ?owner=, ?account=… */
+const idParam = /^(?:id|uid|user|owner|account|customer|(?:[a-z]+_)?id)$/i;
+
+/** Where the record's id sits in the URL: its last numeric path segment, or an id-like query parameter. */
+function idSlot(url: URL): { id: number; at: (other: number | string) => URL; template: string } | null {
+  const segments = url.pathname.split('/');
   const index = segments.findLastIndex((s) => /^\d{1,12}$/.test(s));
-  if (index < 0) {
+  if (index >= 0) {
+    const at = (other: number | string) => {
+      const next = new URL(url);
+      next.pathname = segments.map((s, i) => (i === index ? String(other) : s)).join('/');
+      return next;
+    };
+    return {
+      id: Number(segments[index]),
+      at,
+      template: `${url.origin}${segments.map((s, i) => (i === index ? '{id}' : s)).join('/')}`,
+    };
+  }
+  const name = [...url.searchParams.keys()].find(
+    (k) => idParam.test(k) && /^\d{1,12}$/.test(url.searchParams.get(k) ?? ''),
+  );
+  if (!name) {
     return null;
   }
-  const own = Number(segments[index]);
+  const at = (other: number | string) => {
+    const next = new URL(url);
+    next.searchParams.set(name, String(other));
+    return next;
+  };
+  return {
+    id: Number(url.searchParams.get(name)),
+    at,
+    template: `${url.origin}${url.pathname}?${name}={id}`,
+  };
+}
+
+/** The same record URL with the id one lower or higher, asked for in the same session. */
+async function neighbourRecord(client: HttpClient, call: ApiCall, identity: string): Promise<Finding | null> {
+  const slot = idSlot(call.url);
+  if (!slot) {
+    return null;
+  }
   const ownKeys = Object.keys((parseJson(call.response.body) as object | undefined) ?? {})
     .sort()
     .join(',');
-  for (const other of [own - 1, own + 1].filter((n) => n >= 0)) {
-    const url = new URL(call.url);
-    url.pathname = segments.map((s, i) => (i === index ? String(other) : s)).join('/');
+  for (const other of [slot.id - 1, slot.id + 1].filter((n) => n >= 0)) {
+    const url = slot.at(other);
     const answer = await inSession(client, url, call);
     if (!ok(answer) || !isJson(answer) || answer.body.includes(identity)) {
       continue;
@@ -126,10 +160,9 @@ async function neighbourRecord(client: HttpClient, call: ApiCall, identity: stri
       .join(',');
     const theirs = emailsIn(answer.body).filter((e) => e !== identity);
     if (keys === ownKeys && theirs.length > 0) {
-      const template = segments.map((s, i) => (i === index ? '{id}' : s)).join('/');
       return webappFinding('web.auth.idor', {
-        location: `${call.url.origin}${template}`,
-        evidence: `in the session of ${maskEmail(identity)}, GET ${url.pathname} answered HTTP ${answer.status} with another user's record (${maskEmail(theirs[0]!)}); the app itself asked for ${call.url.pathname}`,
+        location: slot.template,
+        evidence: `in the session of ${maskEmail(identity)}, GET ${url.pathname}${url.search} answered HTTP ${answer.status} with another user's record (${maskEmail(theirs[0]!)}); the app itself asked for ${call.url.pathname}${call.url.search}`,
       });
     }
   }
