@@ -90,6 +90,7 @@ async function benchFixture(fixture: DetectionFixture): Promise<BenchRow[]> {
     }
     const note = [
       `${round(ourMs / 1000, 2)} s, ${result.stats.requests} requests`,
+      result.detail ?? '',
       m.missed.length ? `missed ${m.missed.map(key).join(', ')}` : '',
       m.unexpected.length ? `UNEXPECTED ${m.unexpected.map(key).join(', ')}` : '',
     ]

@@ -5,6 +5,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
+import { fetchComponentLibraries } from '../tests/fixtures/component-libs.ts';
 import type { BenchRow } from './lib/report.ts';
 
 const child = path.resolve(import.meta.dirname, 'detection-netns.ts');
@@ -19,6 +20,9 @@ export const detectionPackages = [
   ['wapiti', 'wapiti'],
   ['whatweb', 'whatweb'],
   ['sqlmap', 'sqlmap'],
+  // Servers of the fixtures.
+  ['nginx', 'nginx'],
+  ['gnutls-serv', 'gnutls-bin'],
 ] as const;
 
 function install(packages: string[]): string[] {
@@ -48,6 +52,8 @@ export function benchDetection(): BenchRow[] {
     );
   }
   const notes = install(detectionPackages.filter(([cmd]) => !has(cmd)).map(([, pkg]) => pkg));
+  // Real library releases for the component fixtures come from the npm registry, unreachable inside.
+  notes.push(...fetchComponentLibraries().map((spec) => `could not fetch ${spec} from npm`));
   const inner = `ip link set lo up && { ulimit -n "$(ulimit -Hn)" 2>/dev/null || true; } && exec "$0" --import tsx "$1"`;
   const argv = process.getuid?.() === 0 ? ['--net'] : ['--user', '--map-root-user', '--net'];
   const out = execFileSync('unshare', [...argv, 'sh', '-c', inner, process.execPath, child], {

@@ -1,6 +1,7 @@
 import { UNLIMITED_RATE_LIMITS } from '../server/auth/settings.ts';
 import { startStack } from '../server/stack.ts';
 import { benchUser, timeLoop } from './lib/fixtures.ts';
+import { benchRestFidelity } from './rest-fidelity.ts';
 import { percentile, type BenchRow } from './lib/report.ts';
 
 /**
@@ -128,6 +129,7 @@ export async function benchRest(n = 1000): Promise<BenchRow[]> {
       );
     }
     rows.push(...(await aal2PolicyCost(stack, headers, user.id)));
+    rows.push(...(await benchRestFidelity(stack)));
     rows.push(
       { name: 'HTTP floor: GET /health p50 (no database)', value: floor, unit: 'ms' },
       {

@@ -63,7 +63,8 @@ VIGIL_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres" npx vites
 # so the schema suites above only ever see the product's tables.
 run_pg "$PG_BIN/psql" -h 127.0.0.1 -p "$port" -U postgres -q -c 'create database vigil_rest' postgres
 VIGIL_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/vigil_rest" npx vitest run --no-file-parallelism \
-  tests/integration/rest-read.test.ts tests/integration/rest-write.test.ts tests/integration/rest-hostile.test.ts
+  tests/integration/rest-read.test.ts tests/integration/rest-write.test.ts tests/integration/rest-hostile.test.ts \
+  tests/integration/rest-embeds.test.ts tests/integration/rest-fidelity-*.test.ts
 
 # The fuzzer sends hostile requests with the service key too (it may delete any row or bucket it can
 # reach): a database of its own, so that nothing it does reaches another suite.

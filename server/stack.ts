@@ -13,7 +13,7 @@ import { openKeyRing, type KeyRing } from './keys.ts';
 import { createMailer } from './mail/outbox.ts';
 import { attachRealtime } from './realtime/attach.ts';
 import { saveIntrospection } from './rest/schema-cache-file.ts';
-import { EXPOSED_SCHEMA } from './rest/schema-cache.ts';
+import { exposedSchemas } from './rest/schema-cache.ts';
 
 /** What `npm run stack:status -- --json` prints and `stack.json` in the data dir holds. */
 export interface StackStatus {
@@ -108,7 +108,7 @@ export async function startStack(overrides: Partial<StackConfig> = {}): Promise<
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // Last before closing: the next start reuses it only if nothing has written since.
-      await saveIntrospection(db, EXPOSED_SCHEMA).catch((e: unknown) =>
+      await saveIntrospection(db, await exposedSchemas(db)).catch((e: unknown) =>
         console.error('rest: cannot save the schema cache', e),
       );
       await db.close();

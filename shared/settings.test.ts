@@ -34,6 +34,7 @@ describe('readSettings', () => {
       VIGIL_SCAN_RAW_TCP: true,
       VIGIL_SCAN_BROWSER: true,
       CHROMIUM_PATH: undefined,
+      VIGIL_SCAN_TLS_CA_FILE: undefined,
     });
     expect(readSettings(StackSettings, { VIGIL_LOCAL_MODE: '' }).VIGIL_LOCAL_MODE).toBe(true);
   });

@@ -114,6 +114,11 @@ export const ScannerSettings = z.object({
   VIGIL_SCAN_BROWSER: flag(true),
   /** The Chromium the browser crawl drives (default /usr/bin/chromium, Debian's package). */
   CHROMIUM_PATH: optionalText,
+  /**
+   * A PEM file of extra trust anchors for the TLS chain check (an organisation's internal CA), trusted
+   * besides the system store; the machine's own store is never changed.
+   */
+  VIGIL_SCAN_TLS_CA_FILE: optionalText,
 });
 export type ScannerSettings = z.infer<typeof ScannerSettings>;
 

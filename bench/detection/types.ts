@@ -41,7 +41,10 @@ export interface DetectionFixture {
   classOf(issue: PlantedIssue): string;
   /** Starts the real server (from apt) configured badly; `planted` is its full list (empty: must be silent). */
   start(): Promise<RunningFixture>;
-  /** Our scan of it, as `npm run scan` would run it. */
-  scan(fixture: RunningFixture): Promise<ScanResult>;
+  /**
+   * Our scan of it, as `npm run scan` would run it; `detail` is added to the row's note (e.g. the time of
+   * the class's own checks when the scan also does other work, such as nmap's version detection).
+   */
+  scan(fixture: RunningFixture): Promise<ScanResult & { detail?: string }>;
   tools: ReferenceTool[];
 }

@@ -47,32 +47,16 @@ export function mediaType(accept: string | undefined): MediaType {
   throw new RestError(406, 'PGRST107', `None of these media types are available: ${types.join(', ')}`);
 }
 
-const csvCell = (v: unknown) => {
-  if (v === null || v === undefined) {
-    return '';
-  }
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-function toCsv(json: string, outputs: readonly string[]): string {
-  const rows = JSON.parse(json) as Record<string, unknown>[];
-  return [
-    outputs.map(csvCell).join(','),
-    ...rows.map((r) => outputs.map((o) => csvCell(r[o])).join(',')),
-  ].join('\n');
-}
-
 /** The body in the requested media type; a single object must be exactly one row (else 406 PGRST116). */
-export function renderBody(row: RenderedRow, media: MediaType, outputs: readonly string[]): string {
+export function renderBody(row: RenderedRow, media: MediaType): string {
   if (media === 'object') {
     if (row.page !== 1) {
       throw singleObjectError(row.page);
     }
     return row.body;
   }
-  const json = `[${row.body}]`;
-  return media === 'csv' ? toCsv(json, outputs) : json;
+  // CSV is rendered by Postgres itself (build/statement.ts).
+  return media === 'csv' ? row.body : `[${row.body}]`;
 }
 
 /** Content-Range and the 200/206/416 status of a read (wire contract §3.5). */

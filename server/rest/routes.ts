@@ -12,7 +12,7 @@ import { mediaType, wantsNullsStripped, type RestResponse } from './respond.ts';
 import { cachedRoleResolver } from './role-cache.ts';
 import { reloadRoleTimeouts } from '../db/role-timeouts.ts';
 import { runAsRequest } from './run.ts';
-import { EXPOSED_SCHEMA, schemaCacheFor } from './schema-cache.ts';
+import { schemaCacheFor } from './schema-cache.ts';
 
 /** Request bodies above this are refused with 413 before they are read into memory. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -67,21 +67,28 @@ function roleFailure(f: RoleFailure): Response {
   }
 }
 
-/** Accept-Profile / Content-Profile may only name the exposed schema (406 PGRST106 otherwise, §3.8). */
-function checkProfile(c: Context): void {
+/**
+ * The schema of a request (PostgREST's getSchema): Accept-Profile for GET/HEAD, Content-Profile for the
+ * others, one of the exposed schemas (406 PGRST106 otherwise); the first exposed schema by default.
+ */
+function requestSchema(c: Context, schemas: readonly string[]): { schema: string; negotiated: boolean } {
   const profile =
     c.req.method === 'GET' || c.req.method === 'HEAD'
       ? c.req.header('accept-profile')
       : c.req.header('content-profile');
-  if (profile !== undefined && profile !== EXPOSED_SCHEMA) {
+  if (profile === undefined) {
+    return { schema: schemas[0]!, negotiated: schemas.length > 1 };
+  }
+  if (!schemas.includes(profile)) {
     throw new RestError(
       406,
       'PGRST106',
       `Invalid schema: ${profile}`,
       null,
-      `Only the following schemas are exposed: ${EXPOSED_SCHEMA}`,
+      `Only the following schemas are exposed: ${schemas.join(', ')}`,
     );
   }
+  return { schema: profile, negotiated: true };
 }
 
 // Fetch Headers iterate with lower-cased names already.
@@ -129,7 +136,8 @@ export function restRoutes(ctx: StackContext): Hono {
     };
 
   const serve = async (c: Context, url: URL, who: RequestRole, handler: Handler): Promise<RestResponse> => {
-    checkProfile(c);
+    const api = await cache.get();
+    const { schema, negotiated } = requestSchema(c, api.config.schemas);
     const method = c.req.method;
     const prefs = parsePrefer(c.req.header('prefer'));
     const req: RestRequest = {
@@ -139,7 +147,9 @@ export function restRoutes(ctx: StackContext): Hono {
       media: mediaType(c.req.header('accept')),
       stripNulls: wantsNullsStripped(c.req.header('accept')),
       bodyText: method === 'GET' || method === 'HEAD' || method === 'DELETE' ? null : await c.req.text(),
-      cache: await cache.get(),
+      contentType: (c.req.header('content-type') ?? 'application/json').split(';')[0]!.trim().toLowerCase(),
+      cache: api.schemas.get(schema)!,
+      config: api.config,
       run: (readOnly, fn, oneStatement = false) =>
         runAsRequest(
           ctx.db,
@@ -156,7 +166,9 @@ export function restRoutes(ctx: StackContext): Hono {
         ),
     };
     // Hono has already percent-decoded the path parameter.
-    return handler(req, c.req.param('name') ?? '');
+    const res = await handler(req, c.req.param('name') ?? '');
+    // PostgREST names the schema it answered from when the client chose it or could have.
+    return negotiated ? { ...res, headers: { ...res.headers, 'content-profile': schema } } : res;
   };
 
   const app = new Hono();

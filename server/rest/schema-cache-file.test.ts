@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPGlite } from '../db/pglite.ts';
 import { startStack } from '../stack.ts';
 import { restoredIntrospection } from './schema-cache-file.ts';
-import { EXPOSED_SCHEMA, schemaCacheFor } from './schema-cache.ts';
+import { schemasFromToml } from './config.ts';
+import { schemaCacheFor } from './schema-cache.ts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-schema-file-'));
 const file = path.join(dir, 'rest-schema-cache.json');
@@ -13,16 +14,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const start = () => startStack({ port: 0, dataDir: dir });
 const hasTable = async (stack: Awaited<ReturnType<typeof start>>, name: string) =>
-  (await schemaCacheFor(stack.ctx.db).get()).relations.has(name);
+  (await schemaCacheFor(stack.ctx.db).get()).schemas.get('public')!.relations.has(name);
 
 describe('the REST schema cache saved in the data dir', () => {
   it('is saved at close and reused by the next start of the unchanged database', async () => {
     const first = await start();
     await first.close();
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 1, schema: 'public' });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      version: 2,
+      schema: schemasFromToml().join(','),
+    });
     const second = await start();
     try {
-      expect(await restoredIntrospection(second.ctx.db, EXPOSED_SCHEMA)).not.toBeNull();
+      expect(await restoredIntrospection(second.ctx.db, schemasFromToml())).not.toBeNull();
       expect(await hasTable(second, 'agent_roles')).toBe(true);
     } finally {
       await second.close();
@@ -36,7 +40,7 @@ describe('the REST schema cache saved in the data dir', () => {
     await raw.close();
     const stack = await start();
     try {
-      expect(await restoredIntrospection(stack.ctx.db, EXPOSED_SCHEMA)).toBeNull();
+      expect(await restoredIntrospection(stack.ctx.db, schemasFromToml())).toBeNull();
       expect(await hasTable(stack, 'made_while_down')).toBe(true);
     } finally {
       await stack.close();
@@ -51,7 +55,7 @@ describe('the REST schema cache saved in the data dir', () => {
     await stack.close();
     const next = await start();
     try {
-      expect(await restoredIntrospection(next.ctx.db, EXPOSED_SCHEMA)).not.toBeNull();
+      expect(await restoredIntrospection(next.ctx.db, schemasFromToml())).not.toBeNull();
       expect(await hasTable(next, 'made_at_run_time')).toBe(true);
     } finally {
       await next.close();
@@ -73,7 +77,7 @@ describe('the REST schema cache saved in the data dir', () => {
     writeFileSync(file, '{"version":1,"schema":"public"');
     const damaged = await start();
     try {
-      expect(await restoredIntrospection(damaged.ctx.db, EXPOSED_SCHEMA)).toBeNull();
+      expect(await restoredIntrospection(damaged.ctx.db, schemasFromToml())).toBeNull();
       expect(await hasTable(damaged, 'agent_roles')).toBe(true);
     } finally {
       await damaged.close();

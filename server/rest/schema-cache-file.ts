@@ -2,7 +2,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Database, OpenState } from '../db/database.ts';
-import { INTROSPECT_SQL } from './schema-introspect.sql.ts';
+import { INTROSPECT_ALL_SQL } from './schema-introspect.sql.ts';
 
 /**
  * The REST schema introspection (~100–450 ms on PGlite at start-up) kept in the data directory between
@@ -14,7 +14,7 @@ import { INTROSPECT_SQL } from './schema-introspect.sql.ts';
 const FILE_NAME = 'rest-schema-cache.json';
 
 const saved = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   schema: z.string(),
   schemaHash: z.string(),
   xmax: z.string(),
@@ -32,8 +32,12 @@ async function readSaved(state: OpenState) {
   }
 }
 
-/** The saved introspection JSON when it describes the database exactly as it opened; otherwise null. */
-export async function restoredIntrospection(db: Database, schema: string): Promise<string | null> {
+/** The saved introspection (schema → JSON) when it describes the database exactly as it opened; otherwise null. */
+export async function restoredIntrospection(
+  db: Database,
+  schemas: readonly string[],
+): Promise<Map<string, string> | null> {
+  const schema = schemas.join(',');
   const state = db.openState;
   if (!state) {
     return null;
@@ -43,14 +47,15 @@ export async function restoredIntrospection(db: Database, schema: string): Promi
   if (!file || file.schema !== schema || file.schemaHash !== state.schemaHash || file.xmax !== state.xmax) {
     return null;
   }
-  return file.introspection;
+  return new Map(Object.entries(z.record(z.string(), z.string()).parse(JSON.parse(file.introspection))));
 }
 
 /**
  * Saves the introspection for the next start; call last before closing the database. Nothing else may
  * write in between, or the saved xmax will not match and the copy is simply not used.
  */
-export async function saveIntrospection(db: Database, schema: string): Promise<void> {
+export async function saveIntrospection(db: Database, schemas: readonly string[]): Promise<void> {
+  const schema = schemas.join(',');
   const state = db.openState;
   if (!state) {
     return;
@@ -66,16 +71,17 @@ export async function saveIntrospection(db: Database, schema: string): Promise<v
   }
   // One statement, one snapshot: the introspection and the xmax it is valid for cannot disagree.
   const { rows } = await db.query<{ cache: string; xmax: string; hash: string }>(
-    `select i.cache, pg_snapshot_xmax(pg_current_snapshot())::text as xmax,
-       (select hash from vigil_platform.schema_state) as hash from (${INTROSPECT_SQL}) i`,
-    [schema],
+    `select coalesce(json_object_agg(i.schema, i.cache), '{}')::text as cache,
+       pg_snapshot_xmax(pg_current_snapshot())::text as xmax,
+       (select hash from vigil_platform.schema_state) as hash from (${INTROSPECT_ALL_SQL}) i`,
+    [schemas],
   );
   const row = rows[0];
   if (!row) {
     return;
   }
   const body: z.infer<typeof saved> = {
-    version: 1,
+    version: 2,
     schema,
     schemaHash: row.hash,
     xmax: row.xmax,

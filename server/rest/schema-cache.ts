@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { Database } from '../db/database.ts';
+import { readRestConfig, type RestConfig } from './config.ts';
 import { restoredIntrospection } from './schema-cache-file.ts';
-import { INTROSPECT_SQL } from './schema-introspect.sql.ts';
-
-/** The one schema /rest/v1 exposes (Supabase's default `db.schema`). */
-export const EXPOSED_SCHEMA = 'public';
+import { INTROSPECT_ALL_SQL } from './schema-introspect.sql.ts';
+import { buildRelationships, type Rel } from './relationships.ts';
 
 const column = z.object({
   name: z.string(),
@@ -31,6 +30,7 @@ const foreignKey = z.object({
   to: z.string(),
   fromColumns: z.array(z.string()),
   toColumns: z.array(z.string()),
+  oneToOne: z.boolean(),
 });
 const fnArg = z.object({ name: z.string(), type: z.string(), mode: z.string() });
 const fn = z.object({
@@ -41,6 +41,9 @@ const fn = z.object({
   returnTypeKind: z.string(),
   returnColumns: z.array(column).nullable(),
   defaults: z.number(),
+  rows: z.number(),
+  argRelation: z.string().nullable(),
+  returnRelation: z.string().nullable(),
   args: z.array(fnArg),
 });
 const introspection = z.object({
@@ -65,6 +68,8 @@ export interface SchemaCache {
   schema: string;
   relations: Map<string, Relation>;
   fks: ForeignKey[];
+  /** PostgREST's relationships, by the name of the relation they start from. */
+  rels: Map<string, Rel[]>;
   functions: Map<string, RestFunction[]>;
   types: Set<string>;
 }
@@ -86,46 +91,66 @@ function toFunction(f: z.infer<typeof fn>): RestFunction {
   return { ...f, inArgs, resultColumns };
 }
 
-/** Reads the exposed schema from pg_catalog (one query) into lookup maps. */
-export async function introspect(db: Database, schema = EXPOSED_SCHEMA): Promise<SchemaCache> {
-  const { rows } = await db.query<{ cache: string }>(INTROSPECT_SQL, [schema]);
-  return toSchemaCache(rows[0]?.cache ?? '{}', schema);
+export async function introspectAll(db: Database, schemas: readonly string[]): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ schema: string; cache: string }>(INTROSPECT_ALL_SQL, [schemas]);
+  return new Map(rows.map((r) => [r.schema, r.cache]));
 }
 
-/** At start-up: the copy saved at the last clean close when it still matches the database exactly. */
-async function introspectAtStart(db: Database, schema = EXPOSED_SCHEMA): Promise<SchemaCache> {
-  const saved = await restoredIntrospection(db, schema);
-  return saved === null ? introspect(db, schema) : toSchemaCache(saved, schema);
+/** Every exposed schema's cache (an empty one for a schema that does not exist). */
+function toApiCache(config: RestConfig, json: Map<string, string>): ApiCache {
+  return {
+    config,
+    schemas: new Map(
+      config.schemas.map((schema) => [schema, toSchemaCache(json.get(schema) ?? null, schema)]),
+    ),
+  };
 }
 
-function toSchemaCache(json: string, schema: string): SchemaCache {
-  const data = introspection.parse(JSON.parse(json));
+/** Reads the settings and the exposed schemas; at start-up, the copy saved at the last clean close when it still matches. */
+async function load(db: Database, atStart: boolean): Promise<ApiCache> {
+  const config = await readRestConfig(db);
+  const saved = atStart ? await restoredIntrospection(db, config.schemas) : null;
+  return toApiCache(config, saved ?? (await introspectAll(db, config.schemas)));
+}
+
+const EMPTY = { relations: [], fks: [], functions: [], types: [] };
+
+function toSchemaCache(json: string | null, schema: string): SchemaCache {
+  const data = introspection.parse(json === null ? EMPTY : JSON.parse(json));
   const functions = new Map<string, RestFunction[]>();
   for (const f of data.functions) {
     functions.set(f.name, [...(functions.get(f.name) ?? []), toFunction(f)]);
   }
+  const relations = new Map(
+    data.relations.map((r) => [r.name, { ...r, columnMap: new Map(r.columns.map((c) => [c.name, c])) }]),
+  );
   return {
     schema,
-    relations: new Map(
-      data.relations.map((r) => [r.name, { ...r, columnMap: new Map(r.columns.map((c) => [c.name, c])) }]),
-    ),
+    relations,
     fks: data.fks,
+    rels: buildRelationships(relations, data.fks, data.functions),
     functions,
     types: new Set(data.types ?? []),
   };
 }
 
+/** What every request reads: the settings and the cache of each exposed schema. */
+export interface ApiCache {
+  config: RestConfig;
+  schemas: Map<string, SchemaCache>;
+}
+
 /** The live cache of one stack: built at start, replaced on reload. */
 export class SchemaCacheHolder {
-  private current: Promise<SchemaCache>;
+  private current: Promise<ApiCache>;
 
   constructor(private readonly db: Database) {
-    this.current = introspectAtStart(db);
+    this.current = load(db, true);
     // A failed first load must not crash the process; the next request retries.
     this.current.catch(() => undefined);
   }
 
-  async get(): Promise<SchemaCache> {
+  async get(): Promise<ApiCache> {
     try {
       return await this.current;
     } catch {
@@ -133,8 +158,9 @@ export class SchemaCacheHolder {
     }
   }
 
-  reload(): Promise<SchemaCache> {
-    const next = introspect(this.db);
+  /** Reads the settings and the schemas again (NOTIFY pgrst, 'reload schema' / 'reload config'). */
+  reload(): Promise<ApiCache> {
+    const next = load(this.db, false);
     this.current = next;
     next.catch(() => undefined);
     return next;
@@ -153,7 +179,13 @@ export function schemaCacheFor(db: Database): SchemaCacheHolder {
   return holder;
 }
 
-/** Re-reads the exposed schema (after DDL); `NOTIFY pgrst, 'reload schema'` does the same. */
+/** Re-reads the settings and exposed schemas (after DDL); `NOTIFY pgrst, 'reload schema'` does the same. */
 export async function reloadSchemaCache(db: Database): Promise<void> {
   await schemaCacheFor(db).reload();
+}
+
+/** The schemas the stack exposes now (for saving the cache at close). */
+export async function exposedSchemas(db: Database): Promise<string[]> {
+  const holder = holders.get(db);
+  return holder ? (await holder.get()).config.schemas : (await readRestConfig(db)).schemas;
 }

@@ -32,16 +32,28 @@ with rels as (
     'fromColumns', (select json_agg(a.attname order by k.o) from unnest(con.conkey) with ordinality k(n, o)
       join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.n),
     'toColumns', (select json_agg(a.attname order by k.o) from unnest(con.confkey) with ordinality k(n, o)
-      join pg_catalog.pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.n))) as list
+      join pg_catalog.pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.n),
+    -- One-to-one when the key columns are exactly a primary key or unique constraint of the table (as
+    -- PostgREST decides it: constraints, not bare unique indexes).
+    'oneToOne', exists (select 1 from pg_catalog.pg_constraint u where u.conrelid = con.conrelid
+      and u.contype in ('p', 'u') and (select array_agg(x order by x) from unnest(u.conkey) x) =
+        (select array_agg(x order by x) from unnest(con.conkey) x))
+    ) order by con.conrelid, con.conname) as list
   from pg_catalog.pg_constraint con
   join pg_catalog.pg_class c1 on c1.oid = con.conrelid
   join pg_catalog.pg_class c2 on c2.oid = con.confrelid
-  where con.contype = 'f' and c1.relnamespace = $1::regnamespace and c2.relnamespace = $1::regnamespace
+  where con.contype = 'f' and con.conparentid = 0
+    and c1.relnamespace = $1::regnamespace and c2.relnamespace = $1::regnamespace
 ), fns as (
   select json_agg(json_build_object('name', p.proname, 'volatility', p.provolatile, 'returnsSet', p.proretset,
     'returnType', pg_catalog.format_type(p.prorettype, null), 'returnTypeKind', t.typtype,
     'returnColumns', (select columns from cols where cols.attrelid = t.typrelid),
-    'defaults', p.pronargdefaults,
+    'defaults', p.pronargdefaults, 'rows', p.prorows,
+    -- A computed relationship: one argument of a relation's row type, returning rows of a relation.
+    'argRelation', (select c.relname from pg_catalog.pg_class c where p.pronargs = 1 and c.reltype = p.proargtypes[0]
+      and c.relnamespace = $1::regnamespace and c.relkind in ('r', 'v', 'm', 'f', 'p')),
+    'returnRelation', (select c.relname from pg_catalog.pg_class c where c.reltype = p.prorettype
+      and c.relnamespace = $1::regnamespace and c.relkind in ('r', 'v', 'm', 'f', 'p')),
     'args', (select coalesce(json_agg(json_build_object('name', coalesce(p.proargnames[x.o], ''),
         'type', pg_catalog.format_type(x.t, null), 'mode', coalesce(p.proargmodes[x.o], 'i')) order by x.o), '[]')
       from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) with ordinality x(t, o)))) as list
@@ -58,3 +70,11 @@ select json_build_object(
     where t.typnamespace in ('pg_catalog'::regnamespace, $1::regnamespace) and t.typtype in ('b', 'd', 'e', 'r', 'm')
       and t.typname !~ '^_' and t.typisdefined)
 )::text as cache`;
+
+/**
+ * The introspection of each exposed schema that exists, in one statement (one snapshot): schema → JSON.
+ * A schema named in the settings but absent from the database exposes nothing, as in PostgREST.
+ */
+export const INTROSPECT_ALL_SQL = `select pgrst_schemas.s as schema, i.cache
+  from unnest(array(select nspname::text from pg_catalog.pg_namespace where nspname = any($1::text[]))) as pgrst_schemas(s)
+  cross join lateral (${INTROSPECT_SQL.replaceAll('$1', 'pgrst_schemas.s')}) as i`;

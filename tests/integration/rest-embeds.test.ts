@@ -115,7 +115,8 @@ describe('/rest/v1 many-to-many embeds', () => {
     expect(ambiguous.error).toMatchObject({
       code: 'PGRST201',
       message: "Could not embed because more than one relationship was found for 're_notes' and 're_tags'",
-      hint: "Try changing 're_tags' to one of the following: 're_tags!re_note_tags', 're_tags!re_note_pins'. Find the desired relationship in the 'details' key.",
+      // PostgREST lists the candidates sorted (junction table, then constraints): pins before tags.
+      hint: "Try changing 're_tags' to one of the following: 're_tags!re_note_pins', 're_tags!re_note_tags'. Find the desired relationship in the 'details' key.",
     });
     expect(ambiguous.error!.details).toEqual(
       expect.arrayContaining([

@@ -95,11 +95,12 @@ describe('/rest/v1 reads with supabase-js', () => {
       search_path: '"public", "extensions"',
     };
     expect(await call('GET')).toEqual({ ...expected, method: 'GET', probe: 'probe-GET', read_only: 'on' });
+    // rt_request is STABLE: PostgREST runs a POST to a stable or immutable function read-only too.
     expect(await call('POST')).toEqual({
       ...expected,
       method: 'POST',
       probe: 'probe-POST',
-      read_only: 'off',
+      read_only: 'on',
     });
   });
 

@@ -10,10 +10,13 @@ import { z } from 'zod';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { startVulnerableWebapp } from '../fixtures/vulnerable-webapp.ts';
 
-function scan(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function scan(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn('npx', ['tsx', 'agents/cli/scan.ts', ...args], {
-      env: { ...process.env, NO_COLOR: '1', VIGIL_SCAN_NMAP: 'off' },
+      env: { ...process.env, NO_COLOR: '1', VIGIL_SCAN_NMAP: 'off', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -146,6 +149,15 @@ describe('npm run scan', () => {
     } finally {
       await rm(file, { force: true });
     }
+  });
+
+  it('exits 2 before scanning when the extra TLS trust anchors cannot be read', async () => {
+    const { code, stderr, stdout } = await scan(['--type', 'infrastructure', '--target', '127.0.0.1'], {
+      VIGIL_SCAN_TLS_CA_FILE: '/nonexistent/internal-ca.pem',
+    });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/VIGIL_SCAN_TLS_CA_FILE: cannot read \/nonexistent\/internal-ca\.pem: ENOENT/);
+    expect(stdout).toBe('');
   });
 
   it('exits 1 with a message when the target does not answer', async () => {

@@ -10,13 +10,14 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   echo "skipped: the scanner suites need unshare (util-linux) and ip (iproute2) to make a private network namespace" >&2
   exit 0
 fi
-# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, the
-# single-page shop's Python API and its libraries, Chromium for the browser crawl); the missing ones are
-# installed, only as root on Debian. Without them those suites skip themselves, saying why.
+# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, lighttpd,
+# GnuTLS, the single-page shop's Python API and its libraries, Chromium for the browser crawl); the missing
+# ones are installed, only as root on Debian. Without them those suites skip themselves, saying why.
 missing=()
 for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd \
-  vsftpd:/usr/sbin/vsftpd lighttpd:/usr/sbin/lighttpd python3:/usr/bin/python3 chromium:/usr/bin/chromium \
-  libjs-angularjs:/usr/share/javascript/angular.js/angular.js libjs-jquery:/usr/share/javascript/jquery/jquery.min.js; do
+  vsftpd:/usr/sbin/vsftpd lighttpd:/usr/sbin/lighttpd gnutls-bin:/usr/bin/gnutls-serv python3:/usr/bin/python3 \
+  chromium:/usr/bin/chromium libjs-angularjs:/usr/share/javascript/angular.js/angular.js \
+  libjs-jquery:/usr/share/javascript/jquery/jquery.min.js; do
   command -v "${pair#*:}" >/dev/null || [ -e "${pair#*:}" ] || missing+=("${pair%%:*}")
 done
 if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
@@ -31,6 +32,9 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/de
     || echo "note: could not install ${missing[*]}; the suites that need them will skip" >&2
   if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
+
+# Real library releases for the component suite, from the npm registry (the namespace has no network).
+npx tsx tests/fixtures/component-libs.ts || echo "note: could not fetch the component libraries; that suite will skip" >&2
 
 if [ "$(id -u)" -eq 0 ]; then
   exec unshare --net sh -c "$inner" sh "$@"

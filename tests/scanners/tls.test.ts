@@ -1,4 +1,6 @@
 // TLS checks through both scanners that run them; inside the private network namespace.
+import net from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
@@ -20,6 +22,36 @@ describe('TLS checks', () => {
     const m = measure(result.findings, weakTlsWebPlanted, site.target);
     expect(m.missed).toEqual([]);
     expect(m.unexpected).toEqual([]);
+  });
+
+  it('the TLS probes take turns of the target rate limit like HTTP requests do', async () => {
+    // A TCP relay in front of the site notes when each connection (TLS probe or HTTP request) arrives.
+    const arrivals: number[] = [];
+    const relay = net.createServer((client) => {
+      arrivals.push(performance.now());
+      const upstream = net.connect(site.port, '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 3000);
+    try {
+      const { port } = relay.address() as net.AddressInfo;
+      await runScan('webapp', {
+        target: `https://127.0.0.1:${port}`,
+        mode: 'local',
+        rateLimit: 10,
+        signal: controller.signal,
+      }).catch(() => undefined);
+    } finally {
+      clearTimeout(timer);
+      await new Promise((resolve) => relay.close(resolve));
+    }
+    expect(arrivals.length).toBeGreaterThan(15);
+    const busiest = Math.max(...arrivals.map((t) => arrivals.filter((u) => u >= t && u < t + 1000).length));
+    expect(busiest).toBeLessThanOrEqual(10);
   });
 
   it('infrastructure scan identifies the TLS port and checks its certificate', async () => {

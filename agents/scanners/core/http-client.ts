@@ -136,6 +136,15 @@ export class HttpClient {
     }
   }
 
+  /**
+   * Takes one turn of the target's rate limit for a connection that is not an HTTP request (a TLS
+   * probe), and counts it as a request.
+   */
+  async turn(): Promise<void> {
+    this.requests += 1;
+    await this.limiter?.acquire(this.options.signal);
+  }
+
   /** Like request, but a network error (refused, reset, timeout) is null; stops and refusals still throw. */
   async tryRequest(input: string | URL, init: RequestInit = {}): Promise<HttpResponse | null> {
     try {

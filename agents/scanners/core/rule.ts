@@ -77,6 +77,8 @@ export interface FindingDetail {
   evidence: string;
   /** Overrides the rule's vector when one instance is worse than usual (e.g. a library with a critical CVE). */
   cvss?: string;
+  /** Replaces the rule's advice when one instance knows better (e.g. the library version that fixes it). */
+  remediation?: string;
 }
 
 /** Builds the finding factory for one table of rules; unknown ids fail to compile. */
@@ -95,7 +97,7 @@ export function ruleBook<Id extends string>(rules: Record<Id, Rule>) {
       evidence: detail.evidence.length > 500 ? `${detail.evidence.slice(0, 497)}...` : detail.evidence,
       cvss: { vector, score },
       owasp: rule.owasp,
-      remediation: rule.remediation,
+      remediation: detail.remediation ?? rule.remediation,
       compliance: controlFamilies[rule.family],
     };
   };

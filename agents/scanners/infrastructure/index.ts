@@ -61,29 +61,52 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
       open,
       16,
       async (port) => {
-        const service = await identifyService(target.address, host, port, { firstByteMs }, options.signal);
-        requests += 8;
+        // Every open port is also asked for a ServerHello, alongside the clear-text probes: a TLS port
+        // either stays silent to them (Node, GnuTLS, OpenSSL) or answers HTTP 400 "plain HTTP sent to an
+        // HTTPS port" (nginx, Apache). Once it answers TLS, the clear-text probes stop.
+        const tlsAnswered = new AbortController();
+        const [identified, tls] = await Promise.all([
+          identifyService(
+            target.address,
+            host,
+            port,
+            { firstByteMs },
+            options.signal ? AbortSignal.any([options.signal, tlsAnswered.signal]) : tlsAnswered.signal,
+          ),
+          speaksTls(target, port, firstByteMs * 4).then((yes) => {
+            if (yes) {
+              tlsAnswered.abort();
+            }
+            return yes;
+          }),
+        ]);
+        requests += 10;
+        const service = tls ? { name: 'tls', banner: 'TLS handshake' } : identified;
         services.set(port, service);
         const location = `${display}:${port}`;
-        const checkFindings: Finding[] = service
-          ? await serviceFindings(
-              {
-                address: target.address,
-                host,
-                port,
-                location,
-                timing: { firstByteMs },
-                signal: options.signal,
+        const checkFindings: Finding[] = tls
+          ? await tlsFindings(target, port, location, {
+              timeoutMs: firstByteMs * 4,
+              signal: options.signal,
+              // Each TLS probe is a connection of its own: counted like the others.
+              pace: () => {
+                requests += 1;
+                return Promise.resolve();
               },
-              service,
-            )
-          : [];
-        // A port that answered none of the clear-text probes may be TLS (HTTPS, IMAPS, ...): check its certificate.
-        const tls = !service ? await speaksTls(target, port, firstByteMs * 4) : false;
-        if (tls) {
-          services.set(port, { name: 'tls', banner: 'TLS handshake' });
-          checkFindings.push(...(await tlsFindings(target, port, location, new Date(), firstByteMs * 4)));
-        }
+            })
+          : service
+            ? await serviceFindings(
+                {
+                  address: target.address,
+                  host,
+                  port,
+                  location,
+                  timing: { firstByteMs },
+                  signal: options.signal,
+                },
+                service,
+              )
+            : [];
         const described = services.get(port);
         findings.add(
           infrastructureFinding('infra.open-port', {

@@ -5,35 +5,6 @@ import { findStackTrace } from '../api/checks.ts';
 import { outdatedSsh } from '../infrastructure/ssh-checks.ts';
 import { parseHtml } from './html.ts';
 import { mask, secretFindings } from './secrets.ts';
-import { detectLibraries, libraryFindings } from './vulnerable-libs.ts';
-
-describe('vulnerable library detection', () => {
-  it('reads versions from URLs and banners', () => {
-    expect(
-      detectLibraries('https://code.jquery.com/jquery-3.4.1.min.js', '').map(
-        (d) => `${d.library.name} ${d.version}`,
-      ),
-    ).toEqual(['jQuery 3.4.1']);
-    expect(
-      detectLibraries('/js/vendor.js', '/**\n * @license AngularJS v1.5.8\n */').map((d) => d.version),
-    ).toEqual(['1.5.8']);
-    expect(
-      detectLibraries('https://cdn.jsdelivr.net/npm/lodash@4.17.15/lodash.min.js', '')[0]?.library.name,
-    ).toBe('Lodash');
-    expect(detectLibraries('/m.js', '//! moment.js\n//! version : 2.19.1\n')[0]?.version).toBe('2.19.1');
-  });
-
-  it('reports affected versions with the worst CVSS, and nothing for fixed ones', () => {
-    const [finding] = libraryFindings('/x', '/lodash-4.17.4.js', '');
-    expect(finding?.evidence).toMatch(/CVE-2019-10744/);
-    expect(finding?.severity).toBe('critical');
-    expect(libraryFindings('/x', '/jquery-3.7.1.min.js', '')).toEqual([]);
-    expect(libraryFindings('/x', '/bootstrap-4.6.2.min.js', '')).toEqual([]);
-    expect(libraryFindings('/x', '/bootstrap-3.3.7.min.js', '')[0]?.evidence).toMatch(
-      /CVE-2018-14040.*CVE-2019-8331/,
-    );
-  });
-});
 
 describe('secret detection', () => {
   it('masks what it reports and ignores documentation example keys', () => {

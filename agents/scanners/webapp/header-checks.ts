@@ -3,6 +3,7 @@
 // the number of affected pages in the evidence.
 import type { Finding } from '../../../shared/findings.ts';
 import { header } from '../core/http-client.ts';
+import { technologyNote } from './components/technology-note.ts';
 import type { Page } from './crawl.ts';
 import { webappFinding } from './rules.ts';
 import type { WebappRuleId } from './rules.ts';
@@ -41,15 +42,17 @@ const pageChecks: Partial<Record<WebappRuleId, PageCheck>> = {
   },
   'web.disclosure.server-version': (page) => {
     const server = header(page.response, 'server');
-    return server && versionPattern.test(server) ? `Server: ${server}` : null;
+    return server && versionPattern.test(server)
+      ? `Server: ${server}${technologyNote(page, 'server header', true)}`
+      : null;
   },
   'web.disclosure.powered-by': (page) => {
     const powered = header(page.response, 'x-powered-by');
-    return powered ? `X-Powered-By: ${powered}` : null;
+    return powered ? `X-Powered-By: ${powered}${technologyNote(page, 'x-powered-by header')}` : null;
   },
   'web.disclosure.generator': (page) =>
     page.facts?.generator && versionPattern.test(page.facts.generator)
-      ? `<meta name="generator" content="${page.facts.generator}">`
+      ? `<meta name="generator" content="${page.facts.generator}">${technologyNote(page, 'meta generator')}`
       : null,
   'web.mixed-content': (page) => {
     const insecure =

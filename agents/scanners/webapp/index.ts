@@ -85,7 +85,15 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       }
       if (start.protocol === 'https:') {
         const resolved = await policy.resolve(start.hostname);
-        addAll(await tlsFindings(resolved, Number(start.port || 443), start.origin));
+        addAll(
+          await tlsFindings(
+            resolved,
+            Number(start.port || 443),
+            start.origin,
+            // TLS probes are connections to the customer's server too: they take turns of its rate limit.
+            { signal: options.signal, pace: () => client.turn() },
+          ),
+        );
       }
     });
     await phases.run('crawl', 30, async (tick) => {
@@ -109,7 +117,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
           if (script.src) {
             scripts.set(script.src.href, page.url.href);
           } else {
-            addAll(libraryFindings(page.url.href, page.url.href, script.inline));
+            addAll(libraryFindings(page.url.href, '', script.inline));
           }
         }
       }

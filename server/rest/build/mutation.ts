@@ -14,20 +14,26 @@ export interface InsertOptions {
   returning: boolean;
 }
 
-/** The value written for a column: the row's key, or with missing=default the column DEFAULT when absent. */
-function valueExpr(o: InsertOptions, column: string, params: Params): string {
-  const value = `pgrst_p.${ident(column)}`;
-  if (!o.missingDefault) {
-    return value;
+/**
+ * missing=default as PostgREST 12/13 applies it (SqlFragment fromJsonBodyF): each element of the body is
+ * merged over an object of the written columns' defaults, evaluated once per element whether or not the
+ * element gives the column, so a serial or identity column consumes the same sequence values as there.
+ */
+function defaultsObject(o: InsertOptions, params: Params): string | null {
+  const pairs: string[] = [];
+  for (const column of o.columns) {
+    const col = o.rel.columnMap.get(column)!;
+    // The DEFAULT expression comes from pg_catalog (pg_get_expr), never from the request.
+    const expr =
+      col.default ??
+      (col.identity
+        ? `nextval(pg_get_serial_sequence(${params.add(qualified(o.schema, o.rel.name))}, ${params.add(column)}))`
+        : null);
+    if (expr !== null) {
+      pairs.push(`${params.add(column)}::text, ${expr}`);
+    }
   }
-  const col = o.rel.columnMap.get(column)!;
-  // The DEFAULT expression comes from pg_catalog (pg_get_expr), never from the request.
-  const fallback =
-    col.default ??
-    (col.identity
-      ? `nextval(pg_get_serial_sequence(${params.add(qualified(o.schema, o.rel.name))}, ${params.add(column)}))`
-      : 'null');
-  return `case when pgrst_e.j ? ${params.add(column)} then ${value} else ${fallback} end`;
+  return pairs.length > 0 ? `jsonb_build_object(${pairs.join(', ')})` : null;
 }
 
 /** INSERT (or upsert) from a JSON array, typed by json(b)_populate_record against the table's row type. */
@@ -38,13 +44,15 @@ export function insertSql(o: InsertOptions, params: Params): string {
     return `insert into ${table} as ${alias} default values${o.returning ? ` returning ${alias}.*, true as pgrst_inserted` : ''}`;
   }
   const payload = params.add(o.payload);
-  const values = o.columns.map((c) => valueExpr(o, c, params));
+  const values = o.columns.map((c) => `pgrst_p.${ident(c)}`);
+  const defaults = o.missingDefault ? defaultsObject(o, params) : null;
+  const element = defaults === null ? 'pgrst_e.j' : `${defaults} || pgrst_e.j`;
   let sql =
     `insert into ${table} as ${alias} (${o.columns.map(ident).join(', ')}) select ${values.join(', ')} ` +
     (o.single
       ? `from (select ${payload}::jsonb as j) as pgrst_e `
       : `from jsonb_array_elements(${payload}::jsonb) with ordinality as pgrst_e(j, n) `) +
-    `cross join lateral jsonb_populate_record(null::${table}, pgrst_e.j) as pgrst_p` +
+    `cross join lateral jsonb_populate_record(null::${table}, ${element}) as pgrst_p` +
     (o.single ? '' : ' order by pgrst_e.n');
   if (o.conflict) {
     const target = `(${o.conflict.columns.map(ident).join(', ')})`;

@@ -22,12 +22,22 @@ export interface BuiltLevel {
   outputs: string[];
   joins: string;
   where: string[];
+  /** ` group by …` when the level aggregates: every selected item that is not an aggregate. */
+  groupBy: string;
   orderBy: string;
   paging: string;
+  /** Whether any selected item is an aggregate (embeds are then grouped as jsonb). */
+  aggregates: boolean;
+  /** Positions (1-based) of the selected items that are not aggregates. */
+  grouped: number[];
 }
 
 export interface BuildContext {
   cache: SchemaCache;
+  /** PostgREST's db-aggregates-enabled: off, aggregates are refused with PGRST123. */
+  aggregates: boolean;
+  /** text/csv: embeds are rendered as jsonb, as PostgREST selects them. */
+  csv: boolean;
   params: Params;
   nodes: Map<string, NodeOptions>;
   usedPaths: Set<string>;
@@ -58,21 +68,52 @@ function castSql(cache: SchemaCache, cast: string): string {
   return `::${ident(name)}`;
 }
 
+const AGGREGATE_SQL = { count: 'count', sum: 'sum', avg: 'avg', max: 'max', min: 'min' } as const;
+
+/** A selected column, or an aggregate of one (`col::cast.sum()::cast`, `count()`), and its output name. */
 function columnSql(ctx: BuildContext, level: Level, item: ColumnItem): [string, string] {
+  if (item.aggregate) {
+    if (!ctx.aggregates) {
+      throw new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+    }
+    const inner =
+      item.field.name === '*' && item.field.path.length === 0
+        ? '*'
+        : fieldSql(level, item.field, ctx.params) + (item.cast ? castSql(ctx.cache, item.cast) : '');
+    const expr =
+      `${AGGREGATE_SQL[item.aggregate]}(${inner})` +
+      (item.aggregateCast ? castSql(ctx.cache, item.aggregateCast) : '');
+    return [expr, item.alias ?? item.aggregate];
+  }
+  // `count` that is no column: Postgres reads `rel.count` as count(rel), PostgREST's pre-aggregate count.
+  if (item.field.name === 'count' && item.field.path.length === 0 && !level.columns.has('count')) {
+    return [`count(*)${item.cast ? castSql(ctx.cache, item.cast) : ''}`, item.alias ?? 'count'];
+  }
   const expr = fieldSql(level, item.field, ctx.params) + (item.cast ? castSql(ctx.cache, item.cast) : '');
   return [expr, item.alias ?? fieldOutputName(item.field)];
 }
 
 /**
  * The child's FROM and its join conditions to the parent. Many-to-many goes through the junction table
- * (inner-joined, so only linked targets remain), whose row-level security applies like any table's.
+ * (inner-joined, so only linked targets remain), whose row-level security applies like any table's; a
+ * computed relationship calls its function with the parent row, rebuilt as the function's row type.
  */
 function joinSql(
   ctx: BuildContext,
   rel: Relationship,
   alias: string,
-  parentAlias: string,
+  parent: ReadSource,
 ): { from: string; on: string[] } {
+  const parentAlias = parent.alias;
+  if (rel.computed !== null) {
+    const argType = ctx.cache.functions.get(rel.computed)?.[0]?.args[0]?.type;
+    const argRelation = ctx.cache.relations.get(parent.relationName ?? '');
+    if (!argRelation || argType === undefined) {
+      throw new RestError(500, 'PGRST000', 'Internal server error');
+    }
+    const row = `row(${argRelation.columns.map((c) => `${ident(parentAlias)}.${ident(c.name)}`).join(', ')})::${qualified(ctx.cache.schema, argRelation.name)}`;
+    return { from: `${qualified(ctx.cache.schema, rel.computed)}(${row}) as ${ident(alias)}`, on: [] };
+  }
   const target = `${qualified(ctx.cache.schema, rel.target.name)} as ${ident(alias)}`;
   if (!rel.junction) {
     const on = rel.pairs.map(([p, c]) => `${ident(alias)}.${ident(c)} = ${ident(parentAlias)}.${ident(p)}`);
@@ -122,12 +163,27 @@ function embedSql(
     item.select,
     childPath,
   );
-  const { from, on } = joinSql(ctx, rel, alias, level.alias);
+  const { from, on } = joinSql(ctx, rel, alias, source);
   const marker = item.spread && rel.toOne ? ['1 as pgrst_found'] : [];
-  const inner = `select ${[...child.selectList, ...marker].join(', ')} from ${from}${child.joins} where ${[...on, ...child.where].join(' and ')}${child.orderBy}${child.paging}`;
+  if (item.spread && child.aggregates) {
+    // PostgREST 13 applies a to-one spread's aggregates in the parent's groups; not built here yet.
+    throw new RestError(
+      400,
+      'PGRST127',
+      'Feature not implemented',
+      rel.toOne
+        ? 'Aggregates inside a to-one spread are not implemented by this server.'
+        : 'Aggregates are not implemented for one-to-many or many-to-many spreads.',
+    );
+  }
+  const conditions = [...on, ...child.where];
+  const inner = `select ${[...child.selectList, ...marker].join(', ')} from ${from}${child.joins}${conditions.length > 0 ? ` where ${conditions.join(' and ')}` : ''}${child.groupBy}${child.orderBy}${child.paging}`;
   if (item.spread && rel.toOne) {
     out.joins += ` left join lateral (${inner}) as ${ident(lateral)} on true`;
-    child.outputs.forEach((o) => out.selectList.push(`${ident(lateral)}.${ident(o)} as ${ident(o)}`));
+    child.outputs.forEach((o) => {
+      out.selectList.push(`${ident(lateral)}.${ident(o)} as ${ident(o)}`);
+      out.grouped.push(out.selectList.length);
+    });
     out.outputs.push(...child.outputs);
   } else if (item.spread) {
     const aggs = child.outputs.map((o) => `json_agg(pgrst_e.${ident(o)}) as ${ident(o)}`);
@@ -141,11 +197,14 @@ function embedSql(
     out.joins += ` left join lateral (select ${agg} as body from (${inner}) as pgrst_e) as ${ident(lateral)} on true`;
     // An empty embed (`rel!inner()`) only filters; PostgREST leaves it out of the result.
     if (item.select.length > 0) {
+      // Grouped by when the parent aggregates: json has no equality, jsonb has (PostgREST embeds jsonb).
+      const cast = out.aggregates || ctx.csv ? '::jsonb' : '';
       out.selectList.push(
         rel.toOne
-          ? `${ident(lateral)}.body as ${ident(outName)}`
-          : `coalesce(${ident(lateral)}.body, '[]') as ${ident(outName)}`,
+          ? `${ident(lateral)}.body${cast} as ${ident(outName)}`
+          : `coalesce(${ident(lateral)}.body, '[]')${cast} as ${ident(outName)}`,
       );
+      out.grouped.push(out.selectList.length);
       out.outputs.push(outName);
     }
   }
@@ -174,20 +233,38 @@ export function buildLevel(
     columns: new Map(source.columns.map((c) => [c.name, c])),
     embeds: new Map(),
   };
-  const out: BuiltLevel = { selectList: [], outputs: [], joins: '', where: [], orderBy: '', paging: '' };
+  const out: BuiltLevel = {
+    selectList: [],
+    outputs: [],
+    joins: '',
+    where: [],
+    groupBy: '',
+    orderBy: '',
+    paging: '',
+    aggregates: items.some((i) => i.kind === 'column' && i.aggregate !== undefined),
+    grouped: [],
+  };
   for (const item of items) {
     if (item.kind === 'star') {
       for (const c of source.columns) {
         out.selectList.push(`${ident(source.alias)}.${ident(c.name)}`);
         out.outputs.push(c.name);
+        out.grouped.push(out.selectList.length);
       }
     } else if (item.kind === 'column') {
       const [expr, name] = columnSql(ctx, level, item);
       out.selectList.push(`${expr} as ${ident(name)}`);
       out.outputs.push(name);
+      if (!item.aggregate) {
+        out.grouped.push(out.selectList.length);
+      }
     } else {
       embedSql(ctx, source, level, item, path, out);
     }
+  }
+  // PostgREST's automatic GROUP BY: every selected item that is not an aggregate.
+  if (out.aggregates && out.grouped.length > 0) {
+    out.groupBy = ` group by ${out.grouped.join(', ')}`;
   }
   const options = ctx.nodes.get(path);
   if (options) {

@@ -1,157 +1,131 @@
 import { RestError } from '../errors.ts';
-import type { ForeignKey, Relation, SchemaCache } from '../schema-cache.ts';
+import { closest } from '../fuzzy.ts';
+import type { FkRel, Rel } from '../relationships.ts';
+import type { Relation, SchemaCache } from '../schema-cache.ts';
 
-/** A many-to-many link: the junction table and its two foreign keys (to the parent, to the target). */
-export interface Junction {
-  name: string;
-  toSource: ForeignKey;
-  toTarget: ForeignKey;
-  /** (parent column, junction column) pairs. */
-  sourcePairs: [string, string][];
-  /** (target column, junction column) pairs. */
-  targetPairs: [string, string][];
-}
-
-/** How an embedded resource joins its parent: column pairs (parent column, child column), or a junction. */
+/** How an embedded resource joins its parent: column pairs, a junction table, or a function of the row. */
 export interface Relationship {
   target: Relation;
   toOne: boolean;
+  /** (parent column, child column) pairs. */
   pairs: [string, string][];
-  fk: ForeignKey;
-  junction: Junction | null;
+  junction: {
+    name: string;
+    /** (parent column, junction column) pairs. */
+    sourcePairs: [string, string][];
+    /** (target column, junction column) pairs. */
+    targetPairs: [string, string][];
+  } | null;
+  /** The function of a computed relationship, called with the parent row. */
+  computed: string | null;
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((x) => b.includes(x));
-
-function candidates(cache: SchemaCache, source: string, target: Relation): Relationship[] {
-  const found: Relationship[] = [];
-  for (const fk of cache.fks) {
-    if (fk.from === source && fk.to === target.name) {
-      // Many-to-one: the parent holds the foreign key.
-      found.push({
-        target,
-        toOne: true,
-        fk,
-        pairs: fk.fromColumns.map((c, i) => [c, fk.toColumns[i]!]),
-        junction: null,
-      });
-    }
-    if (fk.to === source && fk.from === target.name) {
-      // One-to-many (one-to-one when the child's key columns are unique).
-      const unique =
-        target.uniques.some((u) => sameSet(u, fk.fromColumns)) || sameSet(target.pk, fk.fromColumns);
-      found.push({
-        target,
-        toOne: unique,
-        fk,
-        pairs: fk.toColumns.map((c, i) => [c, fk.fromColumns[i]!]),
-        junction: null,
-      });
-    }
-  }
-  return [...found, ...manyToMany(cache, source, target)];
-}
+const singleColumn = (r: FkRel, side: 0 | 1) => (r.columns.length === 1 ? r.columns[0]![side] : null);
 
 /**
- * Many-to-many through a junction table, as PostgREST finds them: a table with one foreign key to the
- * parent and another to the target, whose columns all belong to the junction's primary key.
+ * Whether a relationship is the one an embed `target!hint` names, by PostgREST's rules (Plan.hs findRel):
+ * the target is the related relation, or (for tables) the foreign key's name or its single column; a
+ * hint names the constraint, a single column on either side, or the junction. In a self-reference the
+ * table's own name means its children and the column name its parent.
  */
-function manyToMany(cache: SchemaCache, source: string, target: Relation): Relationship[] {
-  // PostgREST resolves no many-to-many self-relationships.
-  if (source === target.name) {
-    return [];
+function matches(r: Rel, target: string, hint: string | null): boolean {
+  if (r.kind === 'computed') {
+    return r.fn === target;
   }
-  const found: Relationship[] = [];
-  for (const toSource of cache.fks) {
-    if (toSource.to !== source) {
-      continue;
-    }
-    const junction = cache.relations.get(toSource.from);
-    for (const toTarget of cache.fks) {
-      if (toTarget.from !== toSource.from || toTarget.to !== target.name || toTarget.name === toSource.name) {
-        continue;
-      }
-      const columns = [...toSource.fromColumns, ...toTarget.fromColumns];
-      if (!junction || !columns.every((c) => junction.pk.includes(c))) {
-        continue;
-      }
-      found.push({
-        target,
-        toOne: false,
-        fk: toSource,
-        pairs: [],
-        junction: {
-          name: junction.name,
-          toSource,
-          toTarget,
-          sourcePairs: toSource.toColumns.map((c, i) => [c, toSource.fromColumns[i]!]),
-          targetPairs: toTarget.toColumns.map((c, i) => [c, toTarget.fromColumns[i]!]),
-        },
-      });
-    }
+  const named = r.foreignTable === target;
+  if (r.isSelf) {
+    return hint === null
+      ? (named && r.card === 'o2m') || (singleColumn(r, 0) === target && r.card === 'm2o')
+      : named && r.card === 'o2m' && singleColumn(r, 1) === hint;
   }
-  return found;
+  if (hint === null) {
+    return (
+      named ||
+      (!r.foreignTableIsView && r.card !== 'm2m' && (r.cons === target || singleColumn(r, 0) === target))
+    );
+  }
+  return (
+    named &&
+    (r.card === 'm2m'
+      ? r.junction!.table === hint
+      : r.cons === hint || singleColumn(r, 0) === hint || singleColumn(r, 1) === hint)
+  );
 }
 
-const singleColumnOf = (fk: ForeignKey) => [
-  ...(fk.fromColumns.length === 1 ? [fk.fromColumns[0]] : []),
-  ...(fk.toColumns.length === 1 ? [fk.toColumns[0]] : []),
-];
-
-/** A hint names the foreign key, one of its single columns, or (many-to-many) the junction table. */
-const matchesHint = (r: Relationship, hint: string) =>
-  r.junction ? r.junction.name === hint : r.fk.name === hint || singleColumnOf(r.fk).includes(hint);
-
 const fmt = (cols: readonly string[]) => `(${cols.join(', ')})`;
+const CARDINALITY = { o2m: 'one-to-many', m2o: 'many-to-one', o2o: 'one-to-one', m2m: 'many-to-many' };
 
-/** PostgREST's `details` entry for one candidate of an ambiguous embed. */
-function describe(r: Relationship, source: string, relation: string) {
-  const embedding = `${source} with ${relation}`;
-  if (r.junction) {
-    const j = r.junction;
-    return {
-      cardinality: 'many-to-many',
-      embedding,
-      relationship: `${j.name} using ${j.toSource.name}${fmt(j.toSource.fromColumns)} and ${j.toTarget.name}${fmt(j.toTarget.fromColumns)}`,
-    };
-  }
+/** PostgREST's `details` entry for one candidate of an ambiguous embed (Error.hs compressedRel). */
+function describe(r: FkRel) {
+  const j = r.junction;
   return {
-    cardinality: r.toOne ? (r.fk.from === source ? 'many-to-one' : 'one-to-one') : 'one-to-many',
-    embedding,
-    relationship: `${r.fk.name} using ${r.fk.from}${fmt(r.fk.fromColumns)} and ${r.fk.to}${fmt(r.fk.toColumns)}`,
+    cardinality: CARDINALITY[r.card],
+    embedding: `${r.table} with ${r.foreignTable}`,
+    relationship: j
+      ? `${j.table} using ${j.cons1}${fmt(j.sourceColumns.map((p) => p[1]))} and ${j.cons2}${fmt(j.targetColumns.map((p) => p[1]))}`
+      : `${r.cons} using ${r.table}${fmt(r.columns.map((p) => p[0]))} and ${r.foreignTable}${fmt(r.columns.map((p) => p[1]))}`,
   };
 }
 
-/** Finds the one foreign-key relationship an embed means (PGRST200 none, PGRST201 several). */
+/** "Perhaps you meant …": the closest origin when it has no relationships, else the closest target. */
+function noRelHint(cache: SchemaCache, origin: string, target: string): string | null {
+  const fromOrigin = cache.rels.get(origin);
+  if (!fromOrigin) {
+    const parent = closest([...cache.rels.keys()], origin);
+    return parent === null ? null : `Perhaps you meant '${parent}' instead of '${origin}'.`;
+  }
+  const child = closest(
+    fromOrigin.map((r) => r.foreignTable),
+    target,
+    true,
+  );
+  return child === null ? null : `Perhaps you meant '${child}' instead of '${target}'.`;
+}
+
+function resolved(cache: SchemaCache, r: Rel): Relationship {
+  const target = cache.relations.get(r.foreignTable)!;
+  if (r.kind === 'computed') {
+    return { target, toOne: r.toOne, pairs: [], junction: null, computed: r.fn };
+  }
+  const j = r.junction;
+  return {
+    target,
+    toOne: r.card === 'm2o' || r.card === 'o2o',
+    pairs: r.columns,
+    junction: j && { name: j.table, sourcePairs: j.sourceColumns, targetPairs: j.targetColumns },
+    computed: null,
+  };
+}
+
+/** Finds the one relationship an embed means (PGRST200 none, PGRST201 several), as PostgREST does. */
 export function resolveRelationship(
   cache: SchemaCache,
-  source: string,
-  relation: string,
+  origin: string,
+  target: string,
   hint: string | null,
 ): Relationship {
-  const target = cache.relations.get(relation);
-  let found = target ? candidates(cache, source, target) : [];
-  if (hint !== null) {
-    found = found.filter((r) => matchesHint(r, hint));
-  }
+  const found = (cache.rels.get(origin) ?? []).filter(
+    (r) => matches(r, target, hint) && cache.relations.has(r.foreignTable),
+  );
   if (found.length === 0) {
-    const using = hint === null ? '' : ` using the hint '${hint}'`;
+    const using = hint === null ? '' : `' using the hint '${hint}`;
     throw new RestError(
       400,
       'PGRST200',
-      `Could not find a relationship between '${source}' and '${relation}' in the schema cache`,
-      `Searched for a foreign key relationship between '${source}' and '${relation}'${using} in the schema '${cache.schema}', but no matches were found.`,
+      `Could not find a relationship between '${origin}' and '${target}' in the schema cache`,
+      `Searched for a foreign key relationship between '${origin}' and '${target}${using}' in the schema '${cache.schema}', but no matches were found.`,
+      noRelHint(cache, origin, target),
     );
   }
   if (found.length > 1) {
+    const fkRels = found.filter((r): r is FkRel => r.kind === 'fk');
     throw new RestError(
       300,
       'PGRST201',
-      `Could not embed because more than one relationship was found for '${source}' and '${relation}'`,
-      found.map((r) => describe(r, source, relation)),
-      `Try changing '${relation}' to one of the following: ${found.map((r) => `'${relation}!${r.junction?.name ?? r.fk.name}'`).join(', ')}. Find the desired relationship in the 'details' key.`,
+      `Could not embed because more than one relationship was found for '${origin}' and '${target}'`,
+      fkRels.map(describe),
+      `Try changing '${target}' to one of the following: ${fkRels.map((r) => `'${r.foreignTable}!${r.junction?.table ?? r.cons}'`).join(', ')}. Find the desired relationship in the 'details' key.`,
     );
   }
-  return found[0]!;
+  return resolved(cache, found[0]!);
 }

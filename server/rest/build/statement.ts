@@ -12,6 +12,8 @@ export interface RenderOptions {
   scalar?: string;
   /** Leave out keys whose value is null (stripNulls()). */
   stripNulls?: boolean;
+  /** Render the body as PostgREST's text/csv instead of JSON rows. */
+  csv?: boolean;
 }
 
 /** One row back: total (or null), page size and the rows as JSON text rendered by Postgres itself. */
@@ -38,9 +40,30 @@ const whereSql = (where: string[]) => (where.length > 0 ? ` where ${where.join('
 export function renderStatement(source: ReadSource, level: BuiltLevel, options: RenderOptions): string {
   const from = `${source.from} as "${source.alias.replace(/"/g, '""')}"${level.joins}`;
   const total = totalSql(options.count, from, level.where);
-  const inner = `select ${level.selectList.join(', ')} from ${from}${whereSql(level.where)}${level.orderBy}${level.paging}`;
+  const inner = `select ${level.selectList.join(', ')} from ${from}${whereSql(level.where)}${level.groupBy}${level.orderBy}${level.paging}`;
+  if (options.csv) {
+    return csvStatement(options, total, inner);
+  }
   return (
     `${options.ctes ?? ''}select ${total} as total, count(*)::int as page, ` +
     `coalesce(string_agg(${rowJson(options)}::text, ','), '') as body${options.extra ? `, ${options.extra}` : ''} from (${inner}) as pgrst_r`
+  );
+}
+
+/**
+ * PostgREST's text/csv, byte for byte (SqlFragment asCsvF): a header of the first row's keys joined by
+ * commas (nothing when there is no row), a newline, then each row as Postgres writes a record (its text
+ * output without the parentheses: NULL empty, values with commas, quotes or spaces double-quoted).
+ */
+function csvStatement(options: RenderOptions, total: string, inner: string): string {
+  const ctes = options.ctes ? `${options.ctes.trimEnd()}, ` : 'with ';
+  const header =
+    "(select coalesce(string_agg(k, ','), '') from json_object_keys(" +
+    '(select row_to_json(pgrst_h) from pgrst_rows as pgrst_h limit 1)) as k)';
+  const rows = "coalesce(string_agg(substring(pgrst_r::text, 2, length(pgrst_r::text) - 2), E'\\n'), '')";
+  return (
+    `${ctes}pgrst_rows as (${inner}) select ${total} as total, ` +
+    `count(*)::int as page, ${header} || E'\\n' || ${rows} as body` +
+    `${options.extra ? `, ${options.extra}` : ''} from pgrst_rows as pgrst_r`
   );
 }

@@ -33,7 +33,15 @@ async function execute(
   // The outer read sees the RETURNING rows; root filters already applied to the mutation itself.
   const nodes = new Map(query.nodes);
   nodes.set('', { filters: [], order: [], limit: null, offset: null });
-  const ctx: BuildContext = { cache: req.cache, params, nodes, usedPaths: new Set(), counter: 0 };
+  const ctx: BuildContext = {
+    cache: req.cache,
+    aggregates: req.config.aggregatesEnabled,
+    csv: req.media === 'csv',
+    params,
+    nodes,
+    usedPaths: new Set(),
+    counter: 0,
+  };
   const source: ReadSource = {
     from: 'pgrst_source',
     alias: rel.name,
@@ -56,6 +64,7 @@ async function execute(
     ctes: `with pgrst_source as (${mutation}) `,
     count: false,
     stripNulls: req.stripNulls,
+    csv: req.media === 'csv',
     extra:
       req.method === 'POST'
         ? '(select count(*) from pgrst_source where pgrst_inserted) as inserted'
@@ -216,9 +225,7 @@ export async function mutateTable(req: RestRequest, table: string): Promise<Rest
       }
       // single() on a mutation: anything but one row is refused and rolled back, as PostgREST does.
       const body =
-        representation && req.prefs.return !== 'headers-only'
-          ? renderBody(result.row, req.media, result.outputs)
-          : null;
+        representation && req.prefs.return !== 'headers-only' ? renderBody(result.row, req.media) : null;
       return { ...result, body };
     },
     oneStatement,

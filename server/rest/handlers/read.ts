@@ -17,6 +17,8 @@ export async function readTable(req: RestRequest, table: string): Promise<RestRe
   const query = parseQuery(req.params);
   const ctx: BuildContext = {
     cache: req.cache,
+    aggregates: req.config.aggregatesEnabled,
+    csv: req.media === 'csv',
     params: new Params(),
     nodes: query.nodes,
     usedPaths: new Set(),
@@ -31,9 +33,13 @@ export async function readTable(req: RestRequest, table: string): Promise<RestRe
   };
   const level = buildLevel(ctx, source, query.select, '');
   checkUnusedPaths(ctx);
-  const sql = renderStatement(source, level, { count: req.prefs.count, stripNulls: req.stripNulls });
+  const sql = renderStatement(source, level, {
+    count: req.prefs.count,
+    stripNulls: req.stripNulls,
+    csv: req.media === 'csv',
+  });
   const read = await req.run(true, (tx) => queryOne(tx, sql, ctx.params.values));
   const explain = <T>(fn: (tx: Queryable) => Promise<T>) => req.run(true, fn);
   const row = await applyCountMode(explain, req.prefs.count, read, source, level, ctx.params.values);
-  return readResponse(req, row, query.nodes.get('')?.offset ?? 0, level.outputs);
+  return readResponse(req, row, query.nodes.get('')?.offset ?? 0);
 }

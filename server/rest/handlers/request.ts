@@ -3,6 +3,7 @@ import type { RenderedRow } from '../build/statement.ts';
 import type { Preferences } from '../prefer.ts';
 import type { MediaType, RestResponse } from '../respond.ts';
 import { contentType, rangeOf, renderBody } from '../respond.ts';
+import type { RestConfig } from '../config.ts';
 import type { SchemaCache } from '../schema-cache.ts';
 
 /** One parsed /rest/v1 request, as the handlers see it. */
@@ -13,7 +14,11 @@ export interface RestRequest {
   media: MediaType;
   stripNulls: boolean;
   bodyText: string | null;
+  /** The request body's media type, lower-cased without parameters (PostgREST defaults to JSON). */
+  contentType: string;
+  /** The cache of the request's schema (chosen by Accept-Profile / Content-Profile). */
   cache: SchemaCache;
+  config: RestConfig;
   /**
    * Runs `fn` in the request's transaction (as its role); tx=rollback is applied there. `oneStatement`
    * promises that `fn` runs exactly one statement and nothing after it can fail the request, so COMMIT
@@ -28,13 +33,8 @@ export async function queryOne(tx: Queryable, sql: string, params: unknown[]): P
 }
 
 /** The response of a read (GET/HEAD on a table or a set-returning function). */
-export function readResponse(
-  req: RestRequest,
-  row: RenderedRow,
-  offset: number,
-  outputs: readonly string[],
-): RestResponse {
-  const body = renderBody(row, req.media, outputs);
+export function readResponse(req: RestRequest, row: RenderedRow, offset: number): RestResponse {
+  const body = renderBody(row, req.media);
   const { status, contentRange } = rangeOf(row, offset);
   const headers: Record<string, string> = {
     'content-type': contentType(req.media),

@@ -1,6 +1,6 @@
 import { isObject, parseJsonBody } from '../body.ts';
 import { buildLevel, checkUnusedPaths, type BuildContext, type ReadSource } from '../build/read.ts';
-import { callSql, chooseFunction } from '../build/rpc.ts';
+import { callSql, chooseFunction, type BodyKind } from '../build/rpc.ts';
 import { renderStatement } from '../build/statement.ts';
 import { RestError } from '../errors.ts';
 import { parseQuery, type ParsedQuery } from '../parse/query.ts';
@@ -9,96 +9,151 @@ import type { Column, RestFunction } from '../schema-cache.ts';
 import { ident, Params } from '../sql.ts';
 import { queryOne, readResponse, type RestRequest } from './request.ts';
 
-function argumentsOf(req: RestRequest, name: string): { args: Record<string, unknown>; query: ParsedQuery } {
-  if (req.method === 'GET' || req.method === 'HEAD') {
-    const argNames = new Set(
-      (req.cache.functions.get(name) ?? []).flatMap((f) => f.inArgs.map((a) => a.name)),
-    );
-    const query = parseQuery(req.params, argNames);
-    return { args: Object.fromEntries(query.rest), query };
-  }
-  const body = parseJsonBody(req.bodyText);
-  if (!isObject(body)) {
-    throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'RPC arguments are one JSON object');
-  }
-  return { args: body, query: parseQuery(req.params) };
+interface Call {
+  query: ParsedQuery;
+  keys: string[];
+  body: BodyKind;
+  /** The body as sent, for a function that takes it whole (one unnamed json or text parameter). */
+  raw: string | null;
+  /** The arguments: a GET's parameter values (repeated ones kept for VARIADIC), or the JSON object. */
+  values: Map<string, unknown[]>;
 }
 
-/** The relation a function's rows belong to (setof <table>), so embeds can follow its foreign keys. */
-const resultRelation = (req: RestRequest, fn: RestFunction) => {
-  const name = fn.returnType.replace(new RegExp(`^${req.cache.schema}\\.`), '').replace(/^"(.*)"$/, '$1');
-  return req.cache.relations.has(name) ? name : null;
-};
+/** What the request passes: GET parameters that are not filters, or the POST body (PostgREST's rules). */
+function callOf(req: RestRequest): Call {
+  const values = new Map<string, unknown[]>();
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const query = parseQuery(req.params, true);
+    for (const [k, v] of query.rest) {
+      values.set(k, [...(values.get(k) ?? []), v]);
+    }
+    return { query, keys: [...values.keys()], body: null, raw: null, values };
+  }
+  const query = parseQuery(req.params);
+  if (req.contentType === 'text/plain') {
+    return { query, keys: [], body: 'text', raw: req.bodyText ?? '', values };
+  }
+  if (req.contentType !== 'application/json') {
+    throw new RestError(415, 'PGRST102', `Content-Type not acceptable: ${req.contentType}`);
+  }
+  const parsed = parseJsonBody(req.bodyText);
+  // A JSON array: PostgREST calls the function with its first object.
+  const first: unknown = Array.isArray(parsed) ? (parsed[0] ?? {}) : parsed;
+  if (!isObject(first)) {
+    throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'RPC arguments are one JSON object');
+  }
+  const keys = query.columns ?? Object.keys(first);
+  for (const k of keys) {
+    if (k in first) {
+      values.set(k, [first[k]]);
+    }
+  }
+  const raw = req.bodyText?.trim() ? req.bodyText : '{}';
+  return { query, keys, body: 'json', raw, values };
+}
 
-/** POST/GET/HEAD /rest/v1/rpc/<fn> (wire contract §3.7). */
-export async function callFunction(req: RestRequest, name: string): Promise<RestResponse> {
-  const { args, query } = argumentsOf(req, name);
-  const fn = chooseFunction(req.cache, name, Object.keys(args));
-  const params = new Params();
-  const { from, call } = callSql(req.cache, fn, args, params);
-  const readOnly = req.method === 'GET' || req.method === 'HEAD';
-  const fromClause = from ? ` from ${from}` : '';
-  if (fn.returnType === 'void') {
-    await req.run(readOnly, (tx) => tx.query(`select ${call}${fromClause}`, params.values));
-    return { status: 204, headers: {}, body: null };
+/** The argument object: the last value of a repeated GET parameter, or all of them for VARIADIC. */
+function argumentsFor(fn: RestFunction, call: Call): Record<string, unknown> {
+  const variadic = new Set(fn.inArgs.filter((a) => a.mode === 'v').map((a) => a.name));
+  const args: Record<string, unknown> = {};
+  for (const [k, vs] of call.values) {
+    args[k] = variadic.has(k) && call.body === null ? vs : vs[vs.length - 1];
   }
-  if (!fn.returnsSet && !fn.resultColumns) {
-    const row = await req.run(readOnly, (tx) =>
-      queryOne(tx, `select 0 as page, to_json(${call})::text as body${fromClause}`, params.values),
+  return args;
+}
+
+/** The relation a function's rows belong to (setof <table>, or one row of it), so embeds can follow it. */
+const resultRelation = (req: RestRequest, fn: RestFunction) =>
+  fn.returnRelation !== null && req.cache.relations.has(fn.returnRelation) ? fn.returnRelation : null;
+
+/** The call in a CTE of its own, so that counting the rows does not call the function a second time. */
+function callCte(req: RestRequest, fn: RestFunction, call: Call, params: Params): string {
+  const { from, call: invoke } = callSql(req.cache, fn, argumentsFor(fn, call), call.raw, params);
+  const scalar = fn.resultColumns === null;
+  const body = scalar
+    ? `select ${invoke} as pgrst_scalar${from ? ` from ${from}` : ''}`
+    : from
+      ? `select pgrst_f.* from ${from} cross join lateral ${invoke} as pgrst_f`
+      : `select * from ${invoke}`;
+  return `with pgrst_call as materialized (${body}) `;
+}
+
+function strictMaxAffected(req: RestRequest, rows: number): void {
+  if (req.prefs.handling === 'strict' && req.prefs.maxAffected !== null && rows > req.prefs.maxAffected) {
+    throw new RestError(
+      400,
+      'PGRST124',
+      'Query result exceeds max-affected preference constraint',
+      `The query affects ${rows} rows`,
     );
-    return {
-      status: 200,
-      headers: { 'content-type': contentType('json') },
-      body: req.method === 'HEAD' ? null : (row.body ?? 'null'),
-    };
   }
+}
+
+/** POST/GET/HEAD /rest/v1/rpc/<fn> (wire contract §3.7), shaped as PostgREST shapes each return type. */
+export async function callFunction(req: RestRequest, name: string): Promise<RestResponse> {
+  const call = callOf(req);
+  const fn = chooseFunction(req.cache, name, call.keys, call.body);
+  const params = new Params();
+  const ctes = callCte(req, fn, call, params);
+  // GET and HEAD run read-only; so does POST to a STABLE or IMMUTABLE function (PostgREST's txMode).
+  const readOnly = req.method === 'GET' || req.method === 'HEAD' || fn.volatility !== 'v';
+  const single = !fn.returnsSet;
+  const countHeaders = (page: number, total: number | null): Record<string, string> => ({
+    'content-range': `0-${page - 1}/${total ?? '*'}`,
+    ...(req.prefs.count ? { 'preference-applied': `count=${req.prefs.count}` } : {}),
+  });
+  if (fn.returnType === 'void') {
+    await req.run(readOnly, (tx) => tx.query(`${ctes}select from pgrst_call`, params.values));
+    return { status: 204, headers: countHeaders(1, req.prefs.count ? 1 : null), body: null };
+  }
+  const relationName = resultRelation(req, fn);
   const columns: Column[] = fn.resultColumns ?? [
-    { name: fn.name, type: fn.returnType, nullable: true, default: null, identity: false, generated: false },
+    {
+      name: 'pgrst_scalar',
+      type: fn.returnType,
+      nullable: true,
+      default: null,
+      identity: false,
+      generated: false,
+    },
   ];
-  const source: ReadSource = {
-    from: from ? `${from} cross join lateral ${call}` : call,
-    alias: fn.name,
-    name: fn.name,
-    columns,
-    relationName: resultRelation(req, fn),
-  };
+  const source: ReadSource = { from: 'pgrst_call', alias: fn.name, name: fn.name, columns, relationName };
   const ctx: BuildContext = {
     cache: req.cache,
+    aggregates: req.config.aggregatesEnabled,
+    csv: req.media === 'csv',
     params,
-    nodes: query.nodes,
+    nodes: call.query.nodes,
     usedPaths: new Set(),
     counter: 0,
   };
-  const level = buildLevel(ctx, source, fn.resultColumns ? query.select : [{ kind: 'star' }], '');
+  const scalar = fn.resultColumns === null;
+  const level = buildLevel(ctx, source, scalar ? [{ kind: 'star' }] : call.query.select, '');
   checkUnusedPaths(ctx);
   const sql = renderStatement(source, level, {
+    ctes,
     count: req.prefs.count !== null,
     stripNulls: req.stripNulls,
-    scalar: fn.resultColumns ? undefined : ident(fn.name),
+    csv: req.media === 'csv',
+    scalar: scalar ? ident('pgrst_scalar') : undefined,
   });
   const row = await req.run(readOnly, async (tx) => {
     const r = await queryOne(tx, sql, params.values);
     // max-affected with handling=strict: too many rows → error, and the throw rolls the call back.
-    if (req.prefs.handling === 'strict' && req.prefs.maxAffected !== null && r.page > req.prefs.maxAffected) {
-      throw new RestError(
-        400,
-        'PGRST124',
-        'Query result exceeds max-affected preference constraint',
-        `The query affects ${r.page} rows`,
-      );
-    }
+    strictMaxAffected(req, r.page);
     return r;
   });
-  if (!fn.returnsSet) {
-    // A function returning one composite value answers with that object.
-    return {
-      status: 200,
-      headers: { 'content-type': contentType('json') },
-      body: req.method === 'HEAD' ? null : row.page === 1 ? row.body : 'null',
+  if (single) {
+    // One value or one row: the value itself (PostgREST: `json_agg(...)->0`), counted as one row.
+    const headers = {
+      'content-type': contentType('json'),
+      ...countHeaders(1, req.prefs.count ? 1 : null),
     };
+    const body = row.page >= 1 ? row.body : 'null';
+    return { status: 200, headers, body: req.method === 'HEAD' ? null : body };
   }
   if (req.prefs.return === 'minimal') {
     return { status: 204, headers: {}, body: null };
   }
-  return readResponse(req, row, query.nodes.get('')?.offset ?? 0, level.outputs);
+  return readResponse(req, row, call.query.nodes.get('')?.offset ?? 0);
 }

@@ -1,6 +1,6 @@
 import { parseError } from '../errors.ts';
 import { fieldFrom, type Field } from './field.ts';
-import { parseFilterParam, parseLogicParam, type FilterNode } from './filter.ts';
+import { OPERATORS, parseFilterParam, parseLogicParam, type FilterNode } from './filter.ts';
 import { parseSelect, type SelectItem } from './select.ts';
 
 export interface OrderTerm {
@@ -24,7 +24,7 @@ export interface ParsedQuery {
   nodes: Map<string, NodeOptions>;
   columns: string[] | null;
   onConflict: string[] | null;
-  /** Parameters left for RPC arguments (GET /rpc/fn?a=1). */
+  /** Parameters that are not filters, for RPC arguments (GET /rpc/fn?a=1): PostgREST's NoOpExpr. */
   rest: [string, string][];
 }
 
@@ -44,6 +44,12 @@ function parseOrder(text: string): OrderTerm[] {
   });
 }
 
+/** `[not.]op[(modifier)].` at the start of a value: what PostgREST's filter parser accepts as an operator. */
+const looksLikeFilter = (value: string) => {
+  const m = /^(?:not\.)?([a-z]+)(?:\([a-z_]+\))?\./.exec(value);
+  return m !== null && (OPERATORS as readonly string[]).includes(m[1]!);
+};
+
 function parseCount(key: string, text: string): number {
   // Paging values become bind parameters; anything but a non-negative integer is a parse error.
   if (!/^\d{1,15}$/.test(text)) {
@@ -59,8 +65,11 @@ export const parseColumnList = (text: string) =>
     .map((c) => c.trim().replace(/^"(.*)"$/, '$1'))
     .filter((c) => c !== '');
 
-/** Splits the query string into select, per-resource options and the rest (wire contract §3.2–3.4). */
-export function parseQuery(params: URLSearchParams, rpcArgs: ReadonlySet<string> = new Set()): ParsedQuery {
+/**
+ * Splits the query string into select, per-resource options and the rest (wire contract §3.2–3.4). On a
+ * function read (`rpcRead`), a parameter whose value is no `op.value` filter is an argument, as in PostgREST.
+ */
+export function parseQuery(params: URLSearchParams, rpcRead = false): ParsedQuery {
   const nodes = new Map<string, NodeOptions>();
   const node = (path: string) => {
     let n = nodes.get(path);
@@ -74,10 +83,6 @@ export function parseQuery(params: URLSearchParams, rpcArgs: ReadonlySet<string>
   const rest: [string, string][] = [];
   for (const [key, value] of params) {
     if (RESERVED.has(key)) {
-      continue;
-    }
-    if (rpcArgs.has(key)) {
-      rest.push([key, value]);
       continue;
     }
     const head = key.split('->')[0]!;
@@ -96,6 +101,8 @@ export function parseQuery(params: URLSearchParams, rpcArgs: ReadonlySet<string>
       target.offset = parseCount(key, value);
     } else if (last === 'or' || last === 'and') {
       target.filters.push(parseLogicParam(last, notLogic, value));
+    } else if (rpcRead && path === '' && !looksLikeFilter(value)) {
+      rest.push([key, value]);
     } else {
       target.filters.push(parseFilterParam(last, value));
     }

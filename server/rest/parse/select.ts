@@ -1,11 +1,16 @@
-import { RestError } from '../errors.ts';
 import { Cursor, parseField, type Field } from './field.ts';
+
+export type Aggregate = 'count' | 'sum' | 'avg' | 'max' | 'min';
 
 export interface ColumnItem {
   kind: 'column';
+  /** `*` for `count()` without a column. */
   field: Field;
   alias: string | null;
   cast: string | null;
+  /** `col.sum()`: the aggregate applied (after `cast`), and `::type` applied to its result. */
+  aggregate?: Aggregate;
+  aggregateCast?: string | null;
 }
 
 export interface EmbedItem {
@@ -21,9 +26,8 @@ export interface EmbedItem {
 export type SelectItem = { kind: 'star' } | ColumnItem | EmbedItem;
 
 const MAX_DEPTH = 16;
-const AGGREGATES = ['count', 'sum', 'avg', 'max', 'min'];
-
-const aggregatesDisabled = () => new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+const AGGREGATES: readonly Aggregate[] = ['count', 'sum', 'avg', 'max', 'min'];
+const CAST_NAME = /[,:()!."\->]/;
 
 /** Removes whitespace outside double quotes (postgrest-js does the same before sending). */
 export const stripSpaces = (s: string) =>
@@ -43,10 +47,13 @@ function parseItem(c: Cursor, depth: number): SelectItem {
     start = c.pos;
     name = c.name();
   }
+  // count() counts rows; PostgREST never reads `count` as an embedded resource.
+  if (!spread && name === 'count' && c.eat('()')) {
+    const aggregateCast = c.eat('::') ? c.name(CAST_NAME) : null;
+    const field = { name: '*', path: [] };
+    return { kind: 'column', field, alias, cast: null, aggregate: 'count', aggregateCast };
+  }
   if (c.peek('!') || c.peek('(')) {
-    if (name === 'count' && c.peek('()')) {
-      throw aggregatesDisabled();
-    }
     return parseEmbed(c, name, alias, spread, depth);
   }
   if (spread) {
@@ -54,11 +61,16 @@ function parseItem(c: Cursor, depth: number): SelectItem {
   }
   c.pos = start;
   const field = parseField(c);
+  const cast = c.eat('::') ? c.name(CAST_NAME) : null;
   if (c.peek('.')) {
-    const agg = AGGREGATES.find((a) => c.peek(`.${a}()`));
-    throw agg ? aggregatesDisabled() : c.fail('"," or ")"');
+    const aggregate = AGGREGATES.find((a) => c.peek(`.${a}()`));
+    if (!aggregate) {
+      throw c.fail('"," or ")"');
+    }
+    c.pos += aggregate.length + 3;
+    const aggregateCast = c.eat('::') ? c.name(CAST_NAME) : null;
+    return { kind: 'column', field, alias, cast, aggregate, aggregateCast };
   }
-  const cast = c.eat('::') ? c.name(/[,:()!."\->]/) : null;
   return { kind: 'column', field, alias, cast };
 }
 
