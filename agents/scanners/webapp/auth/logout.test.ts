@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { isLogout } from './logout.ts';
+import { isDestructive, isLogout } from './logout.ts';
 
 const u = (path: string) => new URL(path, 'https://shop.example');
 
@@ -35,4 +35,24 @@ describe('isLogout', () => {
   ])('leaves %s alone', (path, text) => {
     expect(isLogout(u(path), 'GET', text)).toBe(false);
   });
+});
+
+describe('isDestructive', () => {
+  it.each([
+    ['/account/delete', 'POST'],
+    ['/api/users/2', 'DELETE'],
+    ['/items/5/remove', 'GET'],
+    ['/settings/close-account', 'POST'],
+    ['/billing?action=cancel_subscription', 'POST'],
+    ['/admin/purge-cache', 'POST'],
+  ])('knows %s (%s) would destroy data', (path, method) => {
+    expect(isDestructive(u(path), method)).toBe(true);
+  });
+
+  it.each([['/products/removable-lid'], ['/api/orders'], ['/deleted-items-policy'], ['/account']])(
+    'leaves %s alone',
+    (path) => {
+      expect(isDestructive(u(path), 'POST')).toBe(false);
+    },
+  );
 });

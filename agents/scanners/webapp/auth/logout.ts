@@ -13,3 +13,15 @@ export function isLogout(url: URL, method = 'GET', text = ''): boolean {
   }
   return inUrl.test(where) || (text !== '' && inText.test(text));
 }
+
+const destructive =
+  /(?:^|[/_.?=&-])(?:delete|remove|destroy|deactivate|terminate|erase|purge|wipe|close[-_]?account|cancel[-_]?(?:account|subscription|order))(?:$|[/_.?=&-])/i;
+
+/**
+ * What would destroy the customer's data if an authenticated scan sent it (a "delete my account" link or
+ * form, DELETE on anything): the logged-in session never sends it. Probes still test these URLs' parameters
+ * before logging in, where they can do no harm.
+ */
+export function isDestructive(url: URL, method = 'GET'): boolean {
+  return method.toUpperCase() === 'DELETE' || destructive.test(`${url.pathname}${url.search}`);
+}

@@ -71,6 +71,8 @@ describe('ScanSession', () => {
     expect(session.headers(new URL(`${origin}/b`)).cookie).toBe('sid=1; cart=7');
     expect(session.refuses(new URL(`${origin}/logout`), 'GET')).toMatch(/never ends its own session/);
     expect(session.refuses(new URL(`${origin}/account`), 'GET')).toBeNull();
+    expect(session.refuses(new URL(`${origin}/account/delete`), 'POST')).toMatch(/never deletes/);
+    expect(session.refuses(new URL(`${origin}/api/cart/7`), 'DELETE')).toMatch(/never deletes/);
   });
 
   it('logs in again when a 401 or a redirect to the login page shows the session is gone', async () => {

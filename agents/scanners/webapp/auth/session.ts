@@ -10,7 +10,7 @@ import type { LoginReport } from '../../core/context.ts';
 import type { HttpResponse, HttpSession } from '../../core/http-client.ts';
 import { header } from '../../core/http-client.ts';
 import { routeKey } from '../browser/crawl.ts';
-import { isLogout } from './logout.ts';
+import { isDestructive, isLogout } from './logout.ts';
 
 export type LoginOutcome = { ok: true; detail: string } | { ok: false; reason: string };
 
@@ -96,7 +96,13 @@ export class ScanSession implements HttpSession {
   }
 
   refuses(url: URL, method: string): string | null {
-    return isLogout(url, method) ? 'a logout link: an authenticated scan never ends its own session' : null;
+    if (isLogout(url, method)) {
+      return 'a logout link: an authenticated scan never ends its own session';
+    }
+    // Guard: logged in, a probe of a "delete" form would delete the customer's own data.
+    return url.origin === this.origin && isDestructive(url, method)
+      ? 'a destructive action: an authenticated scan never deletes what the account holds'
+      : null;
   }
 
   /** A 401, or a redirect to the login page: the signs of a session that ended. */
