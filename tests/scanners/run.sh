@@ -11,14 +11,20 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   exit 0
 fi
 # Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, lighttpd,
-# GnuTLS, the single-page shop's Python API and its libraries, Chromium for the browser crawl); the missing
-# ones are installed, only as root on Debian. Without them those suites skip themselves, saying why.
+# GnuTLS; PHP-FPM with MariaDB, Flask with PostgreSQL for the injection suite; the single-page apps' Python
+# API and libraries, Chromium for the browser crawl); the missing ones are installed, only as root on
+# Debian. Without them those suites skip themselves, saying why. Each entry: package:command-or-file (a
+# file may be a glob).
 missing=()
-for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd \
-  vsftpd:/usr/sbin/vsftpd lighttpd:/usr/sbin/lighttpd gnutls-bin:/usr/bin/gnutls-serv python3:/usr/bin/python3 \
-  chromium:/usr/bin/chromium libjs-angularjs:/usr/share/javascript/angular.js/angular.js \
+for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd vsftpd:/usr/sbin/vsftpd \
+  lighttpd:/usr/sbin/lighttpd gnutls-bin:/usr/bin/gnutls-serv \
+  php-fpm:'/usr/sbin/php-fpm*' php-mysql:'/etc/php/*/mods-available/mysqli.ini' php-twig:/usr/share/php/Twig/autoload.php \
+  mariadb-server:/usr/sbin/mariadbd python3-flask:/usr/lib/python3/dist-packages/flask/__init__.py \
+  python3-graphql-core:/usr/lib/python3/dist-packages/graphql/__init__.py \
+  python3-psycopg2:/usr/lib/python3/dist-packages/psycopg2/__init__.py postgresql-15:/usr/lib/postgresql/15/bin/postgres \
+  python3:/usr/bin/python3 chromium:/usr/bin/chromium libjs-angularjs:/usr/share/javascript/angular.js/angular.js \
   libjs-jquery:/usr/share/javascript/jquery/jquery.min.js; do
-  command -v "${pair#*:}" >/dev/null || [ -e "${pair#*:}" ] || missing+=("${pair%%:*}")
+  compgen -G "${pair#*:}" >/dev/null || command -v "${pair#*:}" >/dev/null || missing+=("${pair%%:*}")
 done
 if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   # The packages must not start their own services (sshd on :22, nginx on :80...): Debian's policy-rc.d
@@ -26,6 +32,10 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/de
   own_policy=''
   if [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && own_policy=1
+  fi
+  # postgresql-15 would create and start a cluster of its own on port 5432: no default cluster.
+  if [ ! -e /etc/postgresql-common/createcluster.conf ]; then
+    mkdir -p /etc/postgresql-common && echo 'create_main_cluster = false' >/etc/postgresql-common/createcluster.conf
   fi
   (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 \
     || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; }) \

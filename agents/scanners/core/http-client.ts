@@ -20,6 +20,11 @@ export interface HttpResponse {
   body: string;
   /** Redirect hops followed before this response. */
   redirects: string[];
+  /**
+   * Milliseconds from sending the (last hop's) request, after its rate-limit slot, to the end of its body:
+   * what time-based probes measure. Absent on responses this client did not fetch.
+   */
+  elapsedMs?: number;
 }
 
 export interface RequestInit {
@@ -187,6 +192,7 @@ export class HttpClient {
     const transport = url.protocol === 'https:' ? https : http;
     const maxBody = init.maxBodyBytes ?? this.options.maxBodyBytes ?? 1_000_000;
     const timeout = init.timeoutMs ?? this.options.timeoutMs ?? 10_000;
+    const sentAt = performance.now();
     return new Promise((resolve, reject) => {
       const request = transport.request(
         url,
@@ -217,6 +223,7 @@ export class HttpClient {
               status: response.statusCode ?? 0,
               headers: response.headers,
               body: Buffer.concat(chunks).toString('utf8'),
+              elapsedMs: performance.now() - sentAt,
             });
           response.on('end', finish);
           response.on('error', (error) => (size > maxBody ? finish() : reject(error)));

@@ -78,6 +78,8 @@ describe('chain trust', () => {
         'rsa:2048',
         '-nodes',
         '-sha1',
+        '-days',
+        '365',
         '-keyout',
         'ss.key',
         '-out',

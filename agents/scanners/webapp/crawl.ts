@@ -25,7 +25,7 @@ export interface CrawlLimits {
 
 const skipExtensions = /\.(png|jpe?g|gif|svg|ico|webp|woff2?|ttf|eot|mp4|mp3|pdf|zip|gz|css|js|map)$/i;
 
-function endpointKey(endpoint: Endpoint): string {
+export function endpointKey(endpoint: Endpoint): string {
   return `${endpoint.method} ${endpoint.url.origin}${endpoint.url.pathname} ${[...endpoint.params].sort().join(',')}`;
 }
 

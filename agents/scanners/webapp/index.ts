@@ -11,8 +11,11 @@ import { speaksTls, tlsFindings } from '../core/tls-check.ts';
 import { TargetPolicy } from '../target-policy.ts';
 import { chooseBrowser } from './browser/choose.ts';
 import type { Endpoint, Page } from './crawl.ts';
+import { discoverEndpoints } from './discovery/index.ts';
+import type { Discovery } from './discovery/index.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
+import { injectionFindings } from './injection/index.ts';
 import { probeFindings } from './probes.ts';
 import { webappFinding } from './rules.ts';
 import { runCrawl } from './run-crawl.ts';
@@ -30,7 +33,18 @@ export const webappLimits = {
   browserMs: 90_000,
   navigationMs: 10_000,
   settleMs: 4000,
+  /** Resources fetched by the endpoint discovery (JavaScript paths, OpenAPI, API indexes). */
+  maxDiscovered: 40,
+  /** Parameters the injection probes exercise (about 30 requests each when nothing is found). */
+  maxInjectionParams: 40,
 };
+
+/** Alternates two lists, so that a cut-off keeps some of each. */
+function interleave<T>(a: T[], b: T[]): T[] {
+  return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => [a[i], b[i]])
+    .flat()
+    .filter((x): x is T => x !== undefined);
+}
 
 export function parseWebTarget(target: string): URL {
   const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(target) ? target : `http://${target}`);
@@ -59,6 +73,9 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
   let pages: Page[] = [];
   let endpoints: Endpoint[] = [];
   let crawled = null as CrawlOutcome | null;
+  const scriptBodies: { url: URL; body: string }[] = [];
+  let discovery: Discovery = { endpoints: [], resources: [], findings: [] };
+  let injectionCut = false;
   try {
     await policy.assertUrl(start);
     await phases.run('transport', 5, async () => {
@@ -96,7 +113,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         );
       }
     });
-    await phases.run('crawl', 30, async (tick) => {
+    await phases.run('crawl', 25, async (tick) => {
       crawled = await runCrawl({
         client,
         start,
@@ -110,7 +127,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       addAll(headerFindings(pages));
       pages.forEach((page) => addAll(secretFindings(page.url.href, page.response.body)));
     });
-    await phases.run('scripts', 10, async (tick) => {
+    await phases.run('scripts', 5, async (tick) => {
       const scripts = new Map<string, string>();
       for (const page of pages) {
         for (const script of page.facts?.scripts ?? []) {
@@ -126,6 +143,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       await forEachLimit(list, 4, async (src) => {
         // Guard: only same-origin scripts are fetched; third-party hosts are judged by URL alone.
         const body = new URL(src).origin === start.origin ? ((await client.tryRequest(src))?.body ?? '') : '';
+        scriptBodies.push({ url: new URL(src), body });
         addAll(libraryFindings(src, src, body));
         addAll(secretFindings(src, body));
         tick(++done, list.length);
@@ -136,11 +154,26 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         addAll(await spaFindings(client, crawled, tick));
       }
     });
-    await phases.run('exposed files', 25, async (tick) => {
+    await phases.run('discovery', 5, async (tick) => {
+      discovery = await discoverEndpoints(
+        client,
+        start,
+        { pages, scripts: scriptBodies, known: endpoints },
+        { maxResources: webappLimits.maxDiscovered },
+        tick,
+      );
+      addAll(discovery.findings);
+    });
+    await phases.run('exposed files', 20, async (tick) => {
       addAll(await exposedFileFindings(client, start, pages, tick));
     });
     await phases.run('cors', 5, async (tick) => {
-      const candidates = [...new Set([start.href, ...pages.map((page) => page.url.href)])].slice(0, 12);
+      const candidates = [
+        ...new Set([
+          ...[start.href, ...pages.map((page) => page.url.href)].slice(0, 12),
+          ...discovery.resources.slice(0, 12).map((url) => url.href),
+        ]),
+      ];
       let done = 0;
       for (const href of candidates) {
         const result = await probeCors(client, new URL(href));
@@ -157,8 +190,20 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         tick(++done, candidates.length);
       }
     });
-    await phases.run('active probes', 25, async (tick) => {
-      addAll(await probeFindings(client, endpoints, tick));
+    const probed = interleave(endpoints, discovery.endpoints);
+    await phases.run('active probes', 15, async (tick) => {
+      addAll(await probeFindings(client, probed, tick));
+    });
+    await phases.run('injection', 20, async (tick) => {
+      const { skipped } = await injectionFindings(client, probed, {
+        maxParams: webappLimits.maxInjectionParams,
+        requestsLeft: webappLimits.maxRequests - client.requests,
+        sqlKnown: (location) => findings.has('web.sqli.error', location),
+        onFinding: (finding) => findings.add(finding),
+        onProgress: tick,
+      });
+      // Parameters left unprobed for want of budget make the scan partial, as a stop would.
+      injectionCut = skipped > 0;
     });
   } finally {
     await crawled?.close();
@@ -174,6 +219,6 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     ...(crawl
       ? { crawl: { ...crawl, ...(crawled?.session ? { login: crawled.session.report() } : {}) } }
       : {}),
-    partial: phases.partial,
+    partial: phases.partial || injectionCut,
   };
 }

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 
 import type { Finding } from '../../../shared/findings.ts';
-import type { HttpClient, HttpResponse } from '../core/http-client.ts';
+import type { HttpClient, HttpResponse, RequestInit } from '../core/http-client.ts';
 import { header } from '../core/http-client.ts';
 import { forEachLimit } from '../core/pool.ts';
 import { findSqlError } from '../core/sql-errors.ts';
@@ -17,11 +17,13 @@ export const redirectMarkerHost = 'vigil-redirect-check.invalid';
 const redirectParam =
   /^(next|url|redirect|redirect_?ur[il]|return|return_?to|return_?url|returnto|goto|dest|destination|continue|target|to|out|forward|r|u)$/i;
 
-function send(
+/** Sends `value` in `param` of the endpoint, the other parameters at their crawled values (or "test"). */
+export function send(
   client: HttpClient,
   endpoint: Endpoint,
   param: string,
   value: string,
+  init: RequestInit = {},
 ): Promise<HttpResponse | null> {
   const values = new URLSearchParams();
   for (const name of endpoint.params) {
@@ -29,6 +31,7 @@ function send(
   }
   if (endpoint.method === 'POST') {
     return client.tryRequest(endpoint.url, {
+      ...init,
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: values.toString(),
@@ -36,10 +39,11 @@ function send(
   }
   const url = new URL(endpoint.url);
   url.search = values.toString();
-  return client.tryRequest(url);
+  return client.tryRequest(url, init);
 }
 
-function where(endpoint: Endpoint, param: string): string {
+/** A finding's location for one parameter of an endpoint: stable between scans (no values in it). */
+export function where(endpoint: Endpoint, param: string): string {
   const url = new URL(endpoint.url);
   url.search = '';
   return `${endpoint.method === 'POST' ? 'POST ' : ''}${url.href}?${param}=`;

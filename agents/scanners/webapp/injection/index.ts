@@ -1,0 +1,90 @@
+// The injection probes on every parameter the crawl and the endpoint discovery found: path traversal,
+// template injection, OS command injection and blind SQL injection (boolean, then time-based), with
+// harmless payloads and a differential check before anything is reported. One finding per parameter and
+// class: a parameter already proven injectable by the SQL error probe is not probed for SQL again.
+import type { Finding } from '../../../../shared/findings.ts';
+import type { HttpClient } from '../../core/http-client.ts';
+import { forEachLimit } from '../../core/pool.ts';
+import type { Endpoint } from '../crawl.ts';
+import { where } from '../probes.ts';
+import { commandDelay, commandEcho } from './command.ts';
+import { TimingLane } from './lane.ts';
+import { ParamProbe } from './param-probe.ts';
+import { booleanSqlInjection } from './sql-boolean.ts';
+import { timeSqlInjection } from './sql-time.ts';
+import { templateInjection } from './ssti.ts';
+import { pathTraversal } from './traversal.ts';
+
+/** Requests one parameter takes when nothing is found (about 27), with room for one confirmation. */
+export const requestsPerParam = 35;
+
+export interface InjectionOptions {
+  maxParams: number;
+  /** What is left of the scan's request budget: parameters beyond it are not started. */
+  requestsLeft: number;
+  /** Parameters already reported as SQL-injectable (by location). */
+  sqlKnown: (location: string) => boolean;
+  onFinding: (finding: Finding) => void;
+  onProgress: (done: number, total: number) => void;
+}
+
+/** One entry per location, first parameters of every endpoint before second ones, so many paths get probed. */
+export function injectionTargets(
+  endpoints: Endpoint[],
+  maxParams: number,
+): { endpoint: Endpoint; param: string }[] {
+  const out: { endpoint: Endpoint; param: string }[] = [];
+  const seen = new Set<string>();
+  const width = Math.max(0, ...endpoints.map((e) => e.params.length));
+  for (let i = 0; i < width && out.length < maxParams; i++) {
+    for (const endpoint of endpoints) {
+      const param = endpoint.params[i];
+      if (param === undefined || seen.has(where(endpoint, param)) || out.length >= maxParams) {
+        continue;
+      }
+      seen.add(where(endpoint, param));
+      out.push({ endpoint, param });
+    }
+  }
+  return out;
+}
+
+export async function injectionFindings(
+  client: HttpClient,
+  endpoints: Endpoint[],
+  options: InjectionOptions,
+): Promise<{ skipped: number }> {
+  const lane = new TimingLane();
+  const wanted = injectionTargets(endpoints, options.maxParams);
+  const targets = wanted.slice(0, Math.max(0, Math.floor(options.requestsLeft / requestsPerParam)));
+  let done = 0;
+  await forEachLimit(
+    targets,
+    4,
+    async ({ endpoint, param }) => {
+      const probe = new ParamProbe(client, endpoint, param, lane);
+      if (await probe.originalOnce()) {
+        const report = (finding: Finding | null) => (finding ? options.onFinding(finding) : undefined);
+        const sql = !options.sqlKnown(probe.location);
+        // Output-based checks side by side (the lane bounds the requests in flight), then the timed ones.
+        const [, , echoed, boolean] = await Promise.all([
+          pathTraversal(probe).then(report),
+          templateInjection(probe).then(report),
+          commandEcho(probe),
+          sql ? booleanSqlInjection(probe) : null,
+        ]);
+        report(echoed);
+        report(boolean);
+        if (sql && !boolean) {
+          report(await timeSqlInjection(probe));
+        }
+        if (!echoed) {
+          report(await commandDelay(probe));
+        }
+      }
+      options.onProgress(++done, targets.length);
+    },
+    client.signal,
+  );
+  return { skipped: wanted.length - targets.length };
+}

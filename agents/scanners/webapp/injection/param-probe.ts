@@ -1,0 +1,91 @@
+// One parameter of one endpoint under test: sends values in it (through the timing lane), observes the
+// answers with reflections removed, and keeps what the checks share (its original value, its baseline).
+import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
+import type { Endpoint } from '../crawl.ts';
+import { send, where } from '../probes.ts';
+import { Baseline, observe } from './compare.ts';
+import type { Observation } from './compare.ts';
+import type { TimingLane } from './lane.ts';
+
+export class ParamProbe {
+  readonly location: string;
+  /** The value the crawl saw (a link's query string), or a neutral one when it saw none. */
+  readonly original: string;
+  private originalAnswer: Promise<HttpResponse | null> | null = null;
+  private baseline: Promise<Baseline | null> | null = null;
+  private timing: Promise<{ min: number; max: number } | null> | null = null;
+
+  constructor(
+    readonly client: HttpClient,
+    readonly endpoint: Endpoint,
+    readonly param: string,
+    private readonly lane: TimingLane,
+  ) {
+    this.location = where(endpoint, param);
+    this.original = endpoint.url.searchParams.get(param) || 'test';
+  }
+
+  /** `original` when it reads as a number, else 1: the value numeric contexts are probed with. */
+  get numeric(): string {
+    return /^-?\d{1,9}$/.test(this.original) ? this.original : '1';
+  }
+
+  request(value: string): Promise<HttpResponse | null> {
+    return this.lane.shared(() => send(this.client, this.endpoint, this.param, value));
+  }
+
+  async observe(value: string): Promise<Observation | null> {
+    const response = await this.request(value);
+    return response ? observe(response, value, this.original) : null;
+  }
+
+  /**
+   * Milliseconds the server took to answer `value`, null when it did not. `alone` measures with nothing
+   * else of ours in flight; otherwise other requests may only have made it slower, never faster.
+   */
+  async time(value: string, timeoutMs: number, alone: boolean): Promise<number | null> {
+    const sendIt = () => send(this.client, this.endpoint, this.param, value, { timeoutMs });
+    const response = await (alone ? this.lane.exclusive(sendIt) : this.lane.shared(sendIt));
+    return response?.elapsedMs ?? null;
+  }
+
+  /** The answer to the original value (requested once per parameter). */
+  originalOnce(): Promise<HttpResponse | null> {
+    this.originalAnswer ??= this.request(this.original);
+    return this.originalAnswer;
+  }
+
+  /** Three answers to the original value (once per parameter), or null if one did not come. */
+  baselineOnce(): Promise<Baseline | null> {
+    this.baseline ??= (async () => {
+      const first = await this.originalOnce();
+      const more = first ? await Promise.all([this.observe(this.original), this.observe(this.original)]) : [];
+      const samples = [first ? observe(first, this.original, this.original) : null, ...more];
+      return samples.every((s): s is Observation => s !== null) ? new Baseline(samples) : null;
+    })();
+    return this.baseline;
+  }
+
+  /**
+   * The original value's answer time, fastest and slowest of three requests (once per parameter). Measured
+   * among other requests: that can only widen the range, which makes the timing check stricter.
+   */
+  timingOnce(timeoutMs: number): Promise<{ min: number; max: number } | null> {
+    this.timing ??= (async () => {
+      const times = await Promise.all([1, 2, 3].map(() => this.time(this.original, timeoutMs, false)));
+      return times.every((t): t is number => t !== null)
+        ? { min: Math.min(...times), max: Math.max(...times) }
+        : null;
+    })();
+    return this.timing;
+  }
+}
+
+/** Shuffles in place (Fisher-Yates) and returns the array: the order of checks must not be predictable. */
+export function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}

@@ -1,0 +1,67 @@
+// Rules of the web scanner's injection probes and endpoint discovery (OWASP Top 10 2021 categories),
+// spread into the scanner's table in rules.ts.
+import type { Rule } from '../core/rule.ts';
+
+const A01 = 'A01:2021 Broken Access Control';
+const A03 = 'A03:2021 Injection';
+const A05 = 'A05:2021 Security Misconfiguration';
+
+const sqlInjection = (technique: string): Rule => ({
+  title: `SQL injection (${technique})`,
+  cwe: 'CWE-89',
+  owasp: A03,
+  family: 'code',
+  cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
+  remediation:
+    'Pass every value to the database as a bound parameter (prepared statements, or the ORM query builder), never by building SQL text from input; give the application a database account that may only read and write what it needs.',
+});
+
+export const injectionRules = {
+  'web.sqli.boolean': sqlInjection('boolean-based blind'),
+  'web.sqli.time': sqlInjection('time-based blind'),
+  'web.path-traversal': {
+    title: 'Path traversal: files outside the web root can be read',
+    cwe: 'CWE-22',
+    owasp: A01,
+    family: 'code',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+    remediation:
+      'Map the parameter to a file through a fixed allow-list or an identifier, or resolve the joined path and refuse any result outside the intended folder; never join user input to a path as is.',
+  },
+  'web.ssti': {
+    title: 'Server-side template injection',
+    cwe: 'CWE-1336',
+    owasp: A03,
+    family: 'code',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    remediation:
+      'Never build template source from input: render a fixed template and pass the input to it as a variable (auto-escaped); where users must write templates, use a sandboxed engine.',
+  },
+  'web.command-injection': {
+    title: 'OS command injection',
+    cwe: 'CWE-78',
+    owasp: A03,
+    family: 'code',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    remediation:
+      'Do not pass input to a shell: call the program directly with an argument list (execFile, subprocess.run([...]), proc_open with an array), validate the value against a strict pattern, or use a library instead of the command.',
+  },
+  'web.api.personal-data': {
+    title: 'API returns personal data without authentication',
+    cwe: 'CWE-359',
+    owasp: A01,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+    remediation:
+      'Require authentication and per-record authorisation on the endpoint, and return only the fields the caller needs (never password hashes, tokens or other users’ contact details).',
+  },
+  'web.graphql.introspection': {
+    title: 'GraphQL introspection enabled for anonymous clients',
+    cwe: 'CWE-200',
+    owasp: A05,
+    family: 'hardening',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+    remediation:
+      'Disable introspection in production (or for unauthenticated clients) and publish the schema to your own developers through another channel.',
+  },
+} satisfies Record<string, Rule>;
