@@ -18,8 +18,12 @@ const title = (what: string) =>
     ? what
     : `${what} (skipped: ${missing.join(', ')} not installed; run.sh installs them as root)`;
 
-/** What a crawl that does not run JavaScript can see of the shop: the shell's headers and the bundle's map. */
+/**
+ * What a crawl that does not run JavaScript can see of the shop: the shell's headers, the bundle's map, and
+ * the open redirect of an API path the endpoint discovery reads in the bundle.
+ */
 const withoutJs = new Set([
+  'web.open-redirect',
   'web.transport.cleartext',
   'web.header.csp-missing',
   'web.header.nosniff-missing',

@@ -47,13 +47,13 @@ export interface RequestInit {
 export interface HttpSession {
   /** Credentials for a request to `url` (empty for any origin but the target's). */
   headers(url: URL): Record<string, string>;
-  /** Why this request must not be sent in the session (a logout link), or null. */
-  refuses(url: URL, method: string): string | null;
+  /** Why this request (with the headers it would carry) must not be sent in the session, or null. */
+  refuses(url: URL, method: string, headers: Record<string, string>): string | null;
   /** Looks at each response; true when the session had been lost and is renewed (the request is sent again once). */
   renewed(url: URL, response: HttpResponse): Promise<boolean>;
 }
 
-/** A request the scan's session will not send (a logout link); tryRequest answers null for it. */
+/** A request the scan's session will not send (a logout link, a deletion); tryRequest answers null for it. */
 export class OutOfScopeError extends Error {
   constructor(
     readonly url: string,
@@ -180,12 +180,14 @@ export class HttpClient {
     }
     const target = await this.options.policy.assertUrl(url);
     const session = this.options.session;
-    // Guard: whatever asks for it (a crawled link, a form, the browser), the session is never ended.
-    const refusal = session?.refuses(url, init.method ?? 'GET');
+    const credentials = session && !init.anonymous ? session.headers(url) : {};
+    const headers = { 'user-agent': userAgent, accept: '*/*', ...init.headers, ...credentials };
+    // Guard: whatever asks for it (a crawled link, a form, the browser), the session is never ended, and
+    // nothing that could destroy the account's data is sent with credentials.
+    const refusal = session?.refuses(url, init.method ?? 'GET', headers);
     if (refusal) {
       throw new OutOfScopeError(url.href, refusal);
     }
-    const credentials = session && !init.anonymous ? session.headers(url) : {};
     this.requests += 1;
     // Every request, redirect hops included, waits for its slot under the target's rate limit.
     await this.limiter?.acquire(this.options.signal);
@@ -198,7 +200,7 @@ export class HttpClient {
         url,
         {
           method: init.method ?? 'GET',
-          headers: { 'user-agent': userAgent, accept: '*/*', ...init.headers, ...credentials },
+          headers,
           agent: this.agents[url.protocol as 'http:' | 'https:'],
           lookup: pinnedLookup(target),
           signal: this.options.signal,

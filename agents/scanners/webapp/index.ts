@@ -158,7 +158,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       discovery = await discoverEndpoints(
         client,
         start,
-        { pages, scripts: scriptBodies, known: endpoints },
+        { pages, scripts: scriptBodies, known: endpoints, loggedIn: Boolean(crawled?.session) },
         { maxResources: webappLimits.maxDiscovered },
         tick,
       );

@@ -69,10 +69,33 @@ describe('ScanSession', () => {
     await session.start();
     await session.renewed(new URL(`${origin}/a`), response(200, { 'set-cookie': ['cart=7; Path=/'] }));
     expect(session.headers(new URL(`${origin}/b`)).cookie).toBe('sid=1; cart=7');
-    expect(session.refuses(new URL(`${origin}/logout`), 'GET')).toMatch(/never ends its own session/);
-    expect(session.refuses(new URL(`${origin}/account`), 'GET')).toBeNull();
-    expect(session.refuses(new URL(`${origin}/account/delete`), 'POST')).toMatch(/never deletes/);
-    expect(session.refuses(new URL(`${origin}/api/cart/7`), 'DELETE')).toMatch(/never deletes/);
+    const withCookie = session.headers(new URL(`${origin}/b`));
+    expect(session.refuses(new URL(`${origin}/logout`), 'GET', withCookie)).toMatch(
+      /never ends its own session/,
+    );
+    expect(session.refuses(new URL(`${origin}/logout`), 'GET', {})).toMatch(/never ends its own session/);
+    expect(session.refuses(new URL(`${origin}/account`), 'GET', withCookie)).toBeNull();
+    expect(session.refuses(new URL(`${origin}/account/delete`), 'POST', withCookie)).toMatch(/never deletes/);
+    expect(session.refuses(new URL(`${origin}/api/cart/7`), 'DELETE', withCookie)).toMatch(/never deletes/);
+    // The browser's own cookies and tokens count as much as the session's.
+    expect(session.refuses(new URL(`${origin}/api/cart/7`), 'DELETE', { Cookie: 'x=1' })).toMatch(
+      /never deletes/,
+    );
+    expect(session.refuses(new URL(`${origin}/api/cart/7`), 'DELETE', { authorization: 'Bearer b' })).toMatch(
+      /never deletes/,
+    );
+  });
+
+  it('lets a request that carries no credential delete (a write probe removing its own file), never one with the login header', () => {
+    const session = new ScanSession(
+      { kind: 'header', header_name: 'X-Api-Key', header_value: 'k', logged_in_marker: undefined },
+      origin,
+      fakeDriver(false).driver,
+    );
+    const marker = new URL(`${origin}/webdav/vigil-write-probe-1a2b.txt`);
+    expect(session.refuses(marker, 'DELETE', { 'user-agent': 'Vigil', accept: '*/*' })).toBeNull();
+    expect(session.refuses(marker, 'DELETE', { 'x-api-key': 'k' })).toMatch(/never deletes/);
+    expect(session.refuses(new URL(`${origin}/logout`), 'GET', {})).toMatch(/never ends its own session/);
   });
 
   it('logs in again when a 401 or a redirect to the login page shows the session is gone', async () => {

@@ -95,14 +95,21 @@ export class ScanSession implements HttpSession {
     return { ...(cookie ? { cookie } : {}), ...this.extra };
   }
 
-  refuses(url: URL, method: string): string | null {
+  refuses(url: URL, method: string, headers: Record<string, string>): string | null {
     if (isLogout(url, method)) {
       return 'a logout link: an authenticated scan never ends its own session';
     }
-    // Guard: logged in, a probe of a "delete" form would delete the customer's own data.
-    return url.origin === this.origin && isDestructive(url, method)
+    // Guard: logged in, a probe of a "delete" form would delete the customer's own data. Sent with no
+    // credential at all (a write probe removing the file it made as an anonymous visitor), it acts for nobody.
+    return url.origin === this.origin && isDestructive(url, method) && this.carriesCredentials(headers)
       ? 'a destructive action: an authenticated scan never deletes what the account holds'
       : null;
+  }
+
+  /** Whether a request with these headers could act for someone: a cookie, an authorization or the login's header. */
+  private carriesCredentials(headers: Record<string, string>): boolean {
+    const names = new Set(['cookie', 'authorization', 'proxy-authorization', ...Object.keys(this.extra)]);
+    return Object.keys(headers).some((name) => names.has(name.toLowerCase()));
   }
 
   /** A 401, or a redirect to the login page: the signs of a session that ended. */
