@@ -1,9 +1,10 @@
 // The scanner benchmarks proper (issue 5). Runs only inside a private network namespace (bench/scanners.ts
 // starts it with `unshare --net`): its loopback holds nothing but the fixtures started here, so sweeping
 // all 65,535 ports touches nothing else on the machine. Prints its rows as JSON on the last stdout line.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 
 import { connectScan } from '../agents/scanners/infrastructure/connect-scan.ts';
 import { runScan } from '../agents/scanners/run-scan.ts';
@@ -164,12 +165,44 @@ function nikto(url: string): { ms: number; note: string } | null {
   return { ms: performance.now() - t, note: /(\d+) requests/.exec(out)?.[0] ?? '' };
 }
 
+/** wapiti with its default modules, as `wapiti -u URL` runs; null when it is not installed. */
+function wapitiTime(url: string): number | null {
+  if (spawnSync('sh', ['-c', 'command -v wapiti'], { stdio: 'ignore' }).status !== 0) {
+    return null;
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-wapiti-'));
+  try {
+    const t = performance.now();
+    const args = ['-u', `${url}/`, '--flush-session', '--store-session', dir, '--no-bugreport'];
+    spawnSync('wapiti', [...args, '-f', 'json', '-o', path.join(dir, 'out.json')], { stdio: 'ignore' });
+    return performance.now() - t;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function staticRows(): Promise<BenchRow[]> {
   const site = await startStaticSite(STATIC_PORT);
   try {
     const t = performance.now();
     const result = await runScan('webapp', { target: site.url, mode: 'local' });
     const ms = performance.now() - t;
+    const wapiti = wapitiTime(site.url);
+    const wapitiRow: BenchRow = wapiti
+      ? {
+          name: `static site (${site.server}) web scan: wapiti's time / ours`,
+          value: wapiti / ms,
+          unit: '×',
+          target: '≥ 10',
+          pass: wapiti / ms >= 10,
+          note: `ours ${Math.round(ms)} ms (${result.stats.requests} requests); wapiti (default modules) ${Math.round(wapiti)} ms`,
+        }
+      : {
+          name: 'static site web scan vs wapiti',
+          value: NaN,
+          unit: '',
+          note: 'wapiti is not installed (apt: wapiti)',
+        };
     const theirs = nikto(site.url);
     const reference = theirs?.ms ?? 5000;
     const what = theirs
@@ -184,6 +217,7 @@ async function staticRows(): Promise<BenchRow[]> {
         pass: ms < reference,
         note: `${result.stats.requests} requests, ${result.findings.length} findings; ${what}`,
       },
+      wapitiRow,
     ];
   } finally {
     await site.close();

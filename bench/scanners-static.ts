@@ -67,6 +67,8 @@ http { access_log off; default_type text/html;
 `,
   );
   const child = spawn('nginx', ['-c', conf, '-p', root], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Guard: nginx logs every 404 at level error; an unread pipe fills after a few hundred and nginx stalls.
+  child.stderr?.resume();
   const failed = new Promise<boolean>((resolve) =>
     child.once('error', () => resolve(false)).once('exit', () => resolve(false)),
   );

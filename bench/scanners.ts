@@ -11,13 +11,14 @@ import { benchQueueThroughput } from './scanners-queue.ts';
 const child = path.resolve(import.meta.dirname, 'scanners-netns.ts');
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
-/** nmap (required) and nginx (optional) from apt when missing; the namespace has no network to fetch them later. */
+/** nmap (required), nginx and wapiti (optional) from apt when missing; the namespace cannot fetch them later. */
 function installTools(): string[] {
   const notes: string[] = [];
   const isRoot = process.getuid?.() === 0;
   for (const [cmd, pkg] of [
     ['nmap', 'nmap'],
     ['nginx', 'nginx-light'],
+    ['wapiti', 'wapiti'],
   ] as const) {
     // Guard: only root on Debian installs packages; anyone else gets a note and the fallback.
     if (has(cmd) || !isRoot || !has('apt-get')) {

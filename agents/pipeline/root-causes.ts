@@ -47,7 +47,7 @@ export const rootCauses: RootCause[] = [
   {
     key: 'exposed-sensitive-files',
     title: 'Block public access to sensitive files and listings',
-    rules: ['web.exposed.', 'web.directory-listing'],
+    rules: ['web.exposed.', 'web.directory-listing', 'web.robots.', 'web.disclosure.header-path'],
     summary:
       'Repository metadata, environment files, backups, status and debug pages are downloadable by anyone.',
     steps: [
@@ -61,7 +61,8 @@ export const rootCauses: RootCause[] = [
         snippets: {
           nginx: `location ~ /\\.(?!well-known) { deny all; }
 location ~* \\.(bak|old|orig|swp|sql)$ { deny all; }
-location ~ ^/(server-status|phpinfo\\.php|actuator) { deny all; }
+location ~* \\.(tar\\.gz|tgz|zip|rar|7z)$ { deny all; }
+location ~ ^/(server-status|nginx_status|fpm-status|metrics|phpinfo\\.php|actuator|debug) { allow 127.0.0.1; deny all; }
 autoindex off;`,
           apache: `<DirectoryMatch "/\\.(?!well-known)">
   Require all denied
@@ -82,6 +83,58 @@ Options -Indexes`,
         },
       },
       { title: 'Re-run the scan to confirm the paths now answer 403 or 404' },
+    ],
+  },
+  {
+    key: 'write-methods',
+    title: 'Control HTTP methods: WebDAV writes, TRACE, method-limited access rules',
+    rules: ['web.webdav.', 'web.method.', 'web.auth.method-bypass'],
+    summary:
+      'Anyone can upload, move or delete files, have requests echoed back by TRACE, or pass an access rule with another method.',
+    steps: [
+      {
+        title: 'Disable WebDAV where it is not used, and require authentication where it is',
+        snippets: {
+          nginx:
+            '# remove dav_methods, or:\nlocation /dav/ { limit_except GET HEAD { auth_basic "DAV"; auth_basic_user_file /etc/nginx/dav.htpasswd; } }',
+          apache: `TraceEnable off
+<Location /dav>
+  Dav On
+  AuthType Basic
+  AuthName "DAV"
+  AuthUserFile /etc/apache2/dav.htpasswd
+  Require valid-user
+</Location>`,
+          express: '// serve uploads through an authenticated route; never mount a writable static handler',
+          iis: '<system.webServer><security><requestFiltering><verbs>\n  <add verb="TRACE" allowed="false" /><add verb="PUT" allowed="false" /><add verb="DELETE" allowed="false" />\n</verbs></requestFiltering></security></system.webServer>',
+        },
+      },
+      { title: 'Delete files in the writable folders that nobody on the team put there' },
+      {
+        title: 'Write access rules for every method',
+        detail:
+          'Apache: put Require outside <Limit>, or use <LimitExcept GET POST> to refuse the rest; nginx: limit_except GET POST { deny all; }.',
+      },
+    ],
+  },
+  {
+    key: 'verbose-errors',
+    title: 'Show generic error pages in production',
+    rules: ['web.error.'],
+    summary: 'Error pages show stack traces, file paths and framework versions.',
+    steps: [
+      {
+        title: 'Turn off error display and debug pages; log the details server-side',
+        snippets: {
+          nginx:
+            'fastcgi_intercept_errors on;\nerror_page 500 502 503 504 /50x.html;\n# php.ini / FPM pool: display_errors = Off',
+          apache: 'php_admin_flag display_errors off\nErrorDocument 500 /500.html',
+          express:
+            "process.env.NODE_ENV = 'production'; // finalhandler then hides stack traces\napp.use((err, req, res, next) => res.status(500).send('Internal error'));",
+          iis: '<system.web><customErrors mode="RemoteOnly" /></system.web>\n<system.webServer><httpErrors errorMode="DetailedLocalOnly" /></system.webServer>',
+        },
+      },
+      { title: 'Spring Boot: server.error.include-stacktrace=never; Django/Flask: DEBUG = False' },
     ],
   },
   {

@@ -40,6 +40,11 @@ describe('authenticated web scan on a site with destructive account actions', ()
     for (const finding of result.findings) {
       expect(findingSchema.parse(finding)).toEqual(finding);
     }
+    // Anyone may write into /files/: proven without the session, and the files written are gone again.
+    expect(site.seen.filter((r) => r.method === 'PUT').length).toBeGreaterThan(0);
+    expect(site.seen.filter((r) => r.session && ['PUT', 'MKCOL', 'COPY', 'MOVE'].includes(r.method))).toEqual(
+      [],
+    );
     expect(site.files()).toEqual([]);
   });
 });

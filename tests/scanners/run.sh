@@ -10,21 +10,24 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   echo "skipped: the scanner suites need unshare (util-linux) and ip (iproute2) to make a private network namespace" >&2
   exit 0
 fi
-# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, lighttpd,
-# GnuTLS; PHP-FPM with MariaDB, Flask with PostgreSQL for the injection suite; the single-page apps' Python
-# API and libraries, Chromium for the browser crawl); the missing ones are installed, only as root on
-# Debian. Without them those suites skip themselves, saying why. Each entry: package:command-or-file (a
-# file may be a glob).
+# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, Apache,
+# lighttpd with WebDAV, PHP-FPM, node_exporter, GnuTLS; PHP-FPM with MariaDB, Flask with PostgreSQL for the
+# injection suite; the single-page apps' Python API and libraries, Chromium for the browser crawl); the
+# missing ones are installed, only as root on Debian. Without them those suites skip themselves, saying why.
+# Each entry: package:command-or-path (a path may be a glob).
 missing=()
-for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd vsftpd:/usr/sbin/vsftpd \
-  lighttpd:/usr/sbin/lighttpd gnutls-bin:/usr/bin/gnutls-serv \
-  php-fpm:'/usr/sbin/php-fpm*' php-mysql:'/etc/php/*/mods-available/mysqli.ini' php-twig:/usr/share/php/Twig/autoload.php \
+for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd \
+  vsftpd:/usr/sbin/vsftpd apache2:/usr/sbin/apache2 lighttpd:/usr/sbin/lighttpd \
+  lighttpd-mod-webdav:/usr/lib/lighttpd/mod_webdav.so php-fpm:'/usr/sbin/php-fpm*' \
+  prometheus-node-exporter:/usr/bin/prometheus-node-exporter gnutls-bin:/usr/bin/gnutls-serv \
+  php-mysql:'/etc/php/*/mods-available/mysqli.ini' php-twig:/usr/share/php/Twig/autoload.php \
   mariadb-server:/usr/sbin/mariadbd python3-flask:/usr/lib/python3/dist-packages/flask/__init__.py \
   python3-graphql-core:/usr/lib/python3/dist-packages/graphql/__init__.py \
   python3-psycopg2:/usr/lib/python3/dist-packages/psycopg2/__init__.py postgresql-15:/usr/lib/postgresql/15/bin/postgres \
   python3:/usr/bin/python3 chromium:/usr/bin/chromium libjs-angularjs:/usr/share/javascript/angular.js/angular.js \
   libjs-jquery:/usr/share/javascript/jquery/jquery.min.js; do
-  compgen -G "${pair#*:}" >/dev/null || command -v "${pair#*:}" >/dev/null || missing+=("${pair%%:*}")
+  check="${pair#*:}"
+  command -v "$check" >/dev/null || compgen -G "$check" >/dev/null || missing+=("${pair%%:*}")
 done
 if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   # The packages must not start their own services (sshd on :22, nginx on :80...): Debian's policy-rc.d

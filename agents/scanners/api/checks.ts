@@ -5,27 +5,9 @@ import type { Finding } from '../../../shared/findings.ts';
 import type { HttpClient, HttpResponse } from '../core/http-client.ts';
 import { header } from '../core/http-client.ts';
 import { findSqlError } from '../core/sql-errors.ts';
+import { findStackTrace } from '../core/stack-trace.ts';
 import type { Operation } from './openapi.ts';
 import { apiFinding } from './rules.ts';
-
-const stackTrace = [
-  /\n\s+at [\w.$<>]+ \(?[^\s()]+:\d+:\d+\)?/, // Node / V8
-  /Traceback \(most recent call last\)/, // Python
-  /\n\s+at [\w.$]+\([\w]+\.java:\d+\)/, // Java
-  /goroutine \d+ \[running\]/, // Go
-  /\.php on line \d+|Stack trace:\s*#0/, // PHP
-  /System\.[\w.]+Exception:| {3}at [\w.]+\(.*\) in .*:line \d+/, // .NET
-];
-
-export function findStackTrace(body: string): string | null {
-  for (const pattern of stackTrace) {
-    const match = pattern.exec(body);
-    if (match) {
-      return match[0].trim().slice(0, 120);
-    }
-  }
-  return null;
-}
 
 const where = (op: Operation, suffix = '') => `${op.method} ${op.url.origin}${op.url.pathname}${suffix}`;
 

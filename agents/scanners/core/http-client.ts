@@ -34,7 +34,12 @@ export interface RequestInit {
   /** 'same-origin' follows redirects that stay on the origin; 'any' follows all (each hop re-checked). */
   followRedirects?: 'none' | 'same-origin' | 'any';
   timeoutMs?: number;
-  /** Larger than the client's default for what must arrive whole (a script bundle the browser runs). */
+  /** 'latin1' keeps every byte as one character, for magic numbers of binary files (archives, dumps). */
+  encoding?: 'utf8' | 'latin1';
+  /**
+   * Reads at most this many bytes of this response (the client's own limit otherwise): less for a magic
+   * number, more for what must arrive whole (a script bundle the browser runs).
+   */
   maxBodyBytes?: number;
   /** Sent without the scan's login session: no credentials added, a 401 is an answer, not a lost session. */
   anonymous?: boolean;
@@ -215,6 +220,7 @@ export class HttpClient {
               chunks.push(chunk);
             } else {
               // Guard: a huge or endless body must not exhaust memory; what we have is enough to judge.
+              chunks.push(chunk.subarray(0, Math.max(0, maxBody - (size - chunk.length))));
               response.destroy();
               finish();
             }
@@ -224,7 +230,7 @@ export class HttpClient {
               url: url.href,
               status: response.statusCode ?? 0,
               headers: response.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
+              body: Buffer.concat(chunks).toString(init.encoding ?? 'utf8'),
               elapsedMs: performance.now() - sentAt,
             });
           response.on('end', finish);

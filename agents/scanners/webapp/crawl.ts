@@ -34,11 +34,17 @@ export async function crawl(
   start: URL,
   limits: CrawlLimits,
   onPage: (done: number, total: number) => void,
+  /** Same-origin URLs the site names without linking (robots.txt, sitemaps), crawled after the start page. */
+  seeds: URL[] = [],
 ): Promise<{ pages: Page[]; endpoints: Endpoint[] }> {
   const pages: Page[] = [];
   const endpoints = new Map<string, Endpoint>();
   const seen = new Set<string>([start.href]);
   const queue: { url: URL; depth: number }[] = [{ url: start, depth: 0 }];
+  for (const seed of seeds.filter((url) => url.origin === start.origin && !seen.has(url.href))) {
+    seen.add(seed.href);
+    queue.push({ url: seed, depth: 1 });
+  }
   const addEndpoint = (endpoint: Endpoint) => {
     if (endpoint.params.length > 0 && endpoint.url.origin === start.origin) {
       endpoints.set(endpointKey(endpoint), endpoint);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { findSqlError } from '../core/sql-errors.ts';
-import { findStackTrace } from '../api/checks.ts';
+import { findStackTrace } from '../core/stack-trace.ts';
 import { outdatedSsh } from '../infrastructure/ssh-checks.ts';
 import { parseHtml } from './html.ts';
 import { mask, secretFindings } from './secrets.ts';

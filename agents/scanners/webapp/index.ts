@@ -10,24 +10,31 @@ import { ProgressTracker } from '../core/progress.ts';
 import { speaksTls, tlsFindings } from '../core/tls-check.ts';
 import { TargetPolicy } from '../target-policy.ts';
 import { chooseBrowser } from './browser/choose.ts';
+import { apiCandidates, corsWildcardFindings } from './cors-wildcard.ts';
 import type { Endpoint, Page } from './crawl.ts';
+import { directoriesOf, knownUrls } from './directories.ts';
 import { discoverEndpoints } from './discovery/index.ts';
 import type { Discovery } from './discovery/index.ts';
+import { errorPageFindings } from './error-pages.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
 import { injectionFindings } from './injection/index.ts';
+import { methodBypassFindings } from './method-bypass.ts';
 import { probeFindings } from './probes.ts';
 import { webappFinding } from './rules.ts';
 import { runCrawl } from './run-crawl.ts';
 import type { CrawlOutcome } from './run-crawl.ts';
 import { spaFindings } from './spa-checks.ts';
 import { secretFindings } from './secrets.ts';
+import { readSiteMaps } from './site-maps.ts';
+import type { SiteMaps } from './site-maps.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
+import { writeMethodFindings } from './write-methods.ts';
 
 export const webappLimits = {
   maxPages: 60,
   maxDepth: 4,
-  maxRequests: 2500,
+  maxRequests: 4000,
   timeoutMs: 8000,
   maxScripts: 30,
   browserMs: 90_000,
@@ -76,6 +83,8 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
   const scriptBodies: { url: URL; body: string }[] = [];
   let discovery: Discovery = { endpoints: [], resources: [], findings: [] };
   let injectionCut = false;
+  let siteMaps: SiteMaps | undefined;
+  const directories = () => directoriesOf(knownUrls(pages, endpoints, siteMaps), start, 12);
   try {
     await policy.assertUrl(start);
     await phases.run('transport', 5, async () => {
@@ -113,12 +122,16 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         );
       }
     });
+    await phases.run('robots & sitemap', 2, async () => {
+      siteMaps = await readSiteMaps(client, start);
+    });
     await phases.run('crawl', 25, async (tick) => {
       crawled = await runCrawl({
         client,
         start,
         limits: webappLimits,
         browser: chooseBrowser(options.browser),
+        ...(siteMaps ? { seeds: siteMaps.seeds } : {}),
         ...(options.login ? { login: options.login } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         tick,
@@ -165,7 +178,12 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       addAll(discovery.findings);
     });
     await phases.run('exposed files', 20, async (tick) => {
-      addAll(await exposedFileFindings(client, start, pages, tick));
+      addAll(await exposedFileFindings(client, start, pages, tick, { endpoints, siteMaps }));
+    });
+    // Without the login of an authenticated scan (write-methods.ts): what anyone may write is the question.
+    await phases.run('write methods', 5, async (tick) => {
+      addAll(await writeMethodFindings(client, start, directories(), tick));
+      addAll(await methodBypassFindings(client, pages, () => undefined));
     });
     await phases.run('cors', 5, async (tick) => {
       const candidates = [
@@ -190,6 +208,12 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         tick(++done, candidates.length);
       }
     });
+    await phases.run('api cors', 2, async (tick) => {
+      const seen = pages.map((page) => ({ url: page.url, response: page.response }));
+      addAll(
+        await corsWildcardFindings(client, apiCandidates(seen, knownUrls([], endpoints, siteMaps)), tick),
+      );
+    });
     const probed = interleave(endpoints, discovery.endpoints);
     await phases.run('active probes', 15, async (tick) => {
       addAll(await probeFindings(client, probed, tick));
@@ -204,6 +228,9 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       });
       // Parameters left unprobed for want of budget make the scan partial, as a stop would.
       injectionCut = skipped > 0;
+    });
+    await phases.run('error pages', 5, async (tick) => {
+      addAll(await errorPageFindings(client, directories(), endpoints, tick));
     });
   } finally {
     await crawled?.close();

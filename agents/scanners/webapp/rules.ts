@@ -1,6 +1,7 @@
 // Rules of the web-application scanner (OWASP Top 10 2021 categories).
 import { ruleBook } from '../core/rule.ts';
 import type { Rule } from '../core/rule.ts';
+import { webappFileRules } from './rules-files.ts';
 import { injectionRules } from './rules-injection.ts';
 import { spaRules } from './rules-spa.ts';
 
@@ -277,6 +278,7 @@ export const webappRules = {
       'Upgrade the library to a fixed version (see evidence) and keep front-end dependencies under automated updates.',
   },
   ...injectionRules,
+  ...webappFileRules,
 } satisfies Record<string, Rule>;
 
 export type WebappRuleId = keyof typeof webappRules;

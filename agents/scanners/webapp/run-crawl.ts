@@ -32,6 +32,8 @@ export interface CrawlInput {
   start: URL;
   limits: CrawlLimits;
   login?: TargetLogin;
+  /** Same-origin URLs the site names without linking (robots.txt, sitemaps), crawled after the start page. */
+  seeds?: URL[];
   /** The browser to render with, or the reason there is none. */
   browser: NonNullable<ScanOptions['browser']> | { none: string };
   signal?: AbortSignal;
@@ -86,7 +88,7 @@ function staticCredentials(login: TargetLogin): Record<string, string> {
 
 export async function runCrawl(input: CrawlInput): Promise<CrawlOutcome> {
   const { client, start, limits, login, signal } = input;
-  const html = await crawl(client, start, limits, input.tick);
+  const html = await crawl(client, start, limits, input.tick, input.seeds);
   const outcome: CrawlOutcome = {
     pages: html.pages,
     endpoints: html.endpoints,
@@ -191,7 +193,7 @@ async function logInAndCrawl(
   outcome.session = session;
   client.useSession(session);
   if (!browser || !browserLogin) {
-    merge(outcome, await crawl(client, start, limits, input.tick), false);
+    merge(outcome, await crawl(client, start, limits, input.tick, input.seeds), false);
     // What the login led to may not be linked from the start page (an account page).
     if (routeKey(driver.landing) !== routeKey(start)) {
       merge(outcome, await crawl(client, driver.landing, limits, input.tick), false);

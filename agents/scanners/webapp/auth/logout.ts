@@ -14,8 +14,10 @@ export function isLogout(url: URL, method = 'GET', text = ''): boolean {
   return inUrl.test(where) || (text !== '' && inText.test(text));
 }
 
+// The word on its own: between separators of any kind (a backup probe's `delete~`, `#delete#` or
+// `delete.bak` may be routed to the action itself, as Rails routes `delete.:format`), or a camelCase part.
 const destructive =
-  /(?:^|[/_.?=&-])(?:delete|remove|destroy|deactivate|terminate|erase|purge|wipe|close[-_]?account|cancel[-_]?(?:account|subscription|order))(?:$|[/_.?=&-])/i;
+  /(?:^|[^a-z0-9])(?:delete|remove|destroy|deactivate|terminate|erase|purge|wipe|close[-_]?account|cancel[-_]?(?:account|subscription|order))(?:$|[^a-z0-9])/i;
 
 /**
  * What would destroy the customer's data if an authenticated scan sent it (a "delete my account" link or
@@ -23,5 +25,6 @@ const destructive =
  * before logging in, where they can do no harm.
  */
 export function isDestructive(url: URL, method = 'GET'): boolean {
-  return method.toUpperCase() === 'DELETE' || destructive.test(`${url.pathname}${url.search}`);
+  const where = decodeURIComponent(`${url.pathname}${url.search}`.replace(/%(?![0-9a-f]{2})/gi, '%25'));
+  return method.toUpperCase() === 'DELETE' || destructive.test(where.replace(/([a-z0-9])([A-Z])/g, '$1-$2'));
 }

@@ -1,0 +1,118 @@
+// Verbose error pages: a malformed path or parameter makes the application fail, and a badly configured
+// one shows the stack trace, its debug page, or its framework and version. Differential: what the
+// normal request already shows is never blamed on the malformed one.
+import type { Finding } from '../../../shared/findings.ts';
+import type { HttpClient, HttpResponse } from '../core/http-client.ts';
+import { header } from '../core/http-client.ts';
+import { forEachLimit } from '../core/pool.ts';
+import { findStackTrace, versionsNamed } from '../core/stack-trace.ts';
+import type { Endpoint } from './crawl.ts';
+import { webappFinding } from './rules.ts';
+
+/** Paths that trip URL decoders and routers: a lone %, a NUL, brackets, a bad UTF-8 sequence. */
+const malformedPaths = ['%', 'vigil%00.html', 'vigil[', 'vigil%c0%ae%c0%ae/', 'vigil-missing-page'];
+
+/** Values that break parsers expecting one string: PHP arrays, a lone %, a NUL. */
+const malformedValues: { label: string; raw: (name: string) => string }[] = [
+  { label: '[]', raw: (name) => `${encodeURIComponent(name)}%5B%5D=1` },
+  { label: '%', raw: (name) => `${encodeURIComponent(name)}=%` },
+  { label: '%00', raw: (name) => `${encodeURIComponent(name)}=%00` },
+];
+
+/** Header values that name server software: headers disclose them already, so an error page adds nothing. */
+const headerVersions = (r: HttpResponse) =>
+  ['server', 'x-powered-by', 'x-aspnet-version'].map((n) => header(r, n) ?? '').join(' ');
+
+/** What the error page shows that the normal answer did not; null when nothing. */
+function disclosure(provoked: HttpResponse, normal: HttpResponse | null): string | null {
+  const trace = findStackTrace(provoked.body);
+  if (trace && !(normal && findStackTrace(normal.body))) {
+    const versions = versionsNamed(provoked.body);
+    return `stack trace or debug page: "${trace}"${versions.length ? `; names ${versions.join(', ')}` : ''}`;
+  }
+  if (provoked.status >= 400) {
+    const shown = headerVersions(provoked);
+    const versions = versionsNamed(provoked.body).filter(
+      (v) => !shown.includes(v.split('/')[1] ?? v) && !(normal && normal.body.includes(v)),
+    );
+    if (versions.length > 0) {
+      return `the error page names ${versions.join(', ')}, which the response headers do not`;
+    }
+  }
+  return null;
+}
+
+function withQuery(url: URL, query: string): URL {
+  const out = new URL(url);
+  out.search = `?${query}`;
+  return out;
+}
+
+export async function errorPageFindings(
+  client: HttpClient,
+  directories: URL[],
+  endpoints: Endpoint[],
+  tick: (done: number, total: number) => void,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const getEndpoints = endpoints.filter((e) => e.method === 'GET').slice(0, 12);
+  const total = directories.length + getEndpoints.length;
+  let done = 0;
+  await forEachLimit(
+    directories,
+    4,
+    async (dir) => {
+      const normal = await client.tryRequest(dir);
+      for (const path of malformedPaths) {
+        const url = new URL(dir.href + path);
+        const provoked = await client.tryRequest(url);
+        const what = provoked ? disclosure(provoked, normal) : null;
+        if (provoked && what) {
+          findings.push(
+            webappFinding('web.error.verbose', {
+              location: url.href,
+              evidence: `GET ${url.pathname} (malformed path) answered HTTP ${provoked.status}; ${what}`,
+            }),
+          );
+          break;
+        }
+      }
+      tick(++done, total);
+    },
+    client.signal,
+  );
+  await forEachLimit(
+    getEndpoints,
+    4,
+    async (endpoint) => {
+      const base = new URL(endpoint.url);
+      base.search = '';
+      const normal = await client.tryRequest(endpoint.url);
+      search: for (const param of endpoint.params.slice(0, 4)) {
+        for (const value of malformedValues) {
+          const others = endpoint.params
+            .filter((p) => p !== param)
+            .map(
+              (p) =>
+                `${encodeURIComponent(p)}=${encodeURIComponent(endpoint.url.searchParams.get(p) ?? 'test')}`,
+            );
+          const url = withQuery(base, [value.raw(param), ...others].join('&'));
+          const provoked = await client.tryRequest(url);
+          const what = provoked ? disclosure(provoked, normal) : null;
+          if (provoked && what) {
+            findings.push(
+              webappFinding('web.error.verbose', {
+                location: `${base.href}?${param}=`,
+                evidence: `${param}=${value.label} (malformed parameter) answered HTTP ${provoked.status}; ${what}`,
+              }),
+            );
+            break search;
+          }
+        }
+      }
+      tick(++done, total);
+    },
+    client.signal,
+  );
+  return findings;
+}

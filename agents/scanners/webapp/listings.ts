@@ -1,0 +1,78 @@
+// Directory listings (Apache/nginx/lighttpd autoindex, Python's http.server, IIS, Tomcat), and what they
+// show: the files and subdirectories they name are probed in turn, so a listing reached only through
+// robots.txt still leads to the dump lying in it.
+import type { Finding } from '../../../shared/findings.ts';
+import type { HttpClient } from '../core/http-client.ts';
+import { forEachLimit } from '../core/pool.ts';
+import { parseHtml } from './html.ts';
+import { webappFinding } from './rules.ts';
+import { fileProbeInit } from './soft404.ts';
+import type { NotFoundOracle } from './soft404.ts';
+
+const listingSignature =
+  /<title>\s*Index of \/|<h1>\s*Index of \/|Directory listing for \/|\[To Parent Directory\]|<title>Directory Listing For \//i;
+
+export interface ListingResult {
+  findings: Finding[];
+  /** Files and subdirectories the listings name (same origin, below the listed directory). */
+  files: URL[];
+  subdirectories: URL[];
+}
+
+export async function listingFindings(
+  client: HttpClient,
+  oracle: NotFoundOracle,
+  candidates: URL[],
+  tick: () => void,
+  rounds = 2,
+): Promise<ListingResult> {
+  const result: ListingResult = { findings: [], files: [], subdirectories: [] };
+  const seen = new Set<string>();
+  let queue = candidates;
+  for (let round = 0; round < rounds && queue.length > 0; round += 1) {
+    const next: URL[] = [];
+    const fresh = [...new Map(queue.map((u) => [u.href, u])).values()].filter((u) => !seen.has(u.href));
+    fresh.forEach((u) => seen.add(u.href));
+    await forEachLimit(
+      fresh,
+      6,
+      async (dir) => {
+        const response = await client.tryRequest(dir, fileProbeInit);
+        tick();
+        if (response?.status !== 200 || !listingSignature.test(response.body)) {
+          return;
+        }
+        if ((await oracle.judge(dir, response)) === null) {
+          return;
+        }
+        const links = parseHtml(Buffer.from(response.body, 'latin1').toString('utf8'), dir).links.filter(
+          (link) =>
+            link.origin === dir.origin &&
+            link.pathname.startsWith(dir.pathname) &&
+            link.pathname !== dir.pathname,
+        );
+        const files = links.filter((link) => !link.pathname.endsWith('/'));
+        const dirs = links.filter((link) => link.pathname.endsWith('/'));
+        result.files.push(...files.map((link) => new URL(link.pathname, link.origin)));
+        result.subdirectories.push(...dirs);
+        next.push(...dirs.slice(0, 10));
+        result.findings.push(
+          webappFinding('web.directory-listing', {
+            location: response.url,
+            evidence: `directory index page ("Index of ...") served, naming ${files.length} files and ${dirs.length} directories${
+              files.length
+                ? ` (${files
+                    .slice(0, 4)
+                    .map((f) => decodeURIComponent(f.pathname.split('/').pop()!))
+                    .join(', ')})`
+                : ''
+            }`,
+          }),
+        );
+      },
+      client.signal,
+    );
+    queue = next;
+  }
+  return result;
+}
