@@ -75,7 +75,7 @@ describe.skipIf(missing.length > 0)(
       expect(evidence).not.toContain(shop.login.kind === 'form' ? shop.login.password : '');
       expect(evidence).not.toMatch(/eyJ[\w-]{10,}\.eyJ/);
       expect(result.findings.find((f) => f.rule_id === 'web.auth.idor')?.evidence).toMatch(
-        /session of al…@acme\.test.*\/api\/users\/1 .*another user's record \(ad…@acme\.test\)/,
+        /session of a…@acme\.test.*\/api\/users\/1 .*another user's record \(a…@acme\.test\)/,
       );
     });
 

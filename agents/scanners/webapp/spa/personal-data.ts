@@ -31,9 +31,3 @@ export function personalFields(value: unknown, depth = 0, found = new Set<string
 export function emailsIn(text: string): string[] {
   return [...new Set(text.match(emailPattern) ?? [])];
 }
-
-/** An address shown without most of its local part: enough to recognise, not to reuse. */
-export function maskEmail(email: string): string {
-  const [local = '', domain = ''] = email.split('@');
-  return `${local.slice(0, 2)}…@${domain}`;
-}

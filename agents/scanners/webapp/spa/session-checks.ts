@@ -10,9 +10,10 @@ import type { Finding } from '../../../../shared/findings.ts';
 import type { HttpClient, HttpResponse, HttpSession } from '../../core/http-client.ts';
 import { header } from '../../core/http-client.ts';
 import type { ApiCall } from '../browser/api-calls.ts';
+import { redactEmail } from '../discovery/personal-data.ts';
 import { webappFinding } from '../rules.ts';
 import { sessionOnly } from './api-headers.ts';
-import { emailsIn, maskEmail, parseJson, personalFields } from './personal-data.ts';
+import { emailsIn, parseJson, personalFields } from './personal-data.ts';
 
 const maxCandidates = 15;
 const credentialHeaders = new Set(['cookie', 'authorization']);
@@ -162,7 +163,7 @@ async function neighbourRecord(client: HttpClient, call: ApiCall, identity: stri
     if (keys === ownKeys && theirs.length > 0) {
       return webappFinding('web.auth.idor', {
         location: slot.template,
-        evidence: `in the session of ${maskEmail(identity)}, GET ${url.pathname}${url.search} answered HTTP ${answer.status} with another user's record (${maskEmail(theirs[0]!)}); the app itself asked for ${call.url.pathname}${call.url.search}`,
+        evidence: `in the session of ${redactEmail(identity)}, GET ${url.pathname}${url.search} answered HTTP ${answer.status} with another user's record (${redactEmail(theirs[0]!)}); the app itself asked for ${call.url.pathname}${call.url.search}`,
       });
     }
   }
