@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Database } from './database.ts';
 import { openDatabase } from './open.ts';
-import { withSharedMemory } from './pglite-interrupt.ts';
+import { withSharedMemory } from './wasm-shared-memory.ts';
 
 /** A minimal module importing `env.memory` with the given limits (and nothing else). */
 function moduleImportingMemory(limits: number[]): Uint8Array {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import type { Extension } from '@electric-sql/pglite';
 import { processSettings } from '../config.ts';
+import { withSharedMemory, type MemoryImport } from './wasm-shared-memory.ts';
 
 /**
  * Statement time limits on PGlite. PGlite ignores `statement_timeout`: Postgres arms it with a signal
@@ -10,139 +10,17 @@ import { processSettings } from '../config.ts';
  * every CHECK_FOR_INTERRUPTS, in scans, sorts, joins and the regex engine alike; raising them makes the
  * statement fail with SQLSTATE 57014 and leaves the backend ready for the next one, as a cancel request
  * does on a server. So the engine runs on a shared WebAssembly memory (the module's memory import marked
- * shared; nothing else in it changes), and a watchdog thread that waits on a deadline raises the flags
- * when a statement outlives it.
+ * shared; nothing else in it changes: wasm-shared-memory.ts), and a watchdog thread that waits on a
+ * deadline raises the flags when a statement outlives it. The engine itself runs in a worker thread of its
+ * own (pglite-engine.ts), so the stack's thread keeps serving while a statement runs.
  */
 
-/** The `env.memory` import of a module: where its limits are, and what they say. */
-interface MemoryImport {
-  /** Byte offsets of the import section's content and of the memory import's limits. */
-  section: { start: number; end: number; sizeStart: number };
-  limits: { start: number; end: number };
-  flags: number;
-  initial: number;
-  maximum: number | null;
-}
-
-const uleb = (n: number): number[] => {
-  const out: number[] = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) {
-      byte |= 0x80;
-    }
-    out.push(byte);
-  } while (n > 0);
-  return out;
-};
-
-/** Finds `env.memory` in a module's import section (wasm binary format 1, section 2). */
-function findMemoryImport(bytes: Uint8Array): MemoryImport | null {
-  let p = 8;
-  const leb = () => {
-    let result = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      byte = bytes[p++]!;
-      result += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
-    return result;
-  };
-  const name = () => {
-    const length = leb();
-    const text = Buffer.from(bytes.subarray(p, p + length)).toString('utf8');
-    p += length;
-    return text;
-  };
-  while (p < bytes.length) {
-    const id = bytes[p++]!;
-    const sizeStart = p;
-    const size = leb();
-    const start = p;
-    const end = p + size;
-    if (id === 2) {
-      const count = leb();
-      for (let i = 0; i < count; i++) {
-        const module = name();
-        const field = name();
-        const kind = bytes[p++]!;
-        if (kind === 0) {
-          leb(); // function: type index
-        } else if (kind === 1) {
-          p++; // table: element type
-          const flags = bytes[p++]!;
-          leb();
-          if (flags & 1) {
-            leb();
-          }
-        } else if (kind === 2) {
-          const limitsStart = p;
-          const flags = bytes[p++]!;
-          const initial = leb();
-          const maximum = flags & 1 ? leb() : null;
-          if (module !== 'env' || field !== 'memory' || flags > 1) {
-            return null;
-          }
-          return {
-            section: { start, end, sizeStart },
-            limits: { start: limitsStart, end: p },
-            flags,
-            initial,
-            maximum,
-          };
-        } else if (kind === 3) {
-          p += 2; // global: value type, mutability
-        } else if (kind === 4) {
-          p++;
-          leb(); // tag
-        } else {
-          return null;
-        }
-      }
-      return null;
-    }
-    p = end;
-  }
-  return null;
-}
-
-/**
- * The module with its `env.memory` import declared shared (limits flags 0x03, a maximum of `maximum` pages
- * when it declared none), the import section rebuilt around it; null when it imports no plain memory.
- */
-export function withSharedMemory(
-  bytes: Uint8Array,
-  maximum: number,
-): { bytes: Uint8Array; memory: MemoryImport } | null {
-  const memory = findMemoryImport(bytes);
-  if (!memory) {
-    return null;
-  }
-  const limits = [0x03, ...uleb(memory.initial), ...uleb(memory.maximum ?? maximum)];
-  const content = [
-    ...bytes.subarray(memory.section.start, memory.limits.start),
-    ...limits,
-    ...bytes.subarray(memory.limits.end, memory.section.end),
-  ];
-  const out = new Uint8Array([
-    ...bytes.subarray(0, memory.section.sizeStart),
-    ...uleb(content.length),
-    ...content,
-    ...bytes.subarray(memory.section.end),
-  ]);
-  return { bytes: out, memory };
-}
-
+/** What the engine's worker thread runs PGlite on (both can be posted to a worker). */
 export interface SharedEngine {
   module: WebAssembly.Module;
   memory: SharedMemory;
   /** The memory's maximum in pages: side modules (extensions, plpgsql.so) are declared to it. */
   maximumPages: number;
-  /** Hands the shared memory to the emscripten runtime (as its `wasmMemory`). */
-  extension: Extension;
 }
 
 /** A WebAssembly.Memory created shared (this project's TypeScript lib declares no Memory type). */
@@ -199,12 +77,7 @@ export async function sharedEngine(): Promise<SharedEngine | null> {
     maximum: found.memory.maximum ?? 32768,
     shared: true,
   });
-  const extension: Extension = {
-    name: 'vigil-shared-memory',
-    setup: (_pg, emscriptenOpts: Record<string, unknown>) =>
-      Promise.resolve({ emscriptenOpts: { ...emscriptenOpts, wasmMemory: memory } }),
-  };
-  return { module: found.module, memory, extension, maximumPages: found.memory.maximum ?? 32768 };
+  return { module: found.module, memory, maximumPages: found.memory.maximum ?? 32768 };
 }
 
 // The watchdog's control words (Int32Array over a SharedArrayBuffer of its own).
@@ -320,36 +193,4 @@ export function createInterrupter(memory: SharedMemory, flags: InterruptFlags): 
       await worker.terminate();
     },
   };
-}
-
-/** The part of emscripten's file system API used to patch the side modules. */
-interface EmscriptenFs {
-  readdir(path: string): string[];
-  readFile(path: string): Uint8Array;
-  writeFile(path: string, data: Uint8Array): void;
-}
-
-/**
- * Postgres loads its side modules (plpgsql.so, encoding conversions, dictionaries) on first use, into the
- * engine's memory: each must declare that memory shared too. Rewritten in the engine's file system before
- * anything loads them; answers how many were patched.
- */
-export function shareSideModules(
-  fs: EmscriptenFs,
-  maximumPages: number,
-  dir = '/pglite/lib/postgresql',
-): number {
-  let patched = 0;
-  for (const name of fs.readdir(dir)) {
-    if (!name.endsWith('.so')) {
-      continue;
-    }
-    const file = `${dir}/${name}`;
-    const result = withSharedMemory(fs.readFile(file), maximumPages);
-    if (result) {
-      fs.writeFile(file, result.bytes);
-      patched++;
-    }
-  }
-  return patched;
 }

@@ -1,4 +1,5 @@
-import { protocol, type PGlite } from '@electric-sql/pglite';
+import { protocol } from '@electric-sql/pglite';
+import type { WireBackend } from './pglite-wire.ts';
 
 const { serialize } = protocol;
 
@@ -86,9 +87,9 @@ export class StatementCache {
   }
 }
 
-const caches = new WeakMap<PGlite, StatementCache>();
+const caches = new WeakMap<WireBackend, StatementCache>();
 
-export function statementCacheFor(db: PGlite): StatementCache {
+export function statementCacheFor(db: WireBackend): StatementCache {
   let cache = caches.get(db);
   if (!cache) {
     cache = new StatementCache();

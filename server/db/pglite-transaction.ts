@@ -1,51 +1,26 @@
-import { parse, protocol, type PGlite } from '@electric-sql/pglite';
+import { protocol } from '@electric-sql/pglite';
 import type { Queryable, QueryResult, TransactionOptions } from './database.ts';
-import type { Interrupter } from './pglite-interrupt.ts';
 import { statementCacheFor, type StatementCache } from './pglite-statements.ts';
+import {
+  concat,
+  lastResult,
+  plainTextValues,
+  typedValues,
+  type Message,
+  type WireBackend,
+} from './pglite-wire.ts';
 
-// A transaction on PGlite in as few calls into the WASM backend as the wire protocol allows. PGlite's own
-// `query` makes six calls (Parse, Describe statement, Bind, Describe portal, Execute, Sync) and its
-// `transaction` two more for each of BEGIN and COMMIT, each with its fixed cost; a REST request used to
-// make sixteen. Here a query is one call (Bind, Describe, Execute, Sync, plus Parse the first time: see
-// pglite-statements.ts), and BEGIN plus the preamble (the request's role and claims) travel in the same
-// call as the first query. A transaction that ends with its first query (a REST read, say) sends no BEGIN
-// or COMMIT at all: the extended protocol runs everything up to Sync as one implicit transaction,
-// committed at Sync or rolled back on an error, and transaction-local settings last until then.
+// A transaction on PGlite in as few calls into the engine as the wire protocol allows (each one a round
+// trip to the engine's thread: pglite-engine.ts). PGlite's own `query` makes six calls (Parse, Describe
+// statement, Bind, Describe portal, Execute, Sync) and its `transaction` two more for each of BEGIN and
+// COMMIT, each with its fixed cost; a REST request used to make sixteen. Here a query is one call (Bind,
+// Describe, Execute, Sync, plus Parse the first time: see pglite-statements.ts), and BEGIN plus the
+// preamble (the request's role and claims) travel in the same call as the first query. A transaction that
+// ends with its first query (a REST read, say) sends no BEGIN or COMMIT at all: the extended protocol runs
+// everything up to Sync as one implicit transaction, committed at Sync or rolled back on an error, and
+// transaction-local settings last until then.
 
 const { serialize } = protocol;
-
-type Message = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
-
-/**
- * Text values for Bind without asking Postgres for the parameter types first, as node-postgres sends
- * them (type unknown, inferred by the server). Null when a value is not a plain scalar: such queries
- * describe the statement first so that PGlite's typed serializers apply, exactly as its `query` does.
- */
-function plainTextValues(params: readonly unknown[]): (string | null)[] | null {
-  const out: (string | null)[] = [];
-  for (const v of params) {
-    if (v === null || v === undefined) {
-      out.push(null);
-    } else if (typeof v === 'string') {
-      out.push(v);
-    } else if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') {
-      out.push(String(v));
-    } else {
-      return null;
-    }
-  }
-  return out;
-}
-
-const concat = (parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 
 /** Parse, Bind and Execute of a parameterless statement (BEGIN), unnamed. */
 const unnamed = (sql: string): Uint8Array[] => [
@@ -59,20 +34,6 @@ const BEGIN = unnamed('begin');
 const EXECUTE = serialize.execute({});
 const DESCRIBE_PORTAL = serialize.describe({ type: 'P' });
 const SYNC = serialize.sync();
-
-/** The result of the last statement of a batch: the messages after the one-but-last CommandComplete. */
-function lastResult<R>(db: PGlite, messages: Message[], skip: number): QueryResult<R> {
-  let seen = 0;
-  let from = 0;
-  while (seen < skip && from < messages.length) {
-    if (messages[from]!.name === 'commandComplete') {
-      seen++;
-    }
-    from++;
-  }
-  const [r] = parse.parseResults(messages.slice(from), db.parsers);
-  return { rows: (r?.rows ?? []) as R[], fields: r?.fields ?? [], affectedRows: r?.affectedRows ?? 0 };
-}
 
 class TransactionClosed extends Error {
   constructor() {
@@ -94,9 +55,8 @@ export class PipelinedTransaction implements Queryable {
   private ended = false;
 
   constructor(
-    private readonly db: PGlite,
+    private readonly db: WireBackend,
     private readonly options: TransactionOptions,
-    private readonly interrupter: Interrupter | null = null,
   ) {
     this.statements = statementCacheFor(db);
     // A transaction that ends with its first query needs no BEGIN/COMMIT: everything up to Sync runs in
@@ -116,15 +76,13 @@ export class PipelinedTransaction implements Queryable {
     }
   }
 
-  private async send(parts: Uint8Array[], cached: string[] = []): Promise<Message[]> {
+  /** One call into the engine; `sync` on the transaction's last one (PGlite's syncToFs after a commit). */
+  private async send(parts: Uint8Array[], cached: string[] = [], sync = false): Promise<Message[]> {
     try {
-      const batch = concat(parts);
-      const run = () => this.db.execProtocol(batch, { syncToFs: false });
-      const limit = this.options.statementTimeoutMs;
-      const r = await this.db._runExclusiveQuery(() =>
-        this.interrupter && limit ? this.interrupter.limit(limit, run) : run(),
-      );
-      return r.messages;
+      return await this.db.execProtocol(concat(parts), {
+        sync,
+        timeoutMs: this.options.statementTimeoutMs,
+      });
     } catch (e) {
       // After an error the backend skipped the rest of the batch, perhaps a Parse: prepare them afresh.
       for (const sql of cached) {
@@ -159,7 +117,7 @@ export class PipelinedTransaction implements Queryable {
       if (!this.options.endAfterFirstQuery) {
         await this.flush();
       }
-      values = await this.typedValues(sql, params);
+      values = await typedValues(this.db, sql, params, this.options.statementTimeoutMs);
     }
     const skip = this.pendingCount;
     const { parts, cached } = this.takePending();
@@ -171,32 +129,8 @@ export class PipelinedTransaction implements Queryable {
       this.ended = true;
     }
     parts.push(SYNC);
-    const messages = await this.send(parts, cached);
+    const messages = await this.send(parts, cached, this.ended);
     return lastResult<R>(this.db, messages, skip);
-  }
-
-  /** Values serialized by PGlite's serializers for the types Postgres infers (as PGlite's `query`). */
-  private async typedValues(sql: string, params: readonly unknown[]): Promise<(string | null)[]> {
-    const messages = await this.send([
-      serialize.parse({ text: sql }),
-      serialize.describe({ type: 'S' }),
-      serialize.sync(),
-    ]);
-    const types = parse.parseDescribeStatementResults(messages);
-    return params.map((v, i) => {
-      if (v === null || v === undefined) {
-        return null;
-      }
-      const serializer = this.db.serializers[types[i] ?? 0];
-      if (serializer) {
-        return serializer(v);
-      }
-      // A type without a serializer (PGlite's own `query` would send '[object Object]' for an object).
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
-        return String(v);
-      }
-      return JSON.stringify(v) ?? null;
-    });
   }
 
   async exec(sql: string): Promise<void> {
@@ -215,7 +149,7 @@ export class PipelinedTransaction implements Queryable {
       return;
     }
     await this.flush();
-    const messages = await this.send([serialize.query(commit ? 'commit' : 'rollback')]);
+    const messages = await this.send([serialize.query(commit ? 'commit' : 'rollback')], [], commit);
     const done = messages.find((m) => m.name === 'commandComplete') as { text?: string } | undefined;
     if (commit && done?.text === 'ROLLBACK') {
       throw Object.assign(new Error('Transaction was rolled back instead of committed'), { code: '25P02' });
@@ -225,13 +159,12 @@ export class PipelinedTransaction implements Queryable {
 
 /** Runs `fn` in one transaction on PGlite, BEGIN and the preamble batched with its first query. */
 export function pipelinedTransaction<T>(
-  db: PGlite,
+  db: WireBackend,
   fn: (tx: Queryable) => Promise<T>,
   options: TransactionOptions = {},
-  interrupter: Interrupter | null = null,
 ): Promise<T> {
-  return db._runExclusiveTransaction(async () => {
-    const tx = new PipelinedTransaction(db, options, interrupter);
+  return db.runExclusiveTransaction(async () => {
+    const tx = new PipelinedTransaction(db, options);
     let result: T;
     try {
       result = await fn(tx);
@@ -239,9 +172,8 @@ export function pipelinedTransaction<T>(
       await tx.finish(false).catch(() => undefined);
       throw e;
     }
+    // Outside a transaction PGlite syncs its file system after each statement; the last call does it once.
     await tx.finish(true);
-    // Outside a transaction PGlite syncs its file system after each statement; do the same once here.
-    await db.syncToFs();
     return result;
   });
 }

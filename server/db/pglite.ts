@@ -1,44 +1,29 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite, types } from '@electric-sql/pglite';
-import type { Database, Queryable, QueryResult } from './database.ts';
-import { createInterrupter, shareSideModules, sharedEngine, type Interrupter } from './pglite-interrupt.ts';
+import type { Database } from './database.ts';
+import { PGliteClient } from './pglite-client.ts';
+import { PGliteEngine, prestartEngineThread } from './pglite-engine.ts';
+import { createInterrupter, sharedEngine } from './pglite-interrupt.ts';
 import { pipelinedTransaction } from './pglite-transaction.ts';
 import { processSettings } from '../config.ts';
-
-// Values cross the WASM boundary as text and are parsed only where the JS type is lossless; the REST
-// layer renders JSON inside Postgres (to_json), so these parsers serve only internal queries.
-const parsers = {
-  [types.INT8]: (v: string) => (Number.isSafeInteger(Number(v)) ? Number(v) : v),
-  [types.NUMERIC]: (v: string) => v,
-  [types.TIMESTAMPTZ]: (v: string) => v,
-  [types.TIMESTAMP]: (v: string) => v,
-  [types.DATE]: (v: string) => v,
-};
-
-type PGliteLike = Pick<PGlite, 'query' | 'exec'>;
-
-const wrap = (db: PGliteLike): Queryable => ({
-  async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
-    // The parsers are given once at create time; passing them per query rebuilds PGlite's table each time.
-    const r = await db.query<R>(sql, params as unknown[]);
-    return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows ?? 0 };
-  },
-  async exec(sql: string) {
-    await db.exec(sql);
-  },
-});
 
 export interface PGliteOptions {
   /** A directory for a persistent database, or undefined for one in memory. */
   dataDir?: string;
   /** A tarball of an initialised data directory to start from (see template.ts). */
-  loadDataDir?: Blob;
+  loadDataDir?: Uint8Array;
+}
+
+/** The stack's Database on PGlite, plus what building a template needs. */
+export interface PGliteDatabase extends Database {
+  /** A tarball of the data directory (uncompressed). */
+  dumpDataDir(): Promise<Uint8Array>;
 }
 
 // PGlite's engine (9 MB of WASM, ~50–130 ms to compile) starts compiling on V8's background threads
-// when this module is first evaluated, so that the compile overlaps the rest of start-up.
+// when this module is first evaluated, so that the compile overlaps the rest of start-up; so does the
+// engine's thread (pglite-engine.ts). A compiled module is handed to that thread as it is.
 // Node's global WebAssembly (this project's TypeScript lib declares only its types).
 const wasm = (
   globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<WebAssembly.Module> } }
@@ -51,7 +36,6 @@ function pgliteEngine(): Promise<WebAssembly.Module | null> {
     .catch(() => null);
   return engine;
 }
-// With DATABASE_URL set, PGlite is not used (unless a caller opens one anyway: then it compiles then).
 /** Whether DATABASE_URL is set (then PGlite is not used); an invalid configuration is reported by the stack. */
 function databaseUrlSet(): boolean {
   try {
@@ -60,65 +44,48 @@ function databaseUrlSet(): boolean {
     return false;
   }
 }
+// With DATABASE_URL set, PGlite is not used (unless a caller opens one anyway: then it starts then).
 if (!databaseUrlSet()) {
   void pgliteEngine();
+  prestartEngineThread();
 }
 
 /**
- * Opens an existing database (a data directory, or a template's tarball) on the shared-memory engine, so
- * that statement time limits can be enforced (pglite-interrupt.ts). Never for a fresh directory: PGlite's
- * initdb step would run the shared module without its memory (createRawPGlite builds templates).
+ * Opens PGlite on its own thread. An existing database (a data directory, or a template's tarball) runs on
+ * the shared-memory engine, so that statement time limits can be enforced (pglite-interrupt.ts); a fresh
+ * directory runs initdb first, which the shared engine cannot (template.ts builds templates that way).
  */
-export async function openPGlite(options: PGliteOptions = {}): Promise<Database> {
-  // A fresh database (no data yet) runs initdb, which the shared engine cannot: the plain one, no limits.
+export async function openPGlite(options: PGliteOptions = {}): Promise<PGliteDatabase> {
   const existing =
     options.loadDataDir !== undefined ||
     (options.dataDir !== undefined && existsSync(path.join(options.dataDir, 'PG_VERSION')));
   const shared = existing ? await sharedEngine() : null;
-  const pgliteWasmModule = shared?.module ?? (await pgliteEngine());
-  const db = await PGlite.create({
+  const { engine, flags } = await PGliteEngine.open({
+    op: 'open',
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    ...(pgliteWasmModule ? { pgliteWasmModule } : {}),
-    ...(shared ? { extensions: { sharedMemory: shared.extension } } : {}),
-    parsers,
+    module: shared?.module ?? (await pgliteEngine()),
+    memory: shared?.memory ?? null,
+    maximumPages: shared?.maximumPages ?? 0,
   });
-  if (shared) {
-    shareSideModules(db.Module.FS as never, shared.maximumPages);
-  }
-  const exported = db.Module as unknown as { _QueryCancelPending?: unknown; _InterruptPending?: unknown };
-  const interrupter =
-    shared &&
-    typeof exported._QueryCancelPending === 'number' &&
-    typeof exported._InterruptPending === 'number'
-      ? createInterrupter(shared.memory, {
-          queryCancelPending: exported._QueryCancelPending,
-          interruptPending: exported._InterruptPending,
-        })
-      : null;
+  const interrupter = shared && flags ? createInterrupter(shared.memory, flags) : null;
   if (existing && !interrupter) {
     console.warn('pglite: statement time limits cannot be enforced (no shared-memory engine)');
   }
-  return fromPGlite(db, interrupter);
-}
-
-export function fromPGlite(db: PGlite, interrupter: Interrupter | null = null): Database {
+  const client = new PGliteClient(engine, interrupter);
+  try {
+    await client.loadArrayTypes();
+  } catch (e) {
+    await client.close().catch(() => undefined);
+    throw e;
+  }
   return {
     kind: 'pglite',
-    ...wrap(db),
-    transaction: (fn, options) => pipelinedTransaction(db, fn, options, interrupter),
-    async listen(channel, onNotify) {
-      const unsubscribe = await db.listen(channel, onNotify);
-      return () => unsubscribe();
-    },
-    async close() {
-      await db.close();
-      await interrupter?.close();
-    },
+    query: (sql, params) => client.query(sql, params),
+    exec: (sql) => client.exec(sql),
+    transaction: (fn, transactionOptions) => pipelinedTransaction(client, fn, transactionOptions),
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
+    close: () => client.close(),
+    dumpDataDir: () => client.dump(),
   };
-}
-
-/** The raw PGlite handle, for building a template (see template.ts). */
-export async function createRawPGlite(dataDir: string): Promise<PGlite> {
-  return PGlite.create({ dataDir, parsers });
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { processSettings } from '../config.ts';
-import { fromPGlite, createRawPGlite } from './pglite.ts';
+import { openPGlite } from './pglite.ts';
 import { applySchema, schemaHash, type SchemaSources } from './migrate.ts';
 
 // A fresh PGlite runs initdb (~3 s). The template, an initialised, migrated and seeded data directory,
@@ -40,13 +40,13 @@ async function loadOrBuild(hash: string, sources: SchemaSources): Promise<Templa
   // Build in a private folder, then rename: parallel test workers may build the same template at once.
   const work = `${t.dir}.${process.pid}.${Date.now()}.tmp`;
   await mkdir(work, { recursive: true });
-  const raw = await createRawPGlite(work);
+  // A fresh directory: PGlite runs initdb (on the plain engine), then the schema is applied.
+  const db = await openPGlite({ dataDir: work });
   try {
-    await applySchema(fromPGlite(raw), sources);
-    const bytes = Buffer.from(await (await raw.dumpDataDir('none')).arrayBuffer());
-    await writeFile(`${work}.tar`, bytes);
+    await applySchema(db, sources);
+    await writeFile(`${work}.tar`, await db.dumpDataDir());
   } finally {
-    await raw.close();
+    await db.close();
   }
   await pruneOtherTemplates(hash);
   await rename(`${work}.tar`, t.tar);
@@ -58,8 +58,8 @@ async function loadOrBuild(hash: string, sources: SchemaSources): Promise<Templa
 }
 
 /** The template as a tarball, for an in-memory database. */
-export async function templateTarball(sources: SchemaSources): Promise<Blob> {
-  return new Blob([await readFile((await ensureTemplate(sources)).tar)]);
+export async function templateTarball(sources: SchemaSources): Promise<Uint8Array> {
+  return readFile((await ensureTemplate(sources)).tar);
 }
 
 /** Fills an empty data directory with a copy of the template. */
