@@ -95,6 +95,14 @@ describe('ScanSession', () => {
     const marker = new URL(`${origin}/webdav/vigil-write-probe-1a2b.txt`);
     expect(session.refuses(marker, 'DELETE', { 'user-agent': 'Vigil', accept: '*/*' })).toBeNull();
     expect(session.refuses(marker, 'DELETE', { 'x-api-key': 'k' })).toMatch(/never deletes/);
+    // A token in a header of the app's own choosing counts as a credential too.
+    expect(session.refuses(marker, 'DELETE', { 'x-access-token': 'eyJ…' })).toMatch(/never deletes/);
+    expect(
+      session.refuses(new URL(`${origin}/webdav/vigil-write-probe-1a2b-copy.txt`), 'DELETE', {
+        accept: '*/*',
+        destination: `${origin}/webdav/vigil-write-probe-1a2b-moved.txt`,
+      }),
+    ).toBeNull();
     expect(session.refuses(new URL(`${origin}/logout`), 'GET', {})).toMatch(/never ends its own session/);
   });
 

@@ -23,6 +23,18 @@ export interface LoginDriver {
   alive(session: ScanSession): Promise<boolean>;
 }
 
+/** Headers that cannot identify anyone: what the scanner's own anonymous requests and WebDAV probes send. */
+const plainHeaders = new Set([
+  'user-agent',
+  'accept',
+  'accept-language',
+  'content-type',
+  'content-length',
+  'destination',
+  'depth',
+  'overwrite',
+  'range',
+]);
 /** Renewals per scan: a login that keeps failing must not hammer the target's login form. */
 const maxRenewals = 3;
 /** After a check found the session alive, 401s within this time are taken as the endpoints' own. */
@@ -106,10 +118,12 @@ export class ScanSession implements HttpSession {
       : null;
   }
 
-  /** Whether a request with these headers could act for someone: a cookie, an authorization or the login's header. */
+  /**
+   * Whether a request with these headers could act for someone. Only a request with nothing but plain
+   * headers is taken as anonymous: an app may carry its token in a header of its own (X-Access-Token…).
+   */
   private carriesCredentials(headers: Record<string, string>): boolean {
-    const names = new Set(['cookie', 'authorization', 'proxy-authorization', ...Object.keys(this.extra)]);
-    return Object.keys(headers).some((name) => names.has(name.toLowerCase()));
+    return Object.keys(headers).some((name) => !plainHeaders.has(name.toLowerCase()));
   }
 
   /** A 401, or a redirect to the login page: the signs of a session that ended. */
