@@ -46,6 +46,7 @@ const stack = await runStack();
 const agent = startAgent({
   db: createServiceClient(stack.url, stack.status.service_role_key),
   mode: stack.ctx.config.localMode ? 'local' : 'hosted',
+  credentialsKey: stack.ctx.credentialsKey,
   mail: stack.ctx.mailer,
 });
 console.log(

@@ -43,6 +43,8 @@ export interface StackConfig {
   mailFrom: string;
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
+  /** VIGIL_CREDENTIALS_KEY: seals target logins; else a key file in the data dir (server/credentials-key.ts). */
+  credentialsKey?: string;
   /** Where the web build is served from (VIGIL_WEB_DIR); dist/web when unset. */
   webDir?: string;
   /** Tunables of /auth/v1 (token lifetimes, rate limits); defaults in server/auth/settings.ts. */
@@ -81,6 +83,9 @@ export function loadConfig(
     mailFrom: overrides.mailFrom ?? e.MAIL_FROM,
     stripeSecretKey: overrides.stripeSecretKey ?? e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: overrides.stripeWebhookSecret ?? e.STRIPE_WEBHOOK_SECRET,
+    ...((overrides.credentialsKey ?? e.VIGIL_CREDENTIALS_KEY)
+      ? { credentialsKey: overrides.credentialsKey ?? e.VIGIL_CREDENTIALS_KEY }
+      : {}),
     ...(overrides.auth ? { auth: overrides.auth } : {}),
     ...((overrides.webDir ?? e.VIGIL_WEB_DIR) ? { webDir: overrides.webDir ?? e.VIGIL_WEB_DIR } : {}),
   };

@@ -20,4 +20,6 @@ export interface StackContext {
   db: Database;
   keys: KeyRing;
   mailer: Mailer;
+  /** Seals and opens scan-target logins; never stored in the database. */
+  credentialsKey: string;
 }

@@ -8,6 +8,7 @@ import { loadConfig, type StackConfig } from './config.ts';
 import type { StackContext } from './context.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
+import { openCredentialsKey } from './credentials-key.ts';
 import { openKeyRing, type KeyRing } from './keys.ts';
 import { createMailer } from './mail/outbox.ts';
 import { attachRealtime } from './realtime/attach.ts';
@@ -49,17 +50,25 @@ export async function startStack(overrides: Partial<StackConfig> = {}): Promise<
   // The database and the signing key are independent: open them together (start-up time).
   let db: Database;
   let keys: KeyRing;
+  let credentialsKey: string;
   try {
-    [db, keys] = await Promise.all([
+    [db, keys, credentialsKey] = await Promise.all([
       openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
       openKeyRing(config.dataDir, `${config.publicUrl}/auth/v1`),
+      openCredentialsKey(config.dataDir, config.credentialsKey),
     ]);
   } catch (e) {
     // A stack that cannot open its data must not leave its port bound.
     await new Promise<void>((resolve) => server.close(() => resolve()));
     throw e;
   }
-  const ctx: StackContext = { config, db, keys, mailer: createMailer(db, config.smtpUrl, config.mailFrom) };
+  const ctx: StackContext = {
+    config,
+    db,
+    keys,
+    mailer: createMailer(db, config.smtpUrl, config.mailFrom),
+    credentialsKey,
+  };
   const status: StackStatus = {
     api_url: config.publicUrl,
     anon_key: keys.anonKey,

@@ -801,11 +801,52 @@ export type Database = {
           },
         ];
       };
+      scan_target_logins: {
+        Row: {
+          created_at: string;
+          key_id: string;
+          kind: string;
+          sealed: string;
+          target_id: string;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          key_id: string;
+          kind: string;
+          sealed: string;
+          target_id: string;
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          key_id?: string;
+          kind?: string;
+          sealed?: string;
+          target_id?: string;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'scan_target_logins_target_fkey';
+            columns: ['target_id', 'user_id'];
+            isOneToOne: false;
+            referencedRelation: 'scan_targets';
+            referencedColumns: ['id', 'user_id'];
+          },
+        ];
+      };
       scan_targets: {
         Row: {
           created_at: string;
           id: string;
           kind: string;
+          login_kind: string | null;
+          login_updated_at: string | null;
+          login_url: string | null;
           max_concurrent_scans: number;
           openapi_url: string | null;
           rate_limit: number;
@@ -821,6 +862,9 @@ export type Database = {
           created_at?: string;
           id?: string;
           kind: string;
+          login_kind?: string | null;
+          login_updated_at?: string | null;
+          login_url?: string | null;
           max_concurrent_scans?: number;
           openapi_url?: string | null;
           rate_limit?: number;
@@ -836,6 +880,9 @@ export type Database = {
           created_at?: string;
           id?: string;
           kind?: string;
+          login_kind?: string | null;
+          login_updated_at?: string | null;
+          login_url?: string | null;
           max_concurrent_scans?: number;
           openapi_url?: string | null;
           rate_limit?: number;

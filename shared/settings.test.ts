@@ -32,6 +32,8 @@ describe('readSettings', () => {
     expect(readSettings(ScannerSettings, {})).toEqual({
       VIGIL_SCAN_NMAP: true,
       VIGIL_SCAN_RAW_TCP: true,
+      VIGIL_SCAN_BROWSER: true,
+      CHROMIUM_PATH: undefined,
       VIGIL_SCAN_TLS_CA_FILE: undefined,
     });
     expect(readSettings(StackSettings, { VIGIL_LOCAL_MODE: '' }).VIGIL_LOCAL_MODE).toBe(true);
@@ -70,5 +72,19 @@ describe('readSettings', () => {
         VIGIL_BENCH_NETNS: '1',
       }),
     ).not.toThrow();
+  });
+
+  it('takes the credentials key as 32 bytes of base64 or hex, and nothing shorter', () => {
+    const b64 = btoa(String.fromCharCode(...new Uint8Array(32).fill(7)));
+    const hex = '07'.repeat(32);
+    expect(readSettings(WorkerSettings, { VIGIL_CREDENTIALS_KEY: b64 }).VIGIL_CREDENTIALS_KEY).toBe(b64);
+    expect(readSettings(StackSettings, { VIGIL_CREDENTIALS_KEY: hex }).VIGIL_CREDENTIALS_KEY).toBe(hex);
+    expect(readSettings(WorkerSettings, {}).VIGIL_CREDENTIALS_KEY).toBeUndefined();
+    expect(() => readSettings(WorkerSettings, { VIGIL_CREDENTIALS_KEY: 'secret' })).toThrow(
+      /VIGIL_CREDENTIALS_KEY: must be 32 bytes/,
+    );
+    expect(() => readSettings(WorkerSettings, { VIGIL_CREDENTIALS_KEY: btoa('x'.repeat(16)) })).toThrow(
+      /VIGIL_CREDENTIALS_KEY/,
+    );
   });
 });

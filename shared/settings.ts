@@ -55,6 +55,20 @@ const integer = (fallback: number, min: number, max: number) =>
     .transform((v) => (v === undefined ? fallback : Number(v)))
     .pipe(z.number().int().min(min).max(max));
 
+/**
+ * The key that seals scan-target logins (AES-256-GCM): 32 random bytes as base64 or hex. It is never
+ * stored in the database; the embedded stack keeps one in its data dir unless this is set.
+ */
+const credentialsKey = optionalText.pipe(
+  z
+    .string()
+    .regex(
+      /^(?:[A-Za-z0-9+/]{43}=|[0-9a-fA-F]{64})$/,
+      'must be 32 bytes as base64 (44 characters) or hex (64)',
+    )
+    .optional(),
+);
+
 /** Settings of the embedded stack (server/). */
 export const StackSettings = z.object({
   VIGIL_PORT: integer(54321, 0, 65535),
@@ -72,6 +86,7 @@ export const StackSettings = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   VIGIL_WEB_DIR: optionalText,
   VIGIL_CACHE_DIR: optionalText,
+  VIGIL_CREDENTIALS_KEY: credentialsKey,
 });
 export type StackSettings = z.infer<typeof StackSettings>;
 
@@ -84,6 +99,8 @@ export const WorkerSettings = z.object({
   VIGIL_WORKER_CONCURRENCY: integer(2, 1, 32),
   SMTP_URL: url(/^smtps?$/),
   MAIL_FROM: optionalText.transform((v) => v ?? 'Vigil <alerts@vigil.local>'),
+  /** Opens the logins of targets for authenticated scans; without it those scans fail, saying why. */
+  VIGIL_CREDENTIALS_KEY: credentialsKey,
 });
 export type WorkerSettings = z.infer<typeof WorkerSettings>;
 
@@ -93,6 +110,10 @@ export const ScannerSettings = z.object({
   VIGIL_SCAN_NMAP: flag(true),
   /** Raw TCP (SYN-less connect with a shorter path) for the port sweep. */
   VIGIL_SCAN_RAW_TCP: flag(true),
+  /** The web scan runs the page's JavaScript in a headless Chromium when one is installed. */
+  VIGIL_SCAN_BROWSER: flag(true),
+  /** The Chromium the browser crawl drives (default /usr/bin/chromium, Debian's package). */
+  CHROMIUM_PATH: optionalText,
   /**
    * A PEM file of extra trust anchors for the TLS chain check (an organisation's internal CA), trusted
    * besides the system store; the machine's own store is never changed.

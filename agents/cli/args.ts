@@ -1,19 +1,24 @@
 // Command-line arguments of `npm run scan`, validated; a UsageError means exit code 2.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { z } from 'zod';
 
 import { scanTypes } from '../../shared/findings.ts';
+import { TargetLogin } from '../../shared/target-login.ts';
 import type { ScanType } from '../../shared/findings.ts';
 import { parsePorts } from '../scanners/infrastructure/ports.ts';
 
-export const usage = `usage: npm run scan -- --type webapp|infrastructure|api --target URL_OR_HOST [--ports LIST] [--openapi URL] [--rate N] [--json]
+export const usage = `usage: npm run scan -- --type webapp|infrastructure|api --target URL_OR_HOST [--ports LIST] [--openapi URL] [--rate N] [--login FILE] [--json]
 
   --type      webapp (crawl and web checks), infrastructure (TCP port scan and service checks) or api (OpenAPI-driven checks)
   --target    a URL (webapp, api) or a host name / IP address (infrastructure)
   --ports     infrastructure only: e.g. 22,80,8000-8100, or "-" for all 65535 (default: the 1000 most common plus database ports)
   --openapi   api only: URL of the OpenAPI 3 document, JSON or YAML (default: discovered at /openapi.json, /openapi.yaml, /swagger.json, /v3/api-docs)
   --rate      webapp and api: at most N requests per second to the target, 0.1 to 1000 (default: no limit)
+  --login     webapp only: a JSON file with the site's login, to scan logged in too: {"kind":"form","login_url",
+              "username_field","password_field","username","password"[,"logged_in_marker"]}, {"kind":"cookie",
+              "cookie":"name=value"} or {"kind":"header","header_name":"Authorization","header_value":"Bearer …"}
   --json      print the result as JSON on stdout instead of a report`;
 
 export class UsageError extends Error {
@@ -27,6 +32,8 @@ export interface CliArgs {
   openapi?: string;
   /** Requests per second to the target. */
   rate?: number;
+  /** webapp: the site's login, read from the --login file. */
+  login?: TargetLogin;
   json: boolean;
   help: boolean;
 }
@@ -42,6 +49,7 @@ const schema = z.object({
     .transform(Number)
     .refine((n) => n >= 0.1 && n <= 1000, '--rate must be between 0.1 and 1000 requests per second')
     .optional(),
+  login: z.string().optional(),
   json: z.boolean().default(false),
 });
 
@@ -56,6 +64,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         ports: { type: 'string' },
         openapi: { type: 'string' },
         rate: { type: 'string' },
+        login: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -79,6 +88,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (args.openapi !== undefined && args.type !== 'api') {
     throw new UsageError('--openapi applies to --type api only');
   }
+  if (args.login !== undefined && args.type !== 'webapp') {
+    throw new UsageError('--login applies to --type webapp only');
+  }
   if (args.rate !== undefined && args.type === 'infrastructure') {
     throw new UsageError('--rate applies to --type webapp and api (HTTP requests) only');
   }
@@ -97,7 +109,27 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (args.openapi !== undefined) {
     checkUrl(args.openapi, '--openapi');
   }
-  return { ...args, help: false };
+  const { login: loginFile, ...rest } = args;
+  return { ...rest, ...(loginFile === undefined ? {} : { login: readLogin(loginFile) }), help: false };
+}
+
+/** The login file: read and validated here; its problems are named, its secrets never repeated. */
+function readLogin(file: string): TargetLogin {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(
+      `--login ${file}: ${error instanceof SyntaxError ? 'not valid JSON' : (error as Error).message}`,
+    );
+  }
+  const parsed = TargetLogin.safeParse(raw);
+  if (!parsed.success) {
+    throw new UsageError(
+      `--login ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'kind'}: ${i.message}`).join('; ')}`,
+    );
+  }
+  return parsed.data;
 }
 
 function checkUrl(value: string, flag: string): void {

@@ -21,6 +21,23 @@ export function renderReport(result: ScanResult): string {
   lines.push(
     `${result.stats.requests} requests in ${(result.stats.duration_ms / 1000).toFixed(1)} s${result.partial ? pc.yellow(' (stopped early: partial result)') : ''}`,
   );
+  const crawl = result.crawl;
+  if (crawl) {
+    const how =
+      crawl.engine === 'html'
+        ? `HTML crawl only${crawl.reason ? ` (${crawl.reason})` : ''}`
+        : `${crawl.rendered} of ${crawl.pages} pages rendered in ${crawl.engine === 'electron' ? 'Electron' : 'Chromium'} ${crawl.browser ?? ''}, ${crawl.api_calls} API calls seen`;
+    lines.push(pc.dim(how.trim()));
+    if (crawl.login) {
+      lines.push(
+        crawl.login.status === 'logged-in'
+          ? pc.dim(
+              `logged in: ${crawl.login.detail}${crawl.login.renewals ? ` (renewed ${crawl.login.renewals}×)` : ''}`,
+            )
+          : pc.yellow(`login ${crawl.login.status}: ${crawl.login.detail}`),
+      );
+    }
+  }
   const summary = (['critical', 'high', 'medium', 'low', 'info'] as const)
     .map((s) => `${paint[s](s)} ${counts.get(s) ?? 0}`)
     .join('  ');

@@ -4,6 +4,7 @@
 import type { ScanReport } from '../../shared/findings.ts';
 import { SettingsError } from '../../shared/settings.ts';
 import { scannerSettings } from '../scanners/core/settings.ts';
+import type { CrawlReport } from '../scanners/core/context.ts';
 import { runScan } from '../scanners/run-scan.ts';
 import { parseCliArgs, usage, UsageError } from './args.ts';
 import { progressBar, renderReport } from './report.ts';
@@ -42,17 +43,20 @@ async function main(argv: string[]): Promise<number> {
       mode: 'local',
       ports: args.ports,
       openapi: args.openapi,
+      ...(args.login ? { login: args.login } : {}),
       ...(args.rate === undefined ? {} : { rateLimit: args.rate }),
       signal: controller.signal,
       onProgress: bar?.update,
     });
     bar?.done();
     if (args.json) {
-      const report: ScanReport & { partial: boolean } = {
+      const report: ScanReport & { partial: boolean; crawl?: CrawlReport } = {
         target: result.target,
         type: result.type,
         findings: result.findings,
         stats: result.stats,
+        // Web scans: which crawl ran, beside stats (an added field; the contract's fields are unchanged).
+        ...(result.crawl ? { crawl: result.crawl } : {}),
         partial: result.partial,
       };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -4,6 +4,8 @@
 // notifications. The scan's row is written before the slower analyses, so a stop shows at once.
 import type { Finding, ScanType, Severity } from '../../shared/findings.ts';
 import type { ServiceClient } from '../queue/client.ts';
+import type { CrawlReport } from '../scanners/core/context.ts';
+import type { Json } from '../../shared/database.types.ts';
 import { queueNotifications } from '../notify/outbox.ts';
 import { fingerprint } from './fingerprint.ts';
 import { computeInsights } from './insights.ts';
@@ -22,6 +24,8 @@ export interface ProcessInput {
   scanner: ScanType;
   findings: Finding[];
   stats: { requests: number; duration_ms: number };
+  /** Web scans: which crawl ran (and how the login went), shown with the scan. */
+  crawl?: CrawlReport;
   /** A stopped or budget-limited scan: its findings count, but it cannot prove anything fixed. */
   partial: boolean;
   finalStatus: 'completed' | 'stopped';
@@ -88,6 +92,8 @@ export async function processScan(db: ServiceClient, input: ProcessInput): Promi
         partial: input.partial,
         stats: input.stats,
         scanner: input.scanner,
+        // A plain JSON object (its optional fields are left out, never undefined).
+        ...(input.crawl ? { crawl: JSON.parse(JSON.stringify(input.crawl)) as Json } : {}),
       },
     })
     .eq('id', input.scanId);

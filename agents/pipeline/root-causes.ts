@@ -147,6 +147,7 @@ Options -Indexes`,
       'web.header.permissions-policy-missing',
       'web.clickjacking',
       'api.header.',
+      'web.api.',
     ],
     summary: 'Browsers are not told to block framing, MIME sniffing and script injection.',
     steps: [
@@ -297,7 +298,7 @@ Header always merge Vary Origin`,
   {
     key: 'api-access-control',
     title: 'Require authentication and limits on the API',
-    rules: ['api.auth.', 'api.method.', 'api.rate-limit.', 'api.error.'],
+    rules: ['api.auth.', 'api.method.', 'api.rate-limit.', 'api.error.', 'web.auth.'],
     summary: 'API operations run without authentication, without rate limits or with verbose errors.',
     steps: [
       { title: 'Require a token on every non-public operation and check the caller may act on the object' },

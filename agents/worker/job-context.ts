@@ -8,6 +8,8 @@ export interface JobContext {
   db: ServiceClient;
   job: JobRow;
   mode: ScanMode;
+  /** Opens targets' saved logins (shared/sealed-login.ts); absent when this worker was given none. */
+  credentialsKey?: string;
   /** Aborted when the job is cancelled (reason 'cancelled') or the worker lost it (reason 'lost'). */
   signal: AbortSignal;
   /** Progress the next heartbeat records on the job row. */

@@ -17,6 +17,7 @@ const agent = startAgent({
     SUPABASE_SERVICE_ROLE_KEY: env.SUPABASE_SERVICE_ROLE_KEY,
   }),
   mode: env.VIGIL_LOCAL_MODE ? 'local' : 'hosted',
+  ...(env.VIGIL_CREDENTIALS_KEY ? { credentialsKey: env.VIGIL_CREDENTIALS_KEY } : {}),
   concurrency: env.VIGIL_WORKER_CONCURRENCY,
   ...(smtp
     ? { mail: { send: async (mail) => void (await smtp.sendMail({ from: env.MAIL_FROM, ...mail })) } }

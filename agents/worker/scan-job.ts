@@ -8,6 +8,7 @@ import { processScan } from '../pipeline/process-scan.ts';
 import type { ScanProgress } from '../scanners/core/progress.ts';
 import { runScan } from '../scanners/run-scan.ts';
 import { TargetRefusedError } from '../scanners/target-policy.ts';
+import { targetLogin } from '../targets/login.ts';
 import { ScanTargetRow, scannerTarget, scanRateLimit, TargetError } from '../targets/target.ts';
 import { abortReason, PermanentJobError, type JobContext } from './job-context.ts';
 
@@ -71,6 +72,9 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
     throw await failScan(e instanceof TargetError ? e.message : String(e));
   }
 
+  // Authenticated web scans: the target's saved login, opened with this worker's key.
+  const saved = payload.scanner === 'webapp' ? await targetLogin(ctx.db, target, ctx.credentialsKey) : null;
+
   let latest: (ScanProgress & { attempt: number }) | null = null;
   let written: unknown = null;
   const flush = async () => {
@@ -101,6 +105,7 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
       target: pointAt.target,
       ...(pointAt.openapi ? { openapi: pointAt.openapi } : {}),
       ...(payload.options.ports ? { ports: payload.options.ports } : {}),
+      ...(saved && 'login' in saved ? { login: saved.login } : {}),
       mode: ctx.mode,
       // The target's request rate, shared among the scans of it that may run at once.
       rateLimit: scanRateLimit(target),
@@ -132,6 +137,9 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
     scanner: payload.scanner,
     findings,
     stats: result.stats,
+    ...(result.crawl
+      ? { crawl: saved && 'failed' in saved ? { ...result.crawl, login: saved.failed } : result.crawl }
+      : {}),
     partial: result.partial || reason === 'cancelled',
     finalStatus: reason === 'cancelled' ? 'stopped' : 'completed',
   });

@@ -12,6 +12,8 @@ import { PermanentJobError, type JobHandler } from './job-context.ts';
 export interface WorkerOptions {
   db: ServiceClient;
   mode: ScanMode;
+  /** Opens targets' saved logins for authenticated web scans (VIGIL_CREDENTIALS_KEY); none: scans without. */
+  credentialsKey?: string;
   handlers: Partial<Record<JobKind, JobHandler>>;
   id?: string;
   /** Jobs run at the same time by this worker. */
@@ -152,6 +154,7 @@ export class Worker {
         db: this.options.db,
         job,
         mode: this.options.mode,
+        ...(this.options.credentialsKey ? { credentialsKey: this.options.credentialsKey } : {}),
         signal: abort.signal,
         setProgress: (p) => {
           progress = p;

@@ -32,6 +32,8 @@ export function functionsRoutes(ctx: StackContext, options: FunctionsOptions = {
   process.env.SUPABASE_URL = ctx.config.publicUrl;
   process.env.SUPABASE_ANON_KEY = ctx.keys.anonKey;
   process.env.SUPABASE_SERVICE_ROLE_KEY = ctx.keys.serviceRoleKey;
+  // The hosted runtime gets it as a function secret (supabase secrets set VIGIL_CREDENTIALS_KEY=…).
+  process.env.VIGIL_CREDENTIALS_KEY = ctx.credentialsKey;
 
   const app = new Hono();
   app.use(

@@ -6,6 +6,7 @@
 // verification, not a webapp, API or infrastructure scan, not a redirect from an allowed server, not a name
 // that resolves to a forbidden address.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -41,6 +42,39 @@ const listeners: net.Server[] = [];
 const publicServers: http.Server[] = [];
 /** Tokens the allowed server proves, and what it answers otherwise (a redirect to a forbidden address). */
 const tokens = new Set<string>();
+
+/**
+ * A page on the allowed server whose JavaScript reaches for every forbidden address in every way a page
+ * can (fetch, beacons, WebSockets, preconnects, images, frames, scripts, forms, navigation) and whose own
+ * requests redirect there: the browser crawl renders it in hosted mode, and nothing may arrive.
+ */
+const HOSTILE_APP: Record<string, { status: number; headers: Record<string, string>; body?: string }> = {
+  '/app/': {
+    status: 200,
+    headers: { 'content-type': 'text/html' },
+    body: `<!doctype html><html><head><title>Shop</title>
+<link rel="preconnect" href="http://127.0.0.1:8081"><link rel="dns-prefetch" href="http://internal.example">
+<link rel="stylesheet" href="http://10.0.0.5/style.css"><script src="/app/main.js"></script></head>
+<body><img src="http://169.254.169.254/latest/meta-data/"><iframe src="http://192.168.1.10:8081/"></iframe>
+<a href="http://127.0.0.1:8081/admin">admin</a><a href="/app/away">away</a>
+<form id="f" method="post" action="http://[fd00::5]/"><input name="a" value="1"></form></body></html>`,
+  },
+  '/app/main.js': {
+    status: 200,
+    headers: { 'content-type': 'application/javascript' },
+    body: `for (const u of ['http://127.0.0.1:8081/x', 'http://[::1]:8081/y', 'http://100.64.0.1/z', 'http://metadata.example/m', '/app/api/redirect']) { fetch(u).catch(() => {}); }
+try { navigator.sendBeacon('http://172.16.0.1:8081/beacon', 'x'); } catch (e) {}
+try { new WebSocket('ws://127.0.0.1:8081/socket'); } catch (e) {}
+const s = document.createElement('script'); s.src = '/app/redirected.js'; document.head.appendChild(s);
+const x = new XMLHttpRequest(); x.open('GET', 'http://10.0.0.5/xhr'); x.send();
+history.pushState({}, '', '/app/route');
+setTimeout(() => { document.getElementById('f').submit(); }, 50);`,
+  },
+  '/app/api/redirect': { status: 302, headers: { location: 'http://127.0.0.1:8081/api' } },
+  '/app/redirected.js': { status: 302, headers: { location: 'http://10.0.0.5/evil.js' } },
+  '/app/away': { status: 302, headers: { location: 'http://169.254.169.254/latest/' } },
+  '/app/route': { status: 302, headers: { location: 'http://127.0.0.1:8081/route' } },
+};
 
 let stack: ChildProcess;
 let apiUrl = '';
@@ -122,7 +156,10 @@ beforeAll(async () => {
   // The allowed server: proves the tokens it was given, answers everything else with a redirect to a
   // forbidden address, and its OpenAPI document points the API scanner at a private one.
   const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (req.url === '/.well-known/vigil-verification.txt') {
+    const hostile = HOSTILE_APP[req.url ?? ''];
+    if (hostile) {
+      res.writeHead(hostile.status, hostile.headers).end(hostile.body ?? '');
+    } else if (req.url === '/.well-known/vigil-verification.txt') {
       res.writeHead(200, { 'content-type': 'text/plain' }).end([...tokens].join('\n'));
     } else if (req.url === '/openapi.json') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(
@@ -346,4 +383,30 @@ describe('npm start with VIGIL_LOCAL_MODE=false', () => {
     }
     expect(hits).toEqual([]);
   });
+
+  it.skipIf(!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'))(
+    'renders a hostile page of an allowed server in Chromium without reaching a forbidden address',
+    async () => {
+      const app = await addTarget('url', `http://${PUBLIC}:${PUBLIC_PORT}/app/`);
+      tokens.add(app.verification_token);
+      const verified = await scanner({ action: 'verify_target', toolType: 'webapp', target: app.id });
+      expect(verified.body).toMatchObject({ verified: true });
+      const started = await scanner({ action: 'start_scan', toolType: 'webapp', target: app.id });
+      expect(started.status).toBe(200);
+      const scan = await waitFor('the browser-rendered scan to end', async () => {
+        const { data } = await customer
+          .from('scan_results')
+          .select('status, analyzed_results')
+          .eq('id', started.body.scanId)
+          .single<{ status: string; analyzed_results: { crawl?: { engine: string; rendered: number } } }>();
+        return data && !['queued', 'in_progress'].includes(data.status) ? data : null;
+      });
+      expect(scan.status).toBe('completed');
+      expect(scan.analyzed_results.crawl).toMatchObject({ engine: 'chromium' });
+      expect(scan.analyzed_results.crawl!.rendered).toBeGreaterThanOrEqual(1);
+      // Let anything Chromium might still send on its own arrive before looking.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(hits).toEqual([]);
+    },
+  );
 });

@@ -29,6 +29,9 @@ interface TenantTable {
 
 const unique = () => randomBytes(16).toString('hex');
 
+/** A target of each user, for the table whose rows must belong to one (scan_target_logins). */
+const targetOf = new Map<string, string>();
+
 const TABLES: TenantTable[] = [
   { table: 'profiles', owner: 'id', row: null, update: ['full_name', 'Grace'] },
   { table: 'user_settings', owner: 'user_id', row: () => ({}), update: ['realtime_alerts', false] },
@@ -121,6 +124,19 @@ const TABLES: TenantTable[] = [
     update: ['message', 'forged'],
   },
   { table: 'jobs', owner: 'user_id', row: () => ({ kind: 'analysis' }), update: ['priority', 9] },
+  // Before scan_targets, whose turn deletes the users' targets (and so their logins).
+  {
+    table: 'scan_target_logins',
+    owner: 'user_id',
+    row: (user) => ({
+      target_id: targetOf.get(user),
+      kind: 'cookie',
+      sealed: `v1.${'0'.repeat(16)}.${'A'.repeat(16)}.${'A'.repeat(24)}`,
+      key_id: '0'.repeat(16),
+    }),
+    update: ['kind', 'header'],
+    key: 'target_id',
+  },
   {
     table: 'scan_targets',
     owner: 'user_id',
@@ -251,6 +267,12 @@ describe.each(schemaTargets())('the second factor in row-level security on $name
         await addFactor(db, user, p.factor);
       }
       users.set(p.name, user);
+      const target = await insertAs(db, service, 'scan_targets', {
+        user_id: user,
+        kind: 'url',
+        value: `https://${unique()}.example.com`,
+      });
+      targetOf.set(user, target.id as string);
     }
     for (const t of TABLES) {
       const { rows } = await db.query<{ s: boolean; i: boolean; u: boolean; d: boolean }>(

@@ -45,6 +45,14 @@ const FACTORIES: Record<string, Factory> = {
   application_logs: (user_id) => ({ user_id, level: 'info', message: 'hello' }),
   billing_customers: (user_id) => ({ user_id, provider_customer_id: `cus_${user_id.slice(0, 8)}` }),
   scan_targets: (user_id) => ({ user_id, kind: 'url', value: `https://${user_id.slice(0, 8)}.example.com` }),
+  // Seeded after scan_targets: the login belongs to her target.
+  scan_target_logins: (user_id) => ({
+    user_id,
+    target_id: aliceRows.get('scan_targets')?.value,
+    kind: 'cookie',
+    sealed: `v1.${'0'.repeat(16)}.${'A'.repeat(16)}.${'A'.repeat(24)}`,
+    key_id: '0'.repeat(16),
+  }),
   jobs: (user_id) => ({ user_id, kind: 'analysis' }),
   findings: (user_id) => ({
     user_id,

@@ -1,5 +1,8 @@
 // The `npm run scan` contract (ARCHITECTURE.md §3), spawned as a user would; inside the namespace.
 import { spawn } from 'node:child_process';
+import { rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -59,6 +62,12 @@ describe('npm run scan', () => {
       expect.arrayContaining(['web.xss.reflected', 'web.exposed.git']),
     );
     expect(report.stats.requests).toBeGreaterThan(0);
+    // Added beside stats: which crawl ran (the fixture's pages run scripts, so they are rendered when a
+    // Chromium is installed, and the HTML crawl says why otherwise).
+    const crawl = z
+      .object({ engine: z.enum(['chromium', 'electron', 'html']), pages: z.number(), rendered: z.number() })
+      .parse((JSON.parse(stdout) as { crawl: unknown }).crawl);
+    expect(crawl.pages).toBeGreaterThan(0);
   });
 
   it('takes --rate and prints the same contract JSON', async () => {
@@ -105,12 +114,41 @@ describe('npm run scan', () => {
       ['--type', 'infrastructure', '--target', '127.0.0.1', '--rate', '5'],
       /--rate applies to --type webapp and api/,
     ],
+    [
+      ['--type', 'api', '--target', 'http://127.0.0.1', '--login', 'package.json'],
+      /--login applies to --type webapp only/,
+    ],
+    [
+      ['--type', 'webapp', '--target', 'http://127.0.0.1', '--login', '/nonexistent.json'],
+      /--login \/nonexistent\.json: ENOENT/,
+    ],
+    [
+      ['--type', 'webapp', '--target', 'http://127.0.0.1', '--login', 'README.md'],
+      /--login README\.md: not valid JSON/,
+    ],
   ])('exits 2 with a clear message for %j', async (args, message) => {
     const { code, stderr, stdout } = await scan(args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr).toMatch(/usage: npm run scan/);
     expect(stdout).toBe('');
+  });
+
+  it('refuses a login file that is not a login, without repeating its secrets', async () => {
+    const file = path.join(os.tmpdir(), `vigil-login-${process.pid}.json`);
+    await writeFile(
+      file,
+      JSON.stringify({ kind: 'form', login_url: 'not a url', password: 'hunter2-secret' }),
+    );
+    try {
+      const { code, stderr } = await scan(['--type', 'webapp', '--target', app.target, '--login', file]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/login_url: Enter the full http/);
+      expect(stderr).toMatch(/username: /);
+      expect(stderr).not.toContain('hunter2-secret');
+    } finally {
+      await rm(file, { force: true });
+    }
   });
 
   it('exits 2 before scanning when the extra TLS trust anchors cannot be read', async () => {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
+import { findChromium } from '../../agents/scanners/webapp/browser/chromium.ts';
 import type { ScanType } from '../../shared/findings.ts';
 import { countingProxy } from '../fixtures/counting-proxy.ts';
 import type { CountingProxy } from '../fixtures/counting-proxy.ts';
@@ -22,7 +23,13 @@ describe('per-target rate limit', () => {
   });
 
   /** Scans through a fresh proxy for `seconds`, then stops the scan. */
-  async function scanFor(type: ScanType, upstream: string, rateLimit: number | undefined, seconds: number) {
+  async function scanFor(
+    type: ScanType,
+    upstream: string,
+    rateLimit: number | undefined,
+    seconds: number,
+    render = false,
+  ) {
     const proxy = await countingProxy(upstream);
     proxies.push(proxy);
     const controller = new AbortController();
@@ -32,6 +39,8 @@ describe('per-target rate limit', () => {
       mode: 'local',
       signal: controller.signal,
       ...(rateLimit === undefined ? {} : { rateLimit }),
+      // The pacing itself is measured on the HTML crawl: starting Chromium is time without requests.
+      ...(render ? {} : { browser: null }),
     });
     clearTimeout(timer);
     return { proxy, result };
@@ -48,6 +57,16 @@ describe('per-target rate limit', () => {
     expect(proxy.arrivals.length).toBeGreaterThanOrEqual(rate * 2.5);
     expect(result.partial).toBe(true);
   });
+
+  it.skipIf(!findChromium(process.env.CHROMIUM_PATH))(
+    'keeps the pages Chromium renders within the limit too (every browser request goes through it)',
+    async () => {
+      const { proxy, result } = await scanFor('webapp', app.target, 15, 6, true);
+      expect(result.crawl?.engine).toBe('chromium');
+      expect(result.crawl?.rendered).toBeGreaterThan(0);
+      expect(proxy.peak(1000)).toBeLessThanOrEqual(15);
+    },
+  );
 
   it('is what makes the difference: without a limit the same scan bursts far above it', async () => {
     const { proxy } = await scanFor('webapp', app.target, undefined, 1.5);

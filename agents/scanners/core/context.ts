@@ -1,5 +1,7 @@
 // What every scanner receives and returns.
 import type { Finding, ScanType } from '../../../shared/findings.ts';
+import type { ScanBrowserLauncher } from '../../../shared/scan-browser.ts';
+import type { TargetLogin } from '../../../shared/target-login.ts';
 import type { ScanMode, Resolver } from '../target-policy.ts';
 import type { ProgressCallback } from './progress.ts';
 
@@ -19,6 +21,37 @@ export interface ScanOptions {
   rateLimit?: number;
   /** Test seam for DNS; production uses the system resolver. */
   resolver?: Resolver;
+  /**
+   * Web: the browser that renders pages (the desktop app passes Electron's); null for the HTML crawl
+   * only; absent, a system Chromium when one is installed (ScannerSettings).
+   */
+  browser?: { launch: ScanBrowserLauncher; engine: 'chromium' | 'electron' } | null;
+  /** Web: the target's login; the scan then also crawls and probes in the logged-in session. */
+  login?: TargetLogin;
+}
+
+/** How an authenticated scan's login went. */
+export interface LoginReport {
+  kind: TargetLogin['kind'];
+  status: 'logged-in' | 'failed' | 'expired';
+  detail: string;
+  /** Times the session was found lost and logged in again. */
+  renewals: number;
+}
+
+/** Web scans, beside `stats`: which crawl ran, what it saw, and how the login went. */
+export interface CrawlReport {
+  engine: 'chromium' | 'electron' | 'html';
+  /** The browser's version, when pages were rendered. */
+  browser?: string;
+  /** Why no page was rendered (no Chromium here, turned off, it did not start, no page runs scripts). */
+  reason?: string;
+  pages: number;
+  /** Pages rendered with their JavaScript. */
+  rendered: number;
+  /** Requests the app's own JavaScript made (XHR and fetch). */
+  api_calls: number;
+  login?: LoginReport;
 }
 
 export interface ScanResult {
@@ -26,6 +59,8 @@ export interface ScanResult {
   type: ScanType;
   findings: Finding[];
   stats: { requests: number; duration_ms: number };
+  /** Web scans: which crawl ran (HTML only, or pages rendered in Chromium or Electron). */
+  crawl?: CrawlReport;
   /** True when the scan was stopped (abort) or hit its budget before every check ran. */
   partial: boolean;
 }

@@ -36,8 +36,37 @@ export interface RequestInit {
   timeoutMs?: number;
   /** 'latin1' keeps every byte as one character, for magic numbers of binary files (archives, dumps). */
   encoding?: 'utf8' | 'latin1';
-  /** Reads at most this many bytes of this response (the client's own limit otherwise). */
+  /**
+   * Reads at most this many bytes of this response (the client's own limit otherwise): less for a magic
+   * number, more for what must arrive whole (a script bundle the browser runs).
+   */
   maxBodyBytes?: number;
+  /** Sent without the scan's login session: no credentials added, a 401 is an answer, not a lost session. */
+  anonymous?: boolean;
+}
+
+/**
+ * The login of an authenticated scan, as the client applies it (webapp/auth/session.ts): credentials on
+ * the target's own requests, requests that would end the session refused, a lost session renewed.
+ */
+export interface HttpSession {
+  /** Credentials for a request to `url` (empty for any origin but the target's). */
+  headers(url: URL): Record<string, string>;
+  /** Why this request (with the headers it would carry) must not be sent in the session, or null. */
+  refuses(url: URL, method: string, headers: Record<string, string>): string | null;
+  /** Looks at each response; true when the session had been lost and is renewed (the request is sent again once). */
+  renewed(url: URL, response: HttpResponse): Promise<boolean>;
+}
+
+/** A request the scan's session will not send (a logout link, a deletion); tryRequest answers null for it. */
+export class OutOfScopeError extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
+    super(`not sent: ${url} (${reason})`);
+    this.name = 'OutOfScopeError';
+  }
 }
 
 export interface HttpClientOptions {
@@ -48,6 +77,8 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   /** Requests per second this client may send (the target's limit); unlimited when absent. */
   rateLimit?: number;
+  /** An authenticated scan's login; set once the scan has logged in. */
+  session?: HttpSession;
 }
 
 const userAgent = 'Vigil-Scanner/0.1 (+https://vigil.security/scanner)';
@@ -74,11 +105,27 @@ export class HttpClient {
     return this.options.signal;
   }
 
+  /** Every later request carries this login (or none, with null). */
+  useSession(session: HttpSession | null): void {
+    if (session) {
+      this.options.session = session;
+    } else {
+      delete this.options.session;
+    }
+  }
+
   async request(input: string | URL, init: RequestInit = {}): Promise<HttpResponse> {
     let url = new URL(input);
     const redirects: string[] = [];
+    let renewed = false;
     for (;;) {
-      const response = { ...(await this.once(url, init)), redirects };
+      const session = this.options.session;
+      let response = { ...(await this.once(url, init)), redirects };
+      // A lost session is renewed once per request, and the request sent again in the new session.
+      if (session && !init.anonymous && !renewed && (await session.renewed(url, response))) {
+        renewed = true;
+        response = { ...(await this.once(url, init)), redirects };
+      }
       const location = header(response, 'location');
       const follow = init.followRedirects ?? 'none';
       if (
@@ -137,6 +184,15 @@ export class HttpClient {
       throw new ScanStoppedError('budget');
     }
     const target = await this.options.policy.assertUrl(url);
+    const session = this.options.session;
+    const credentials = session && !init.anonymous ? session.headers(url) : {};
+    const headers = { 'user-agent': userAgent, accept: '*/*', ...init.headers, ...credentials };
+    // Guard: whatever asks for it (a crawled link, a form, the browser), the session is never ended, and
+    // nothing that could destroy the account's data is sent with credentials.
+    const refusal = session?.refuses(url, init.method ?? 'GET', headers);
+    if (refusal) {
+      throw new OutOfScopeError(url.href, refusal);
+    }
     this.requests += 1;
     // Every request, redirect hops included, waits for its slot under the target's rate limit.
     await this.limiter?.acquire(this.options.signal);
@@ -149,7 +205,7 @@ export class HttpClient {
         url,
         {
           method: init.method ?? 'GET',
-          headers: { 'user-agent': userAgent, accept: '*/*', ...init.headers },
+          headers,
           agent: this.agents[url.protocol as 'http:' | 'https:'],
           lookup: pinnedLookup(target),
           signal: this.options.signal,

@@ -12,6 +12,13 @@ type PageCheck = (page: Page) => string | null;
 
 const versionPattern = /\d+\.\d+/;
 
+/**
+ * Browsers read the first value of X-Content-Type-Options (Fetch: "get, decode, and split"), so a header
+ * sent twice (by the app and by its proxy) still counts.
+ */
+export const nosniff = (value: string | undefined) =>
+  (value ?? '').split(',')[0]!.trim().toLowerCase() === 'nosniff';
+
 const pageChecks: Partial<Record<WebappRuleId, PageCheck>> = {
   'web.header.csp-missing': (page) =>
     header(page.response, 'content-security-policy') ? null : 'no Content-Security-Policy header',
@@ -21,9 +28,7 @@ const pageChecks: Partial<Record<WebappRuleId, PageCheck>> = {
       ? 'no Strict-Transport-Security header with max-age'
       : null,
   'web.header.nosniff-missing': (page) =>
-    (header(page.response, 'x-content-type-options') ?? '').toLowerCase().trim() === 'nosniff'
-      ? null
-      : 'X-Content-Type-Options is not nosniff',
+    nosniff(header(page.response, 'x-content-type-options')) ? null : 'X-Content-Type-Options is not nosniff',
   'web.header.referrer-policy-missing': (page) =>
     header(page.response, 'referrer-policy') ? null : 'no Referrer-Policy header',
   'web.header.permissions-policy-missing': (page) =>

@@ -9,8 +9,8 @@ import { forEachLimit } from '../core/pool.ts';
 import { ProgressTracker } from '../core/progress.ts';
 import { speaksTls, tlsFindings } from '../core/tls-check.ts';
 import { TargetPolicy } from '../target-policy.ts';
+import { chooseBrowser } from './browser/choose.ts';
 import { apiCandidates, corsWildcardFindings } from './cors-wildcard.ts';
-import { crawl } from './crawl.ts';
 import type { Endpoint, Page } from './crawl.ts';
 import { directoriesOf, knownUrls } from './directories.ts';
 import { discoverEndpoints } from './discovery/index.ts';
@@ -22,6 +22,9 @@ import { injectionFindings } from './injection/index.ts';
 import { methodBypassFindings } from './method-bypass.ts';
 import { probeFindings } from './probes.ts';
 import { webappFinding } from './rules.ts';
+import { runCrawl } from './run-crawl.ts';
+import type { CrawlOutcome } from './run-crawl.ts';
+import { spaFindings } from './spa-checks.ts';
 import { secretFindings } from './secrets.ts';
 import { readSiteMaps } from './site-maps.ts';
 import type { SiteMaps } from './site-maps.ts';
@@ -34,6 +37,9 @@ export const webappLimits = {
   maxRequests: 4000,
   timeoutMs: 8000,
   maxScripts: 30,
+  browserMs: 90_000,
+  navigationMs: 10_000,
+  settleMs: 4000,
   /** Resources fetched by the endpoint discovery (JavaScript paths, OpenAPI, API indexes). */
   maxDiscovered: 40,
   /** Parameters the injection probes exercise (about 30 requests each when nothing is found). */
@@ -73,6 +79,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
   const addAll = (list: Finding[]) => list.forEach((finding) => findings.add(finding));
   let pages: Page[] = [];
   let endpoints: Endpoint[] = [];
+  let crawled = null as CrawlOutcome | null;
   const scriptBodies: { url: URL; body: string }[] = [];
   let discovery: Discovery = { endpoints: [], resources: [], findings: [] };
   let injectionCut = false;
@@ -118,8 +125,18 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     await phases.run('robots & sitemap', 2, async () => {
       siteMaps = await readSiteMaps(client, start);
     });
-    await phases.run('crawl', 30, async (tick) => {
-      ({ pages, endpoints } = await crawl(client, start, webappLimits, tick, siteMaps?.seeds));
+    await phases.run('crawl', 25, async (tick) => {
+      crawled = await runCrawl({
+        client,
+        start,
+        limits: webappLimits,
+        browser: chooseBrowser(options.browser),
+        ...(siteMaps ? { seeds: siteMaps.seeds } : {}),
+        ...(options.login ? { login: options.login } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        tick,
+      });
+      ({ pages, endpoints } = crawled);
       addAll(headerFindings(pages));
       pages.forEach((page) => addAll(secretFindings(page.url.href, page.response.body)));
     });
@@ -145,11 +162,16 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         tick(++done, list.length);
       });
     });
+    await phases.run('single-page app', 5, async (tick) => {
+      if (crawled) {
+        addAll(await spaFindings(client, crawled, tick));
+      }
+    });
     await phases.run('discovery', 5, async (tick) => {
       discovery = await discoverEndpoints(
         client,
         start,
-        { pages, scripts: scriptBodies, known: endpoints },
+        { pages, scripts: scriptBodies, known: endpoints, loggedIn: Boolean(crawled?.session) },
         { maxResources: webappLimits.maxDiscovered },
         tick,
       );
@@ -158,6 +180,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     await phases.run('exposed files', 20, async (tick) => {
       addAll(await exposedFileFindings(client, start, pages, tick, { endpoints, siteMaps }));
     });
+    // Without the login of an authenticated scan (write-methods.ts): what anyone may write is the question.
     await phases.run('write methods', 5, async (tick) => {
       addAll(await writeMethodFindings(client, start, directories(), tick));
       addAll(await methodBypassFindings(client, pages, () => undefined));
@@ -210,14 +233,19 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       addAll(await errorPageFindings(client, directories(), endpoints, tick));
     });
   } finally {
+    await crawled?.close();
     client.close();
   }
   progress.finish();
+  const crawl = crawled?.report;
   return {
     target: options.target,
     type: 'webapp',
     findings: findings.list(),
     stats: { requests: client.requests, duration_ms: Date.now() - started },
+    ...(crawl
+      ? { crawl: { ...crawl, ...(crawled?.session ? { login: crawled.session.report() } : {}) } }
+      : {}),
     partial: phases.partial || injectionCut,
   };
 }

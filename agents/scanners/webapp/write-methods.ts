@@ -2,22 +2,26 @@
 // (the root, the crawled directories, and any that advertises WebDAV) we PUT a uniquely named text file,
 // read it back, COPY and MOVE it, make a collection with MKCOL, and DELETE everything we made, checking
 // that it is gone. The finding sits at the collection's URL; the marker's name is only in the evidence.
+// Every request goes without the login of an authenticated scan: a logged-in user allowed to write is no
+// finding, and the session's guard would refuse the DELETE that removes our own file.
 import { randomBytes } from 'node:crypto';
 
 import type { Finding } from '../../../shared/findings.ts';
-import type { HttpClient, HttpResponse } from '../core/http-client.ts';
+import type { HttpClient, HttpResponse, RequestInit } from '../core/http-client.ts';
 import { header } from '../core/http-client.ts';
 import { forEachLimit } from '../core/pool.ts';
 import { webappFinding } from './rules.ts';
 import { xmlElementTexts } from './xml-text.ts';
 
+const send = (client: HttpClient, url: URL, init: RequestInit = {}) =>
+  client.tryRequest(url, { ...init, anonymous: true });
 const commonCollections = ['webdav/', 'dav/', 'uploads/', 'files/', 'share/', 'public/'];
 const ok = (r: HttpResponse | null) => r !== null && r.status >= 200 && r.status < 300;
 const status = (r: HttpResponse | null) => (r ? String(r.status) : 'no answer');
 
 /** What OPTIONS says about a collection: the DAV compliance classes and the allowed methods. */
 async function options(client: HttpClient, dir: URL): Promise<{ dav: string; allow: string[] }> {
-  const r = await client.tryRequest(dir, { method: 'OPTIONS' });
+  const r = await send(client, dir, { method: 'OPTIONS' });
   return {
     dav: r ? (header(r, 'dav') ?? '') : '',
     allow: (r ? (header(r, 'allow') ?? '') : '').split(',').map((m) => m.trim().toUpperCase()),
@@ -34,12 +38,12 @@ async function proveWrites(client: HttpClient, dir: URL, dav: boolean): Promise<
   const folder = new URL(`${id}-dir/`, dir);
   const steps: string[] = [];
   const created: URL[] = [];
-  const put = await client.tryRequest(file, {
+  const put = await send(client, file, {
     method: 'PUT',
     body: marker,
     headers: { 'content-type': 'text/plain' },
   });
-  const readBack = ok(put) ? await client.tryRequest(file) : null;
+  const readBack = ok(put) ? await send(client, file) : null;
   // Guard: a 2xx to PUT proves nothing (SPAs answer 200 to anything); only reading our bytes back does.
   const written = readBack?.status === 200 && readBack.body === marker;
   if (ok(put)) {
@@ -47,11 +51,11 @@ async function proveWrites(client: HttpClient, dir: URL, dav: boolean): Promise<
   }
   if (written) {
     steps.push(`PUT ${status(put)} (read back)`);
-    const copied = await client.tryRequest(file, { method: 'COPY', headers: { destination: copy.href } });
+    const copied = await send(client, file, { method: 'COPY', headers: { destination: copy.href } });
     if (ok(copied)) {
       created.push(copy);
       steps.push(`COPY ${status(copied)}`);
-      const move = await client.tryRequest(copy, { method: 'MOVE', headers: { destination: moved.href } });
+      const move = await send(client, copy, { method: 'MOVE', headers: { destination: moved.href } });
       if (ok(move)) {
         created.push(moved);
         steps.push(`MOVE ${status(move)}`);
@@ -59,7 +63,7 @@ async function proveWrites(client: HttpClient, dir: URL, dav: boolean): Promise<
     }
   }
   if (written || dav) {
-    const mkcol = await client.tryRequest(folder, { method: 'MKCOL' });
+    const mkcol = await send(client, folder, { method: 'MKCOL' });
     if (mkcol?.status === 201) {
       created.push(folder);
       steps.push(`MKCOL ${status(mkcol)}`);
@@ -81,8 +85,8 @@ async function proveWrites(client: HttpClient, dir: URL, dav: boolean): Promise<
 async function cleanUp(client: HttpClient, created: URL[]): Promise<URL[]> {
   const left: URL[] = [];
   for (const url of [...created].reverse()) {
-    await client.tryRequest(url, { method: 'DELETE' });
-    const after = await client.tryRequest(url, { method: 'GET' });
+    await send(client, url, { method: 'DELETE' });
+    const after = await send(client, url, { method: 'GET' });
     if (after?.status === 200 && (url.pathname.endsWith('/') || after.body.includes('vigil-write-probe-'))) {
       left.push(url);
     }
@@ -92,7 +96,7 @@ async function cleanUp(client: HttpClient, created: URL[]): Promise<URL[]> {
 
 /** A PROPFIND with Depth 1 that lists the collection's members. */
 async function propfindListing(client: HttpClient, dir: URL): Promise<string | null> {
-  const r = await client.tryRequest(dir, {
+  const r = await send(client, dir, {
     method: 'PROPFIND',
     headers: { depth: '1', 'content-type': 'application/xml' },
     body: '<?xml version="1.0" encoding="utf-8"?><propfind xmlns="DAV:"><prop><resourcetype/></prop></propfind>',
@@ -115,7 +119,7 @@ export async function writeMethodFindings(
   tick: (done: number, total: number) => void,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  const trace = await client.tryRequest(new URL('/', start), {
+  const trace = await send(client, new URL('/', start), {
     method: 'TRACE',
     headers: { 'x-vigil-trace': 'echo-check' },
   });

@@ -1,8 +1,9 @@
 // Endpoint discovery beyond links, fed by whichever crawl ran (HTML or browser: the same Page objects):
 // paths named in the site's JavaScript, the operations of an OpenAPI document at its usual paths, JSON
 // indexes at common API prefixes, and GraphQL at its usual paths. Every resource found is fetched once
-// without credentials (its JSON is checked for personal data and read for more paths); those with query
-// parameters join the crawl's endpoints, so that every active probe runs on them too.
+// without credentials, even when the scan is logged in (its JSON is checked for personal data and read for
+// more paths); those with query parameters join the crawl's endpoints, so that every active probe runs on
+// them too.
 import { randomBytes } from 'node:crypto';
 
 import type { Finding } from '../../../../shared/findings.ts';
@@ -34,6 +35,8 @@ export interface DiscoveryInput {
   scripts: { url: URL; body: string }[];
   /** Endpoints the crawl already has. */
   known: Endpoint[];
+  /** The crawl ran logged in: its answers may be the account's own data, and are judged fetched again without it. */
+  loggedIn?: boolean;
 }
 
 export interface Discovery {
@@ -67,16 +70,22 @@ function personalDataFinding(url: URL, response: HttpResponse): Finding | null {
     : null;
 }
 
+/** Without the login of an authenticated scan: what is open to anyone is the question. */
+const anonymously = (client: HttpClient, url: URL) => client.tryRequest(url, { anonymous: true });
+
 /** JSON indexes at the common API prefixes (a catch-all that answers any path alike is not one). */
 async function apiIndexes(client: HttpClient, start: URL): Promise<Map<string, HttpResponse>> {
   const found = new Map<string, HttpResponse>();
   for (const prefix of apiPrefixes) {
     const url = new URL(prefix, start);
-    const response = await client.tryRequest(url);
+    const response = await anonymously(client, url);
     if (response?.status !== 200 || json(response) === undefined) {
       continue;
     }
-    const other = await client.tryRequest(new URL(`${prefix}vigil-${randomBytes(4).toString('hex')}`, start));
+    const other = await anonymously(
+      client,
+      new URL(`${prefix}vigil-${randomBytes(4).toString('hex')}`, start),
+    );
     if (!(other?.status === 200 && other.body === response.body)) {
       found.set(url.href, response);
     }
@@ -107,9 +116,14 @@ export async function discoverEndpoints(
       .filter((u) => u.origin === start.origin && !crawled.has(u.href) && !unsafePath.test(u.pathname))
       .forEach((u) => queue.size < limits.maxResources && queue.set(u.href, u));
 
-  // Pages the crawl fetched already: their JSON is checked without another request.
+  // Pages the crawl fetched already: their JSON is checked without another request, unless the crawl was
+  // logged in (the account's own profile is no finding): then what the API gives anyone decides.
   for (const page of input.pages) {
-    const finding = personalDataFinding(page.url, page.response);
+    let finding = personalDataFinding(page.url, page.response);
+    if (finding && input.loggedIn) {
+      const open = await anonymously(client, page.url);
+      finding = open ? personalDataFinding(page.url, open) : null;
+    }
     if (finding) {
       findings.push(finding);
     }
@@ -135,7 +149,7 @@ export async function discoverEndpoints(
   const resources: URL[] = [...graphql.endpoints];
   // The queue grows while it is read: JSON answers name more resources, as long as the limit allows.
   for (const url of queue.values()) {
-    const response = fetched.get(url.href) ?? (await client.tryRequest(url));
+    const response = fetched.get(url.href) ?? (await anonymously(client, url));
     // Guard: a path that does not exist is dropped; one that refuses the values it got (400, 422…) is kept.
     if (!response || [404, 405, 410].includes(response.status)) {
       continue;

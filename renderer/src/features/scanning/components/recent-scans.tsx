@@ -1,5 +1,6 @@
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { useRecentScans } from '../api/get-recent-scans.ts';
+import { crawlNote } from '../lib/crawl-note.ts';
 import { severityLabel } from '../lib/scan-status.ts';
 import { SCANNERS } from '../lib/scanners.ts';
 import { ScanStatusBadge } from './scan-status-badge.tsx';
@@ -50,21 +51,34 @@ export function RecentScans({ userId }: { userId: string }) {
               </tr>
             </thead>
             <tbody>
-              {scans.data.map((scan) => (
-                <tr key={scan.id} className="border-t">
-                  <td className="p-3">{nameOf(scan.scan_type)}</td>
-                  <td className="max-w-[14rem] truncate p-3" title={scan.target ?? undefined}>
-                    {scan.target ?? '—'}
-                  </td>
-                  <td className="p-3">
-                    <ScanStatusBadge status={scan.status} />
-                  </td>
-                  <td className="p-3">
-                    {scan.status === 'completed' ? severityLabel(scan.severity_level) : '—'}
-                  </td>
-                  <td className="p-3 whitespace-nowrap">{when(scan.start_time)}</td>
-                </tr>
-              ))}
+              {scans.data.map((scan) => {
+                const note = crawlNote(scan.analyzed_results);
+                return (
+                  <tr key={scan.id} className="border-t">
+                    <td className="p-3">{nameOf(scan.scan_type)}</td>
+                    <td className="max-w-[14rem] p-3">
+                      <span className="block truncate" title={scan.target ?? undefined}>
+                        {scan.target ?? '—'}
+                      </span>
+                      {note ? (
+                        <span
+                          className="block text-xs text-muted-foreground"
+                          title={note.detail ?? undefined}
+                        >
+                          {note.text}
+                        </span>
+                      ) : null}
+                    </td>
+                    <td className="p-3">
+                      <ScanStatusBadge status={scan.status} />
+                    </td>
+                    <td className="p-3">
+                      {scan.status === 'completed' ? severityLabel(scan.severity_level) : '—'}
+                    </td>
+                    <td className="p-3 whitespace-nowrap">{when(scan.start_time)}</td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>

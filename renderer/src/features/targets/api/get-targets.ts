@@ -17,6 +17,9 @@ export type ScanTarget = Pick<
   | 'verification_method'
   | 'verification_error'
   | 'created_at'
+  | 'login_kind'
+  | 'login_url'
+  | 'login_updated_at'
 >;
 
 export async function getTargets(userId: string): Promise<ScanTarget[]> {
@@ -25,7 +28,7 @@ export async function getTargets(userId: string): Promise<ScanTarget[]> {
   )
     .from('scan_targets')
     .select(
-      'id, kind, value, openapi_url, verification_token, verified_at, verification_method, verification_error, created_at',
+      'id, kind, value, openapi_url, verification_token, verified_at, verification_method, verification_error, created_at, login_kind, login_url, login_updated_at',
     )
     .eq('user_id', userId)
     .order('created_at', { ascending: false });

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { supabase } from '../../../lib/supabase.ts';
 import type { TargetKind } from '../lib/target-input.ts';
+import { functionErrorText } from './function-error.ts';
 import { targetKeys } from './keys.ts';
 
 export interface VerifyResult {
@@ -14,21 +15,6 @@ export interface VerifyResult {
 
 const toolFor: Record<TargetKind, string> = { url: 'webapp', host: 'infrastructure', api: 'api' };
 
-async function errorText(error: unknown): Promise<string> {
-  const context = (error as { context?: unknown }).context;
-  if (context instanceof Response) {
-    try {
-      const body = (await context.clone().json()) as { error?: unknown };
-      if (typeof body.error === 'string' && body.error) {
-        return body.error;
-      }
-    } catch {
-      // Not JSON: fall through.
-    }
-  }
-  return error instanceof Error && error.message ? error.message : 'Verification failed. Please try again.';
-}
-
 export async function verifyTarget({ id, kind }: { id: string; kind: TargetKind }): Promise<VerifyResult> {
   const { data, error } = (await (
     await supabase()
@@ -36,7 +22,7 @@ export async function verifyTarget({ id, kind }: { id: string; kind: TargetKind 
     body: { action: 'verify_target', toolType: toolFor[kind], target: id },
   })) as { data: { verified?: boolean; pending?: boolean; message?: string } | null; error: unknown };
   if (error) {
-    throw new Error(await errorText(error));
+    throw new Error(await functionErrorText(error, 'Verification failed. Please try again.'));
   }
   return { verified: data?.verified === true, pending: data?.pending === true, message: data?.message ?? '' };
 }

@@ -7,6 +7,7 @@ import type { ScanTarget } from '../api/get-targets.ts';
 import { useRemoveTarget } from '../api/remove-target.ts';
 import { useVerifyTarget } from '../api/verify-target.ts';
 import { type TargetKind, verificationInstructions } from '../lib/target-input.ts';
+import { TargetLoginSection } from './target-login.tsx';
 
 const copy = (text: string) =>
   void navigator.clipboard.writeText(text).then(
@@ -118,6 +119,7 @@ export function TargetItem({ target }: { target: ScanTarget }) {
           ) : null}
         </div>
       )}
+      {kind === 'url' ? <TargetLoginSection target={target} /> : null}
       <div className="flex flex-wrap gap-2">
         {!target.verified_at ? (
           <Button type="button" onClick={runVerify} disabled={verify.isPending}>

@@ -1,0 +1,234 @@
+// The browser crawl: breadth-first over the app's routes, each rendered in Chromium (the page's own
+// JavaScript runs), within page, depth and time limits. It yields the same Page and Endpoint data as the
+// HTML crawl (crawl.ts), built from the rendered DOM, plus what only JavaScript reveals: client-side routes
+// (pushState and hash routes), the app's XHR/fetch requests with their answers (as pages without HTML facts
+// and as endpoints), scripts loaded on the fly, and what the app keeps in web storage.
+import type { ScanBrowser, ScanBrowserTab } from '../../../../shared/scan-browser.ts';
+import type { HttpResponse } from '../../core/http-client.ts';
+import { isLogout } from '../auth/logout.ts';
+import type { Endpoint, Page } from '../crawl.ts';
+import { parseHtml } from '../html.ts';
+import type { HtmlFacts } from '../html.ts';
+import { apiCallOf, endpointOf } from './api-calls.ts';
+import type { ApiCall } from './api-calls.ts';
+import { snapshotScript } from './page-scripts.ts';
+import type { PageSnapshot } from './page-scripts.ts';
+import type { BrowserRouter, Exchange } from './router.ts';
+
+export interface BrowserCrawlLimits {
+  maxPages: number;
+  maxDepth: number;
+  /** Wall-clock budget of the whole crawl. */
+  timeMs: number;
+  /** Per page: the navigation, then waiting for the app's requests to go quiet. */
+  navigationMs: number;
+  settleMs: number;
+}
+
+export interface StorageItem {
+  area: 'local' | 'session';
+  key: string;
+  value: string;
+  /** The page where it was first seen. */
+  page: string;
+}
+
+export interface BrowserCrawlResult {
+  pages: Page[];
+  endpoints: Endpoint[];
+  apiCalls: ApiCall[];
+  storage: StorageItem[];
+}
+
+/** A visit the session check looked at: the snapshot, and what the page's requests got back. */
+export type SessionCheck = (snapshot: PageSnapshot, exchanges: Exchange[]) => Promise<'ok' | 'renewed'>;
+
+export interface BrowserCrawlOptions {
+  browser: ScanBrowser;
+  router: BrowserRouter;
+  start: URL;
+  limits: BrowserCrawlLimits;
+  phase: ApiCall['phase'];
+  signal?: AbortSignal;
+  onPage: (done: number, total: number) => void;
+  /** In the login session: after each page, tells whether the session was lost (and renewed). */
+  checkSession?: SessionCheck;
+  /** Further start points (routes an earlier pass found). */
+  seeds?: URL[];
+  /** Routes not to render (pages whose HTML runs no script, the login page once logged in). */
+  skip?: (url: URL) => boolean;
+  /** The tab to crawl in (the one that logged in: sessionStorage belongs to a tab); a new one by default. */
+  tab?: ScanBrowserTab;
+}
+
+const skipExtensions = /\.(png|jpe?g|gif|svg|ico|webp|woff2?|ttf|eot|mp4|mp3|pdf|zip|gz|css|js|map|json)$/i;
+
+/** A route's identity: its URL, with the fragment kept only when it is a client-side route (#/ or #!). */
+export function routeKey(url: URL): string {
+  const copy = new URL(url);
+  if (!/^#!?\//.test(copy.hash)) {
+    copy.hash = '';
+  }
+  return copy.href;
+}
+
+/** Routes of one template (/products/1, /products/2…): rendering a few tells what all of them do. */
+const perTemplate = 2;
+const templateOf = (url: URL) =>
+  `${url.pathname.replace(/\/(?:\d+|[0-9a-f]{8}-[0-9a-f-]{27,}|[0-9a-f]{24,})(?=\/|$)/gi, '/{id}')}${/^#!?\//.test(url.hash) ? url.hash.replace(/\/\d+(?=\/|$)/g, '/{id}') : ''}`;
+
+async function snapshot(tab: ScanBrowserTab, router: BrowserRouter, options: BrowserCrawlOptions) {
+  // A page that navigates while it is read (a client-side redirect) is read again once it has settled.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      return await tab.evaluate<PageSnapshot>(snapshotScript);
+    } catch {
+      await router.settled(200, options.limits.settleMs, options.signal);
+    }
+  }
+  return null;
+}
+
+export async function browserCrawl(options: BrowserCrawlOptions): Promise<BrowserCrawlResult> {
+  const { browser, router, start, limits, signal } = options;
+  const deadline = Date.now() + limits.timeMs;
+  const pages: Page[] = [];
+  const apiCalls = new Map<string, ApiCall>();
+  const endpoints = new Map<string, Endpoint>();
+  const storage = new Map<string, StorageItem>();
+  let shown: HttpResponse | null = null;
+  const queued = new Set<string>();
+  const templates = new Map<string, number>();
+  const queue: { url: URL; depth: number }[] = [];
+  const enqueue = (url: URL, depth: number, text = '') => {
+    const key = routeKey(url);
+    const template = templateOf(url);
+    if (
+      url.origin !== start.origin ||
+      queued.has(key) ||
+      (templates.get(template) ?? 0) >= perTemplate ||
+      skipExtensions.test(url.pathname) ||
+      isLogout(url, 'GET', text) ||
+      (options.skip?.(url) ?? false)
+    ) {
+      return;
+    }
+    queued.add(key);
+    templates.set(template, (templates.get(template) ?? 0) + 1);
+    queue.push({ url: new URL(key), depth });
+  };
+  queued.add(routeKey(start));
+  queue.push({ url: start, depth: 0 });
+  for (const seed of options.seeds ?? []) {
+    enqueue(seed, 1);
+  }
+  const tab = options.tab ?? (await browser.newTab());
+  const visited = new Set<string>();
+  while (queue.length > 0 && pages.length < limits.maxPages && Date.now() < deadline) {
+    if (signal?.aborted || router.stopped) {
+      break;
+    }
+    const { url, depth } = queue.shift()!;
+    let view: PageSnapshot | null = null;
+    let exchanges: Exchange[] = [];
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      router.exchanges.length = 0;
+      await tab.goto(url.href, limits.navigationMs);
+      await router.settled(300, limits.settleMs, signal);
+      view = await snapshot(tab, router, options);
+      exchanges = router.exchanges.splice(0);
+      // A lost session is renewed and the page visited again, once.
+      if (!view || !options.checkSession || (await options.checkSession(view, exchanges)) === 'ok') {
+        break;
+      }
+    }
+    if (!view) {
+      continue;
+    }
+    // The document the tab shows: this visit's last loaded navigation, else (a hash or pushState route
+    // of the same app) the one loaded before. Its URL may differ from the route the app moved to.
+    for (const exchange of exchanges) {
+      if (exchange.request.navigation && exchange.response && exchange.response.status < 300) {
+        shown = exchange.response;
+      }
+    }
+    const here = new URL(view.href);
+    const key = routeKey(here);
+    const response = here.origin === start.origin ? shown : null;
+    let facts: HtmlFacts | null = null;
+    if (response && !visited.has(key)) {
+      visited.add(key);
+      facts = parseHtml(view.html, here);
+      const known = new Set(facts.scripts.map((s) => s.src?.href));
+      const loaded = [
+        ...exchanges.filter((e) => e.request.kind === 'script').map((e) => e.request.url),
+        ...router.foreignScripts,
+      ];
+      for (const src of loaded) {
+        if (!known.has(src)) {
+          known.add(src);
+          facts.scripts.push({ src: new URL(src), inline: '' });
+        }
+      }
+      pages.push({ url: new URL(key), response, facts, depth });
+      options.onPage(pages.length, Math.min(limits.maxPages, pages.length + queue.length));
+    }
+    // The app's own requests, in a stable order (they may run in parallel).
+    const calls = exchanges
+      .map((exchange) => apiCallOf(exchange, options.phase))
+      .filter((call): call is ApiCall => call !== null)
+      .sort((a, b) => `${a.method} ${a.url.href}`.localeCompare(`${b.method} ${b.url.href}`));
+    for (const call of calls) {
+      const callKey = `${call.method} ${call.url.href}`;
+      if (!apiCalls.has(callKey)) {
+        apiCalls.set(callKey, call);
+        pages.push({ url: call.url, response: call.response, facts: null, depth });
+      }
+      const endpoint = endpointOf(call);
+      if (endpoint) {
+        endpoints.set(`${endpoint.method} ${endpoint.url.pathname} ${endpoint.params.join(',')}`, endpoint);
+      }
+    }
+    for (const item of view.storage) {
+      const itemKey = `${item.area}:${item.key}`;
+      if (!storage.has(itemKey)) {
+        storage.set(itemKey, { ...item, page: key });
+      }
+    }
+    if (depth >= limits.maxDepth) {
+      continue;
+    }
+    for (const link of view.links) {
+      enqueue(new URL(link.href), depth + 1, link.text);
+    }
+    for (const route of view.routes) {
+      enqueue(new URL(route), depth + 1);
+    }
+    for (const form of facts?.forms ?? []) {
+      if (form.fields.length > 0 && form.action.origin === start.origin) {
+        endpoints.set(`${form.method} ${form.action.pathname} ${form.fields.join(',')}`, {
+          url: form.action,
+          method: form.method,
+          params: form.fields,
+        });
+      }
+    }
+    // Links with query strings are endpoints too, as in the HTML crawl.
+    for (const link of view.links) {
+      const linkUrl = new URL(link.href);
+      const params = [...linkUrl.searchParams.keys()];
+      if (linkUrl.origin === start.origin && params.length > 0 && !isLogout(linkUrl, 'GET', link.text)) {
+        endpoints.set(`GET ${linkUrl.pathname} ${params.join(',')}`, { url: linkUrl, method: 'GET', params });
+      }
+    }
+  }
+  if (router.stopped) {
+    throw router.stopped;
+  }
+  return {
+    pages,
+    endpoints: [...endpoints.values()],
+    apiCalls: [...apiCalls.values()],
+    storage: [...storage.values()],
+  };
+}

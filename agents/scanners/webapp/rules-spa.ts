@@ -1,0 +1,75 @@
+// Rules of what only a rendering, logging-in crawl can see: the API a single-page app calls, its answers'
+// headers, what the login session protects (or fails to), and what the app's JavaScript gives away.
+import type { Rule } from '../core/rule.ts';
+
+const A01 = 'A01:2021 Broken Access Control';
+const A02 = 'A02:2021 Cryptographic Failures';
+const A04 = 'A04:2021 Insecure Design';
+const A05 = 'A05:2021 Security Misconfiguration';
+const A07 = 'A07:2021 Identification and Authentication Failures';
+
+export const spaRules = {
+  'web.api.nosniff-missing': {
+    title: 'API responses without X-Content-Type-Options: nosniff',
+    cwe: 'CWE-693',
+    owasp: A05,
+    family: 'hardening',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
+    remediation:
+      'Send X-Content-Type-Options: nosniff on every API response, so that browsers never read JSON as HTML or script.',
+  },
+  'web.api.cache-control-missing': {
+    title: 'Logged-in API responses may be cached',
+    cwe: 'CWE-525',
+    owasp: A04,
+    family: 'leakage',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
+    remediation:
+      "Send Cache-Control: no-store on responses that carry a user's data, so that browsers and proxies do not keep them.",
+  },
+  'web.auth.api-without-session': {
+    title: 'API the app calls only when logged in answers without a session',
+    cwe: 'CWE-306',
+    owasp: A07,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+    remediation:
+      "Check the session (cookie or token) on every API route that serves a user's data, server-side, before anything else; deny by default.",
+  },
+  'web.auth.idor': {
+    title: "Another user's record readable by changing its id (IDOR)",
+    cwe: 'CWE-639',
+    owasp: A01,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
+    remediation:
+      'Authorise every object access against the logged-in user (owner or role), not only the login; prefer unguessable ids as a second line.',
+  },
+  'web.auth.jwt-unverified': {
+    title: 'JSON Web Token accepted without a valid signature',
+    cwe: 'CWE-347',
+    owasp: A02,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      'Verify every token\'s signature with a fixed algorithm list (never "none", never the algorithm the token names) before reading its claims.',
+  },
+  'web.auth.token-in-storage': {
+    title: 'Session token kept in web storage, readable by any script on the site',
+    cwe: 'CWE-922',
+    owasp: A04,
+    family: 'secrets',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:H/I:L/A:N',
+    remediation:
+      'Keep the session in an HttpOnly, Secure, SameSite cookie instead of localStorage or sessionStorage, so that one injected script cannot steal it.',
+  },
+  'web.exposed.source-map': {
+    title: 'JavaScript source map exposed',
+    cwe: 'CWE-540',
+    owasp: A05,
+    family: 'leakage',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:N/A:N',
+    remediation:
+      'Do not deploy .map files to production (or serve them only to your error tracker): they hand out the original source code.',
+  },
+} satisfies Record<string, Rule>;

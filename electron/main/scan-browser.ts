@@ -1,0 +1,220 @@
+// The web scan's browser engine on Electron's own Chromium: an offscreen, sandboxed window in an in-memory
+// session of its own, whose every http(s) request is answered by the scan's route (shared/scan-browser.ts)
+// through protocol.handle, so the page never touches the network itself; a proxy that cannot exist catches
+// what interception does not see (preconnects), WebSockets are cancelled, permissions and pop-ups refused.
+// Scans do not run in the desktop process today (the agent worker runs in `npm start`'s Node process or
+// `npm run worker`, where webapp/browser/chromium.ts drives a system Chromium); this engine is the same
+// interface for a worker hosted by the desktop app. The Electron API is passed in, so it is tested without it.
+import type {
+  ScanBrowser,
+  ScanBrowserLauncher,
+  ScanBrowserRequest,
+  ScanBrowserTab,
+  ScanRequestKind,
+} from '../../shared/scan-browser.ts';
+
+export interface ScanSessionLike {
+  protocol: {
+    handle(scheme: string, handler: (request: Request) => Promise<Response>): void;
+    unhandle(scheme: string): void;
+  };
+  webRequest: {
+    onBeforeRequest(
+      filter: { urls: string[] },
+      listener: (
+        details: { url: string; method: string; resourceType: string },
+        callback: (response: { cancel: boolean }) => void,
+      ) => void,
+    ): void;
+  };
+  setProxy(config: { proxyRules: string; proxyBypassRules: string }): Promise<void>;
+  setPermissionRequestHandler(handler: (...args: unknown[]) => void): void;
+  setPermissionCheckHandler(handler: () => boolean): void;
+}
+
+export interface ScanWebContentsLike {
+  loadURL(url: string): Promise<void>;
+  executeJavaScript(code: string, userGesture?: boolean): Promise<unknown>;
+  getURL(): string;
+  setWindowOpenHandler(handler: () => { action: 'deny' }): void;
+  debugger: {
+    attach(version: string): void;
+    sendCommand(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  };
+}
+
+export interface ScanWindowLike {
+  webContents: ScanWebContentsLike;
+  destroy(): void;
+}
+
+export interface ScanBrowserElectron {
+  session: { fromPartition(partition: string, options: { cache: boolean }): ScanSessionLike };
+  BrowserWindow: new (options: Record<string, unknown>) => ScanWindowLike;
+  /** process.versions.chrome */
+  chromeVersion: string;
+}
+
+const kinds: Record<string, ScanRequestKind> = {
+  mainFrame: 'document',
+  subFrame: 'document',
+  script: 'script',
+  xhr: 'xhr',
+  stylesheet: 'stylesheet',
+  image: 'image',
+  font: 'font',
+  media: 'media',
+  webSocket: 'websocket',
+};
+
+/** protocol.handle hands over a bare Request; the kind of load comes from webRequest, seen just before. */
+function kindTracker() {
+  const recent = new Map<string, string[]>();
+  return {
+    note(method: string, url: string, resourceType: string) {
+      const key = `${method} ${url}`;
+      recent.set(key, [...(recent.get(key) ?? []), resourceType].slice(-20));
+      if (recent.size > 2000) {
+        recent.delete(recent.keys().next().value as string);
+      }
+    },
+    take(method: string, url: string): string | null {
+      const key = `${method} ${url}`;
+      const list = recent.get(key);
+      const type = list?.shift() ?? null;
+      if (list && list.length === 0) {
+        recent.delete(key);
+      }
+      return type;
+    },
+  };
+}
+
+async function toScanRequest(request: Request, resourceType: string | null): Promise<ScanBrowserRequest> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name.toLowerCase()] = value;
+  });
+  const dest = headers['sec-fetch-dest'];
+  const kind =
+    (resourceType ? kinds[resourceType] : undefined) ??
+    (dest === 'document' || dest === 'iframe'
+      ? 'document'
+      : dest === 'empty'
+        ? 'xhr'
+        : dest
+          ? (kinds[dest] ?? 'other')
+          : 'other');
+  return {
+    url: request.url,
+    method: request.method,
+    headers,
+    body: request.method === 'GET' || request.method === 'HEAD' ? null : await request.text(),
+    kind,
+    navigation:
+      resourceType === 'mainFrame' ||
+      (!resourceType && headers['sec-fetch-mode'] === 'navigate' && dest === 'document'),
+  };
+}
+
+let partitions = 0;
+
+/** Starts a scan browser on Electron's Chromium: one offscreen window per tab, in a fresh session. */
+export function electronScanBrowser(electron: ScanBrowserElectron): ScanBrowserLauncher {
+  return async ({ route, initScript }) => {
+    partitions += 1;
+    const session = electron.session.fromPartition(`vigil-scan-${process.pid}-${partitions}`, {
+      cache: false,
+    });
+    await session.setProxy({
+      proxyRules: 'vigil-no-network.invalid:9',
+      // Loopback is not exempt: everything interception misses must fail.
+      proxyBypassRules: '<-loopback>',
+    });
+    session.setPermissionRequestHandler((...args: unknown[]) => {
+      const callback = args[2];
+      if (typeof callback === 'function') {
+        (callback as (granted: boolean) => void)(false);
+      }
+    });
+    session.setPermissionCheckHandler(() => false);
+    const tracker = kindTracker();
+    session.webRequest.onBeforeRequest({ urls: ['<all_urls>'] }, (details, callback) => {
+      if (details.resourceType === 'webSocket' || /^wss?:/i.test(details.url)) {
+        callback({ cancel: true });
+        return;
+      }
+      tracker.note(details.method, details.url, details.resourceType);
+      callback({ cancel: false });
+    });
+    const answer = async (request: Request): Promise<Response> => {
+      const scanRequest = await toScanRequest(request, tracker.take(request.method, request.url));
+      const result = await route(scanRequest).catch((error: unknown) => ({ refused: String(error) }));
+      if ('refused' in result) {
+        return Response.error();
+      }
+      const headers = new Headers();
+      for (const [name, value] of result.headers) {
+        headers.append(name, value);
+      }
+      // A 204 has no body by definition; Response refuses one.
+      return new Response(result.status === 204 ? null : result.body, { status: result.status, headers });
+    };
+    session.protocol.handle('http', answer);
+    session.protocol.handle('https', answer);
+    const windows: ScanWindowLike[] = [];
+    const browser: ScanBrowser = {
+      engine: 'electron',
+      version: electron.chromeVersion,
+      async newTab() {
+        const window = new electron.BrowserWindow({
+          show: false,
+          width: 1280,
+          height: 800,
+          webPreferences: {
+            session,
+            offscreen: true,
+            contextIsolation: true,
+            sandbox: true,
+            nodeIntegration: false,
+            webSecurity: true,
+            allowRunningInsecureContent: false,
+            webviewTag: false,
+            spellcheck: false,
+          },
+        });
+        windows.push(window);
+        const contents = window.webContents;
+        contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+        // The same instrumentation Playwright's addInitScript gives: before any of the page's scripts.
+        contents.debugger.attach('1.3');
+        await contents.debugger.sendCommand('Page.enable');
+        await contents.debugger.sendCommand('Page.addScriptToEvaluateOnNewDocument', { source: initScript });
+        const tab: ScanBrowserTab = {
+          async goto(url, timeoutMs) {
+            let timer: NodeJS.Timeout | undefined;
+            const timeout = new Promise<void>((resolve) => {
+              timer = setTimeout(resolve, timeoutMs);
+            });
+            // A page that fails to load (refused, timed out) is still a page to look at.
+            await Promise.race([contents.loadURL(url).catch(() => undefined), timeout]);
+            clearTimeout(timer);
+          },
+          evaluate: async <T>(expression: string) =>
+            (await contents.executeJavaScript(expression, false)) as T,
+          url: () => Promise.resolve(contents.getURL()),
+        };
+        return tab;
+      },
+      close() {
+        for (const window of windows.splice(0)) {
+          window.destroy();
+        }
+        session.protocol.unhandle('http');
+        session.protocol.unhandle('https');
+        return Promise.resolve();
+      },
+    };
+    return browser;
+  };
+}
