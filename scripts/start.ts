@@ -19,12 +19,15 @@ const scripts = (
   JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
 ).scripts;
 
-function buildIfMissing(output: string, script: string, what: string): void {
+function buildIfMissing(output: string, script: string, what: string, args: string[] = []): void {
   if (existsSync(path.resolve(root, output)) || !scripts[script]) {
     return;
   }
   console.log(`Building the ${what} (first start only)…`);
-  execFileSync(npm, ['run', '--silent', script], { cwd: root, stdio: 'inherit' });
+  execFileSync(npm, ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }
 
 // Every setting is read and checked once, before anything starts (a wrong value stops here, listed).
@@ -38,7 +41,8 @@ try {
   }
   throw e;
 }
-buildIfMissing(path.join(defaultWebDir(), 'index.html'), 'build:web', 'web app');
+// Warnings and errors only: vite's per-chunk listing says nothing a user of npm start needs.
+buildIfMissing(path.join(defaultWebDir(), 'index.html'), 'build:web', 'web app', ['--logLevel', 'warn']);
 const started = performance.now();
 const stack = await runStack();
 // One agent worker in process (ARCHITECTURE §3), with the stack's own parsed settings: local mode (this
