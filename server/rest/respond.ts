@@ -31,6 +31,16 @@ export function renderBody(row: RenderedRow, media: Representation): string {
   return media === 'json' ? `[${row.body}]` : row.body;
 }
 
+/**
+ * PostgREST's contentRangeH: `<lower>-<upper>/<total>`, the range `*` when it is empty or the total is 0,
+ * the total `*` when not counted. Writes use it with fixed bounds: inserts and deletes `1-0` (always `*`),
+ * updates `0-(rows-1)`.
+ */
+export function contentRange(lower: number, upper: number, total: number | null): string {
+  const range = total !== 0 && lower <= upper ? `${lower}-${upper}` : '*';
+  return `${range}/${total === null ? '*' : total}`;
+}
+
 /** Content-Range and the 200/206/416 status of a read (wire contract §3.5). */
 export function rangeOf(row: RenderedRow, offset: number): { status: number; contentRange: string } {
   const total = row.total === null ? null : Number(row.total);

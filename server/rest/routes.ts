@@ -149,6 +149,7 @@ export function restRoutes(ctx: StackContext): Hono {
     const req: RestRequest = {
       method,
       params: url.searchParams,
+      rawQuery: url.search,
       rangeHeader: c.req.header('range'),
       prefs,
       media,

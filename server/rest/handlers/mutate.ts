@@ -4,7 +4,7 @@ import { renderStatement, type RenderedRow } from '../build/statement.ts';
 import { RestError, unknownTable } from '../errors.ts';
 import { parseQuery, type ParsedQuery } from '../parse/query.ts';
 import { applyTopLevelRange } from '../parse/range.ts';
-import { contentType, renderBody, type RestResponse } from '../respond.ts';
+import { contentRange, contentType, renderBody, type RestResponse } from '../respond.ts';
 import type { Relation } from '../schema-cache.ts';
 import { Params, qualified } from '../sql.ts';
 import { checkPutRange, mutationSql, putMismatch } from './mutation-sql.ts';
@@ -154,8 +154,11 @@ export async function mutateTable(req: RestRequest, table: string): Promise<Rest
   if (applied.length > 0) {
     headers['preference-applied'] = applied.join(', ');
   }
-  if (req.prefs.count && req.method !== 'PUT') {
-    headers['content-range'] = `*/${outcome.row.page}`;
+  // PostgREST sends Content-Range on every insert, update and delete (not on PUT), counted or not.
+  if (req.method !== 'PUT') {
+    const total = req.prefs.count ? outcome.row.page : null;
+    headers['content-range'] =
+      req.method === 'PATCH' ? contentRange(0, outcome.row.page - 1, total) : contentRange(1, 0, total);
   }
   const status = writeStatus(req, representation, outcome.row);
   if (

@@ -6,6 +6,7 @@ import { unknownTable } from '../errors.ts';
 import { parseQuery } from '../parse/query.ts';
 import { applyTopLevelRange } from '../parse/range.ts';
 import type { RestResponse } from '../respond.ts';
+import { contentLocation } from '../location.ts';
 import { Params, qualified } from '../sql.ts';
 import { planResponse } from './plan.ts';
 import { queryOne, readResponse, type RestRequest } from './request.ts';
@@ -49,5 +50,5 @@ export async function readTable(req: RestRequest, table: string): Promise<RestRe
   const read = await req.run(true, (tx) => queryOne(tx, sql, ctx.params.values));
   const explain = <T>(fn: (tx: Queryable) => Promise<T>) => req.run(true, fn);
   const row = await applyCountMode(explain, req.prefs.count, read, source, level, ctx.params.values, maxRows);
-  return readResponse(req, row, query.nodes.get('')?.offset ?? 0);
+  return readResponse(req, row, query.nodes.get('')?.offset ?? 0, contentLocation(table, req.rawQuery));
 }

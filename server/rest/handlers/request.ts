@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database.ts';
+import { RestError } from '../errors.ts';
 import type { RenderedRow } from '../build/statement.ts';
 import type { Preferences } from '../prefer.ts';
 import type { PlanRequest, Representation } from '../media.ts';
@@ -11,6 +12,8 @@ import type { SchemaCache } from '../schema-cache.ts';
 export interface RestRequest {
   method: string;
   params: URLSearchParams;
+  /** The query string as sent (for PostgREST's canonical Content-Location). */
+  rawQuery: string;
   /** The `Range` request header (PostgREST reads it on GET only). */
   rangeHeader: string | undefined;
   prefs: Preferences;
@@ -39,13 +42,32 @@ export async function queryOne(tx: Queryable, sql: string, params: unknown[]): P
   return rows[0] ?? { total: null, page: 0, body: '' };
 }
 
-/** The response of a read (GET/HEAD on a table or a set-returning function). */
-export function readResponse(req: RestRequest, row: RenderedRow, offset: number): RestResponse {
+/**
+ * The response of a read (GET/HEAD on a table or a set-returning function). A table's read names itself in
+ * `Content-Location` (PostgREST's canonical location), also on its 416; a function's does not.
+ */
+export function readResponse(
+  req: RestRequest,
+  row: RenderedRow,
+  offset: number,
+  location: string | null = null,
+): RestResponse {
   const body = renderBody(row, req.media);
-  const { status, contentRange } = rangeOf(row, offset);
+  const located: Record<string, string> = location === null ? {} : { 'content-location': location };
+  let range: { status: number; contentRange: string };
+  try {
+    range = rangeOf(row, offset);
+  } catch (e) {
+    if (e instanceof RestError) {
+      Object.assign(e.headers, located);
+    }
+    throw e;
+  }
+  const { status, contentRange } = range;
   const headers: Record<string, string> = {
     'content-type': contentType(req.media, req.stripNulls),
     'content-range': contentRange,
+    ...located,
   };
   if (req.prefs.count) {
     headers['preference-applied'] = `count=${req.prefs.count}`;
