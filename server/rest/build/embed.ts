@@ -3,6 +3,7 @@ import type { EmbedItem, SelectItem } from '../parse/select.ts';
 import { ident, qualified } from '../sql.ts';
 import type { BuildContext, BuiltLevel, LevelMode, ReadSource } from './read.ts';
 import { resolveRelationship, type Relationship } from './relationships.ts';
+import { relatedAlias } from './related-order.ts';
 import { applyAggregate } from './select-column.ts';
 import type { Level } from './where.ts';
 
@@ -51,6 +52,8 @@ export interface EmbedTarget {
   path: string;
   out: BuiltLevel;
   mode: LevelMode;
+  /** Output names of this level's embeds that its `order` names (`rel(col)`). */
+  ordered: Set<string>;
 }
 
 type BuildLevel = (
@@ -97,9 +100,11 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
   const rel = resolveRelationship(ctx.cache, source.relationName, item.relation, item.hint);
   const n = ++ctx.counter;
   const alias = `pgrst_${n}`;
-  const lateral = `pgrst_lat_${n}`;
   const outName = item.alias ?? item.relation;
   const childPath = path ? `${path}.${outName}` : outName;
+  // A resource an order term names gets PostgREST's alias, and a to-one one shows its columns there.
+  const ordered = t.ordered.has(outName);
+  const lateral = ordered ? relatedAlias(source.relationName, outName, childPath) : `pgrst_lat_${n}`;
   const toOneSpread = item.spread && rel.toOne;
   const child = buildLevel(
     ctx,
@@ -139,13 +144,14 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
     out.outputs.push(...child.outputs);
   } else {
     const agg = rel.toOne ? 'row_to_json(pgrst_e)' : 'json_agg(pgrst_e)';
-    out.joins += ` left join lateral (select ${agg} as body from (${inner}) as pgrst_e) as ${ident(lateral)} on true`;
+    const columns = rel.toOne && ordered ? ', pgrst_e.*' : '';
+    out.joins += ` left join lateral (select ${agg} as pgrst_body${columns} from (${inner}) as pgrst_e) as ${ident(lateral)} on true`;
     // An empty embed (`rel!inner()`) only filters; PostgREST leaves it out of the result.
     if (item.select.length > 0) {
       out.selectList.push(
         rel.toOne
-          ? `${ident(lateral)}.body::jsonb as ${ident(outName)}`
-          : `coalesce(${ident(lateral)}.body, '[]')::jsonb as ${ident(outName)}`,
+          ? `${ident(lateral)}.pgrst_body::jsonb as ${ident(outName)}`
+          : `coalesce(${ident(lateral)}.pgrst_body, '[]')::jsonb as ${ident(outName)}`,
       );
       out.grouped.push(out.selectList.length);
       out.outputs.push(outName);
@@ -153,11 +159,12 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
   }
   if (item.join === 'inner') {
     const found = !item.spread
-      ? `${ident(lateral)}.body is not null`
+      ? `${ident(lateral)}.pgrst_body is not null`
       : rel.toOne
         ? `${ident(lateral)}.pgrst_found is not null`
         : `${ident(lateral)}.pgrst_found > 0`;
     out.where.push(found);
   }
   level.embeds.set(outName, lateral);
+  out.related.set(outName, { lateral, toOne: rel.toOne });
 }

@@ -4,6 +4,7 @@ import type { SelectItem } from '../parse/select.ts';
 import type { Column, SchemaCache } from '../schema-cache.ts';
 import { ident, type Params } from '../sql.ts';
 import { embedSql } from './embed.ts';
+import { orderedRelations, relatedOrderSql, type RelatedTarget } from './related-order.ts';
 import { columnSql, type HoistedAggregate } from './select-column.ts';
 import { fieldSql, filterSql, type Level } from './where.ts';
 
@@ -32,6 +33,8 @@ export interface BuiltLevel {
   grouped: number[];
   /** Outputs of a to-one spread whose aggregate an ancestor applies (PostgREST 13's hoisting). */
   hoisted: Map<string, HoistedAggregate>;
+  /** The level's embedded resources by output name, for `order=rel(col)`. */
+  related: Map<string, RelatedTarget>;
 }
 
 export interface BuildContext {
@@ -88,7 +91,10 @@ export function buildLevel(
     aggregates: !mode.spreadToOne && (items.some(isAggregate) || spreadsAggregates(items)),
     grouped: [],
     hoisted: new Map(),
+    related: new Map(),
   };
+  const given = ctx.nodes.get(path);
+  const ordered = orderedRelations(given?.order);
   for (const item of items) {
     if (item.kind === 'star') {
       for (const c of source.columns) {
@@ -106,14 +112,13 @@ export function buildLevel(
         out.grouped.push(out.selectList.length);
       }
     } else {
-      embedSql(ctx, { source, level, item, path, out, mode }, buildLevel);
+      embedSql(ctx, { source, level, item, path, out, mode, ordered }, buildLevel);
     }
   }
   // PostgREST's automatic GROUP BY: every selected item that is not an aggregate.
   if (out.aggregates && out.grouped.length > 0) {
     out.groupBy = ` group by ${out.grouped.join(', ')}`;
   }
-  const given = ctx.nodes.get(path);
   // db-max-rows caps every embedded resource's rows too (the root's range is set by parse/range.ts).
   const options =
     path !== '' && ctx.maxRows != null
@@ -127,7 +132,11 @@ export function buildLevel(
     const terms = options.order.map((t) => {
       const dir = t.direction ? ` ${t.direction}` : '';
       const nulls = t.nulls ? ` nulls ${t.nulls}` : '';
-      return `${fieldSql(level, t.field, ctx.params)}${dir}${nulls}`;
+      const expr =
+        t.relation === null
+          ? fieldSql(level, t.field, ctx.params)
+          : relatedOrderSql({ ...t, relation: t.relation }, source.name, out.related, ctx.params);
+      return `${expr}${dir}${nulls}`;
     });
     out.orderBy = terms.length > 0 ? ` order by ${terms.join(', ')}` : '';
     out.paging =

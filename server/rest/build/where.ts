@@ -1,5 +1,5 @@
 import { parseError, undefinedColumn } from '../errors.ts';
-import type { Field } from '../parse/field.ts';
+import type { Field, JsonStep } from '../parse/field.ts';
 import type { Condition, FilterNode } from '../parse/filter.ts';
 import type { Column } from '../schema-cache.ts';
 import { arrayLiteral, ident, type Params } from '../sql.ts';
@@ -19,8 +19,13 @@ export function fieldSql(level: Level, field: Field, params: Params): string {
   if (!level.columns.has(field.name)) {
     throw undefinedColumn(level.name, field.name);
   }
-  let sql = `${ident(level.alias)}.${ident(field.name)}`;
-  for (const step of field.path) {
+  return jsonPathSql(`${ident(level.alias)}.${ident(field.name)}`, field.path, params);
+}
+
+/** A column expression followed by a JSON path; the keys are bind parameters. */
+export function jsonPathSql(column: string, path: JsonStep[], params: Params): string {
+  let sql = column;
+  for (const step of path) {
     const key = /^-?\d+$/.test(step.key)
       ? `${params.add(Number(step.key))}::int`
       : `${params.add(step.key)}::text`;
@@ -76,7 +81,7 @@ function conditionSql(level: Level, c: Condition, params: Params): string {
         'only is.null / not.is.null apply to an embedded resource',
       );
     }
-    return `${c.negate ? 'not ' : ''}(${ident(embedLateral)}.body ${IS[c.value as string]})`;
+    return `${c.negate ? 'not ' : ''}(${ident(embedLateral)}.pgrst_body ${IS[c.value as string]})`;
   }
   const lhs = fieldSql(level, c.field, params);
   let sql: string;

@@ -1,5 +1,6 @@
 import { bodyRows, isObject, parseJsonBody, payloadColumns } from '../body.ts';
 import { deleteSql, insertSql, updateSql } from '../build/mutation.ts';
+import { relatedOrderSql } from '../build/related-order.ts';
 import { fieldSql, filterSql, type Level } from '../build/where.ts';
 import { RestError, unknownColumnInBody } from '../errors.ts';
 import type { ParsedQuery } from '../parse/query.ts';
@@ -29,9 +30,10 @@ function rootWhere(rel: Relation, schema: string, query: ParsedQuery, params: Pa
     embeds: new Map<string, string>(),
   };
   const where = root.filters.map((f) => filterSql(level, f, params));
+  // A write embeds nothing to order by: `rel(col)` is PGRST108 here.
   const order = root.order.map(
     (t) =>
-      `${fieldSql(level, t.field, params)}${t.direction ? ` ${t.direction}` : ''}${t.nulls ? ` nulls ${t.nulls}` : ''}`,
+      `${t.relation === null ? fieldSql(level, t.field, params) : relatedOrderSql({ ...t, relation: t.relation }, rel.name, new Map(), params)}${t.direction ? ` ${t.direction}` : ''}${t.nulls ? ` nulls ${t.nulls}` : ''}`,
   );
   const picked =
     `select pgrst_target.ctid from ${qualified(schema, rel.name)} as pgrst_target` +

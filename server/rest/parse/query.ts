@@ -4,6 +4,8 @@ import { OPERATORS, parseFilterParam, parseLogicParam, type FilterNode } from '.
 import { parseSelect, type SelectItem } from './select.ts';
 
 export interface OrderTerm {
+  /** `rel(col)`: a column of the to-one resource embedded as `rel` (PostgREST's OrderRelationTerm). */
+  relation: string | null;
   field: Field;
   direction: 'asc' | 'desc' | null;
   nulls: 'first' | 'last' | null;
@@ -30,17 +32,26 @@ export interface ParsedQuery {
 
 const RESERVED = new Set(['select', 'columns', 'on_conflict', 'apikey']);
 
+// `col`, or `rel(col)`, each with an optional JSON path, then `.asc|.desc` and `.nullsfirst|.nullslast`.
+const ORDER_TERM = /^(?:([^().,]+)\(([^()]+)\)|([^()]+?))(?:\.(asc|desc))?(?:\.(nullsfirst|nullslast))?$/;
+
 function parseOrder(text: string): OrderTerm[] {
   return text.split(',').map((term) => {
-    const m = /^(.+?)(?:\.(asc|desc))?(?:\.(nullsfirst|nullslast))?$/.exec(term);
-    if (!m || !m[1]) {
+    const m = ORDER_TERM.exec(term);
+    const column = m?.[2] ?? m?.[3];
+    if (!m || !column) {
       throw parseError(
         `"failed to parse order (${text})"`,
-        'expecting column[.asc|.desc][.nullsfirst|.nullslast]',
+        'expecting column[.asc|.desc][.nullsfirst|.nullslast] or relation(column)[…]',
       );
     }
-    const nulls = m[3] === 'nullsfirst' ? 'first' : m[3] === 'nullslast' ? 'last' : null;
-    return { field: fieldFrom(m[1]), direction: (m[2] as 'asc' | 'desc' | undefined) ?? null, nulls };
+    const nulls = m[5] === 'nullsfirst' ? 'first' : m[5] === 'nullslast' ? 'last' : null;
+    return {
+      relation: m[1] ?? null,
+      field: fieldFrom(column),
+      direction: (m[4] as 'asc' | 'desc' | undefined) ?? null,
+      nulls,
+    };
   });
 }
 
