@@ -27,7 +27,7 @@ function hexValue(c: number): number {
 }
 
 /** http-types' urlDecode with `+` replaced by a space. */
-function urlDecode(s: string): string {
+export function urlDecode(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -68,13 +68,13 @@ function urlEncode(s: string): string {
   return out;
 }
 
-/** qsCanonical of a raw query string (without or with its leading `?`). */
-export function canonicalQuery(rawQuery: string): string {
-  let q = Buffer.from(rawQuery, 'utf8').toString('latin1');
-  if (q.startsWith('?')) {
-    q = q.slice(1);
-  }
+/**
+ * http-types' parseSimpleQuery (with `+` as a space) of a latin1 string: pairs split on `&` and `;`, a name
+ * without `=` has the empty value.
+ */
+export function parseSimpleQuery(text: string): [string, string][] {
   const pairs: [string, string][] = [];
+  let q = text;
   while (q.length > 0) {
     const sep = q.search(/[&;]/);
     const piece = sep < 0 ? q : q.slice(0, sep);
@@ -84,6 +84,16 @@ export function canonicalQuery(rawQuery: string): string {
       eq < 0 ? [urlDecode(piece), ''] : [urlDecode(piece.slice(0, eq)), urlDecode(piece.slice(eq + 1))],
     );
   }
+  return pairs;
+}
+
+/** qsCanonical of a raw query string (without or with its leading `?`). */
+export function canonicalQuery(rawQuery: string): string {
+  let q = Buffer.from(rawQuery, 'utf8').toString('latin1');
+  if (q.startsWith('?')) {
+    q = q.slice(1);
+  }
+  const pairs = parseSimpleQuery(q);
   // Array.prototype.sort is stable, as Haskell's sortOn; names compare byte by byte.
   pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const groups: string[] = [];

@@ -83,6 +83,19 @@ describe('order by a to-one embedded column', () => {
   });
 });
 
+describe('order by a JSON path in a to-one resource', () => {
+  it("orders by a JSON path into a to-one resource's column (here a nested embed)", async () => {
+    const res = await rest(
+      stack,
+      'messages?select=id,channel:channels(slug,creator:users(username))&order=channel(creator->>username).desc,id',
+    );
+    expect(res.status).toBe(200);
+    const rows = (await res.json()) as { id: number }[];
+    // Channel 1 (messages 1, 3) was created by supabot, channel 2 (messages 2, 4) by kiwicopple.
+    expect(rows.map((r) => r.id)).toEqual([1, 3, 2, 4]);
+  });
+});
+
 describe('related orders PostgREST refuses', () => {
   it('refuses a to-many resource with PGRST118', async () => {
     const { error, status } = await anon.from('channels').select('slug, messages(id)').order('messages(id)');

@@ -43,7 +43,11 @@ export function insertSql(o: InsertOptions, params: Params): string {
   const table = qualified(o.schema, o.rel.name);
   const alias = ident(o.rel.name);
   if (o.columns.length === 0) {
-    return `insert into ${table} as ${alias} default values${o.returning ? ` returning ${alias}.*, true as pgrst_inserted` : ''}`;
+    // One row of defaults per element, as PostgREST's column-less INSERT … SELECT: none for `[]`.
+    const rows = o.single
+      ? 'default values'
+      : `select from jsonb_array_elements(${params.add(o.payload)}::jsonb)`;
+    return `insert into ${table} as ${alias} ${rows}${o.returning ? ` returning ${alias}.*, true as pgrst_inserted` : ''}`;
   }
   const payload = params.add(o.payload);
   const values = o.columns.map((c) => `pgrst_p.${ident(c)}`);

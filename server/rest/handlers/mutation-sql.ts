@@ -1,10 +1,11 @@
-import { bodyRows, isObject, parseJsonBody, payloadColumns } from '../body.ts';
+import { bodyRows, isObject, payloadColumns } from '../body.ts';
 import { deleteSql, insertSql, updateSql } from '../build/mutation.ts';
 import { relatedOrderSql } from '../build/related-order.ts';
 import { fieldSql, filterSql, type Level } from '../build/where.ts';
 import { RestError, unknownColumnInBody } from '../errors.ts';
 import type { ParsedQuery } from '../parse/query.ts';
 import type { Relation } from '../schema-cache.ts';
+import { tablePayload } from '../table-body.ts';
 import { ident, qualified, type Params } from '../sql.ts';
 import type { RestRequest } from './request.ts';
 
@@ -58,10 +59,9 @@ export function mutationSql(
   if (req.method === 'PUT') {
     return putSql(req, rel, query, params, returning);
   }
-  const body = parseJsonBody(req.bodyText);
-  // Postgres reads the body as the client wrote it (PostgREST does the same): numbers beyond a double's
-  // precision (bigint, numeric) arrive exact, and nothing is serialized twice. JSON.parse above checked it.
-  const text = req.bodyText?.trim() ? req.bodyText : '{}';
+  // Postgres reads a JSON body as the client wrote it (PostgREST does the same): numbers beyond a double's
+  // precision (bigint, numeric) arrive exact, and nothing is serialized twice. JSON.parse checked it.
+  const { value: body, text } = tablePayload(req);
   if (req.method === 'PATCH') {
     if (!isObject(body)) {
       throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'PATCH takes one JSON object');
@@ -86,7 +86,8 @@ export function mutationSql(
         );
   }
   const rows = bodyRows(body);
-  const columns = payloadColumns(rel, rows, query.columns);
+  // CSV and form bodies name their columns themselves: PostgREST ignores `columns` for them.
+  const columns = payloadColumns(rel, rows, req.contentType === 'application/json' ? query.columns : null);
   let conflict: { columns: string[]; merge: boolean } | null = null;
   if (req.prefs.resolution) {
     const target = query.onConflict ?? rel.pk;
@@ -153,7 +154,7 @@ function putSql(req: RestRequest, rel: Relation, query: ParsedQuery, params: Par
   ) {
     throw invalidFilters();
   }
-  const body = parseJsonBody(req.bodyText);
+  const { value: body, text } = tablePayload(req);
   const rows = bodyRows(body);
   const columns = payloadColumns(rel, rows, null);
   if (columns.length === 0) {
@@ -166,7 +167,7 @@ function putSql(req: RestRequest, rel: Relation, query: ParsedQuery, params: Par
       rel,
       schema: req.cache.schema,
       columns,
-      payload: req.bodyText ?? '{}',
+      payload: text,
       single: !Array.isArray(body),
       missingDefault: false,
       conflict: { columns: rel.pk, merge: true },
