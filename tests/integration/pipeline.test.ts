@@ -93,7 +93,8 @@ describe('findings pipeline', () => {
   it('adds and verifies a target; the customer cannot mark it verified', async () => {
     const { data: t, error } = await alice.supabase
       .from('scan_targets')
-      .insert({ kind: 'url', value: srv.url })
+      // The customer's highest rate (100/s): each of this suite's scans is ~150 requests; pacing has its own tests.
+      .insert({ kind: 'url', value: srv.url, rate_limit: 100 })
       .select()
       .single();
     expect(error).toBeNull();
