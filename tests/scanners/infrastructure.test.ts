@@ -44,9 +44,11 @@ describe('infrastructure scanner', () => {
       ports: Array.from({ length: 65535 }, (_, i) => i + 1),
     });
     expect(result.open).toEqual([...bannerPorts].sort((a, b) => a - b));
-    // Shared between one thread per core (at most 4), each port tried once (loopback never times out).
+    // Shared between one thread per core (at most 4), each port tried once; only a port whose attempt timed
+    // out (a loopback answer late on a loaded machine) is tried again, so retries stay a handful.
     expect(result.threads).toBe(Math.min(4, os.availableParallelism()));
-    expect(result.attempts).toBe(65535);
+    expect(result.attempts).toBeGreaterThanOrEqual(65535);
+    expect(result.attempts).toBeLessThan(65535 + 200);
   }, 120_000);
 
   it('scans only the requested ports', async () => {

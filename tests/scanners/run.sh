@@ -84,10 +84,33 @@ fi
 npx tsx tests/fixtures/component-libs.ts || echo "note: could not fetch the component libraries; that suite will skip" >&2
 
 if [ "$(id -u)" -eq 0 ]; then
-  exec unshare --net sh -c "$inner" sh "$@"
+  namespace=(unshare --net)
 elif unshare --user --map-root-user --net true 2>/dev/null; then
-  exec unshare --user --map-root-user --net sh -c "$inner" sh "$@"
+  namespace=(unshare --user --map-root-user --net)
 else
   echo "skipped: cannot create a private network namespace here (not root, user namespaces disabled)" >&2
   exit 0
 fi
+if [ $# -gt 0 ]; then
+  exec "${namespace[@]}" sh -c "$inner" sh "$@"
+fi
+# The whole stage: two private namespaces side by side, each with a loopback of its own, so the fixtures'
+# fixed ports cannot meet. The suites on real servers from apt (they mostly wait on those servers and on
+# timers) in one, the suites on Node fixtures, the port sweeps and the CLI in the other. Each side's output
+# is printed whole once it ends; the stage fails if either side does.
+apt_suites=(injection spa-shop services ssh-servers tls-servers apt-servers real-services web-files components)
+first=()
+for name in "${apt_suites[@]}"; do first+=("tests/scanners/$name.test.ts"); done
+second=()
+for file in tests/scanners/*.test.ts; do
+  [[ " ${first[*]} " == *" $file "* ]] || second+=("$file")
+done
+log=$(mktemp)
+"${namespace[@]}" sh -c "$inner" sh "${first[@]}" >"$log" 2>&1 &
+pid=$!
+status=0
+"${namespace[@]}" sh -c "$inner" sh "${second[@]}" || status=$?
+wait "$pid" || status=$?
+cat "$log"
+rm -f "$log"
+exit "$status"
