@@ -98,6 +98,39 @@ describe('statement time limits on PGlite', () => {
     }
   });
 
+  // The watchdog sleeps towards the deadline it knows of and is not told when calls end (pglite-interrupt.ts):
+  // a later call must still be cut off near its own limit, whether that comes before or after.
+  it('cuts off a statement under a short limit right after one under a long limit', async () => {
+    // Long enough (tens of milliseconds) for the watchdog to see it and sleep towards its deadline.
+    await db.transaction((tx) => tx.query('select count(*) from generate_series(1, 500000)'), {
+      statementTimeoutMs: 60_000,
+      endAfterFirstQuery: true,
+    });
+    const started = performance.now();
+    await expect(
+      db.transaction((tx) => tx.query(slow), { statementTimeoutMs: 200, endAfterFirstQuery: true }),
+    ).rejects.toMatchObject({ code: '57014' });
+    // Not the 60 s the watchdog was sleeping towards (a generous bound for a loaded machine).
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('cuts off a slow statement that follows a stream of quick ones under the same limit', async () => {
+    const until = performance.now() + 300;
+    while (performance.now() < until) {
+      await db.transaction((tx) => tx.query('select 1'), {
+        statementTimeoutMs: 400,
+        endAfterFirstQuery: true,
+      });
+    }
+    const started = performance.now();
+    await expect(
+      db.transaction((tx) => tx.query(slow), { statementTimeoutMs: 400, endAfterFirstQuery: true }),
+    ).rejects.toMatchObject({ code: '57014' });
+    const took = performance.now() - started;
+    expect(took).toBeGreaterThanOrEqual(400);
+    expect(took).toBeLessThan(5000);
+  });
+
   it('runs a statement without a limit to its end', async () => {
     const { rows } = await db.transaction((tx) =>
       tx.query<{ n: string }>('select count(*) as n from generate_series(1, 2000000)'),

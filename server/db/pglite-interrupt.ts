@@ -80,35 +80,55 @@ export async function sharedEngine(): Promise<SharedEngine | null> {
   return { module: found.module, memory, maximumPages: found.memory.maximum ?? 32768 };
 }
 
-// The watchdog's control words (Int32Array over a SharedArrayBuffer of its own).
+// The watchdog's control words: Int32 words, then 64-bit times (process.hrtime.bigint(): the same monotonic
+// clock on every thread, in nanoseconds) over one SharedArrayBuffer of its own.
 const ARMED = 0; // the armed call's generation; 0 idle; -generation once the watchdog has claimed it
-const TIMEOUT = 1; // milliseconds
-const RAISED = 2; // the generation whose flags the watchdog has raised
-const STOP = 3;
+const RAISED = 1; // the generation whose flags the watchdog has raised
+const STOP = 2;
+const DEADLINE = 0; // when the armed call's limit passes
+const WAKE_AT = 1; // when the watchdog wakes next on its own (NEVER while it waits for a call)
+const NEVER = 0x7fffffffffffffffn;
 
 /**
- * The watchdog thread: waits for an armed call, then for its deadline; if the call is still armed then,
- * claims it (compare-and-exchange, so a call that ended just before is never touched) and raises
- * Postgres's interrupt flags in the engine's memory.
+ * The watchdog thread. Arming a call costs its caller two stores and a load, and wakes nobody: the
+ * watchdog sleeps until the deadline it knows of and only then looks at what is armed (a later call's
+ * deadline: it sleeps on; a call past its deadline: it claims it, with compare-and-exchange so that a call
+ * that ended just before is never touched, and raises Postgres's interrupt flags in the engine's memory).
+ * A caller wakes it only when the watchdog would wake too late: it waits for no call at all, or the new
+ * deadline comes before the one it sleeps towards (a shorter limit, anon's after authenticated's).
+ * Waking it for every call cost a REST request 10–30 µs (two thread wake-ups, on two busy cores).
  */
 const WATCHDOG = `
 const { workerData } = require('node:worker_threads');
-const ctrl = new Int32Array(workerData.control);
+const ctrl = new Int32Array(workerData.control, 0, 4);
+const times = new BigInt64Array(workerData.control, 16, 2);
 const heap = new Int32Array(workerData.heap);
-for (;;) {
-  Atomics.wait(ctrl, ${ARMED}, 0);
-  if (Atomics.load(ctrl, ${STOP})) break;
+while (!Atomics.load(ctrl, ${STOP})) {
   const gen = Atomics.load(ctrl, ${ARMED});
-  if (gen <= 0) continue;
-  const result = Atomics.wait(ctrl, ${ARMED}, gen, Atomics.load(ctrl, ${TIMEOUT}));
-  if (result === 'timed-out' && Atomics.compareExchange(ctrl, ${ARMED}, gen, -gen) === gen) {
+  if (gen < 0) {
+    // Claimed: wait for the caller to take the call back.
+    Atomics.wait(ctrl, ${ARMED}, gen, 50);
+    continue;
+  }
+  if (gen === 0) {
+    Atomics.store(times, ${WAKE_AT}, ${NEVER}n);
+    Atomics.wait(ctrl, ${ARMED}, 0);
+    continue;
+  }
+  const deadline = Atomics.load(times, ${DEADLINE});
+  if (Atomics.load(ctrl, ${ARMED}) !== gen) continue; // re-armed while the deadline was read
+  const now = process.hrtime.bigint();
+  if (now < deadline) {
+    Atomics.store(times, ${WAKE_AT}, deadline);
+    // Returns at once if another call is armed by now (the loop looks again), else at the deadline or
+    // when a caller needs an earlier wake-up.
+    Atomics.wait(ctrl, ${ARMED}, gen, Math.ceil(Number(deadline - now) / 1e6));
+  } else if (Atomics.compareExchange(ctrl, ${ARMED}, gen, -gen) === gen) {
     Atomics.store(heap, workerData.queryCancelPending >> 2, 1);
     Atomics.store(heap, workerData.interruptPending >> 2, 1);
     Atomics.store(ctrl, ${RAISED}, gen);
     Atomics.notify(ctrl, ${RAISED});
   }
-  // Wait for the main thread to take the call back before the next round.
-  while (Atomics.load(ctrl, ${ARMED}) === -gen) Atomics.wait(ctrl, ${ARMED}, -gen, 50);
 }
 `;
 
@@ -136,8 +156,10 @@ export interface InterruptFlags {
 }
 
 export function createInterrupter(memory: SharedMemory, flags: InterruptFlags): Interrupter {
-  const control = new SharedArrayBuffer(16);
-  const ctrl = new Int32Array(control);
+  const control = new SharedArrayBuffer(32);
+  const ctrl = new Int32Array(control, 0, 4);
+  const times = new BigInt64Array(control, 16, 2);
+  Atomics.store(times, WAKE_AT, NEVER);
   const heap = new Int32Array(memory.buffer);
   const worker = new Worker(WATCHDOG, {
     eval: true,
@@ -159,18 +181,25 @@ export function createInterrupter(memory: SharedMemory, flags: InterruptFlags): 
       }
       generation = generation >= 0x3fffffff ? 1 : generation + 1;
       const gen = generation;
-      Atomics.store(ctrl, TIMEOUT, Math.min(timeoutMs, 0x7fffffff));
+      const deadline = process.hrtime.bigint() + BigInt(Math.ceil(timeoutMs)) * 1_000_000n;
+      Atomics.store(times, DEADLINE, deadline);
       Atomics.store(ctrl, ARMED, gen);
-      Atomics.notify(ctrl, ARMED);
+      // Sequentially consistent: either the watchdog sees this call when it next looks, or this load
+      // sees the wake-up time it set before going to sleep (see WATCHDOG).
+      if (deadline < Atomics.load(times, WAKE_AT)) {
+        Atomics.notify(ctrl, ARMED);
+      }
       let outcome: { ok: true; value: T } | { ok: false; error: unknown };
       try {
         outcome = { ok: true, value: await call() };
       } catch (error) {
         outcome = { ok: false, error };
       }
-      const claimed = Atomics.exchange(ctrl, ARMED, 0) === -gen;
-      Atomics.notify(ctrl, ARMED);
+      // Disarmed without waking the watchdog, unless it has claimed the call (-gen) and waits for it back.
+      const claimed = Atomics.compareExchange(ctrl, ARMED, gen, 0) !== gen;
       if (claimed) {
+        Atomics.store(ctrl, ARMED, 0);
+        Atomics.notify(ctrl, ARMED);
         // The watchdog raises the flags right after claiming: wait for it (microseconds), then lower them,
         // so that a statement that ended just as the deadline passed leaves nothing for the next one.
         while (Atomics.load(ctrl, RAISED) !== gen) {
