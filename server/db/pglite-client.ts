@@ -1,4 +1,6 @@
-import { Mutex, parse, protocol, types, messages } from '@electric-sql/pglite';
+import { Mutex, parse, protocol, types } from '@electric-sql/pglite';
+import { DatabaseError, NotificationResponseMessage } from 'pg-protocol/dist/messages.js';
+import { Parser } from 'pg-protocol/dist/parser.js';
 import type { QueryResult } from './database.ts';
 import type { PGliteEngine } from './pglite-engine.ts';
 import { bindMessage } from './pglite-statements.ts';
@@ -133,19 +135,21 @@ export class PGliteClient implements WireBackend {
     }
   }
 
-  /** The backend's messages up to the first error (thrown after the whole answer is read). */
+  /**
+   * The backend's messages up to the first error (thrown after the whole answer is read). Parsed with
+   * node-postgres's parser, whose messages PGlite's are a copy of: ~2 µs for a REST read's answer, where
+   * PGlite's own (a TextDecoder per parser, a copy of the buffer for every string) took ~20 µs.
+   */
   private read(data: Uint8Array): Message[] {
     const out: Message[] = [];
-    const failed: { error?: messages.DatabaseError } = {};
-    // The whole buffer when it is one (transferred from the engine's thread): the parser copies a view.
-    const whole = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
-    new protocol.Parser().parse(whole ? (data.buffer as ArrayBuffer) : data, (message) => {
-      if (message instanceof messages.NotificationResponseMessage) {
+    const failed: { error?: DatabaseError } = {};
+    new Parser().parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength), (message) => {
+      if (message instanceof NotificationResponseMessage) {
         // Delivered even after an error: a change committed earlier in the batch must reach realtime.
         for (const listener of this.listeners.get(message.channel) ?? []) {
           queueMicrotask(() => listener(message.payload));
         }
-      } else if (message instanceof messages.DatabaseError) {
+      } else if (message instanceof DatabaseError) {
         failed.error ??= message;
       } else if (!failed.error) {
         out.push(message);

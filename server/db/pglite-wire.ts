@@ -1,4 +1,5 @@
-import { parse, protocol, types, type messages } from '@electric-sql/pglite';
+import { parse, protocol, types } from '@electric-sql/pglite';
+import type { BackendMessage } from 'pg-protocol/dist/messages.js';
 import type { QueryResult } from './database.ts';
 
 /**
@@ -17,7 +18,8 @@ export interface WireBackend {
   runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-export type Message = messages.BackendMessage;
+/** A backend message as node-postgres's parser gives it (pglite-client.ts). */
+export type Message = BackendMessage;
 
 const { serialize } = protocol;
 
