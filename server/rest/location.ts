@@ -28,6 +28,9 @@ function hexValue(c: number): number {
 
 /** http-types' urlDecode with `+` replaced by a space. */
 export function urlDecode(s: string): string {
+  if (!s.includes('%') && !s.includes('+')) {
+    return s;
+  }
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -51,19 +54,25 @@ export function urlDecode(s: string): string {
 
 const hex = (b: number) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
 
+/** Each character from 0x00 to 0xFF as the HTTP package's urlEncode writes it (computed once). */
+const ENCODED = Array.from({ length: 256 }, (_, c) => {
+  if (/^[A-Za-z0-9\-_.~]$/.test(String.fromCharCode(c))) {
+    return String.fromCharCode(c);
+  }
+  // A character from 0x80 to 0xFF encoded as UTF-8: two bytes.
+  return c < 0x80 ? hex(c) : hex(0xc0 | (c >> 6)) + hex(0x80 | (c & 0x3f));
+});
+const UNRESERVED = /^[A-Za-z0-9\-_.~]*$/;
+
 /** The HTTP package's urlEncode of a string whose characters are bytes. */
 function urlEncode(s: string): string {
+  // Most names and values need no escape: a table lookup per character only for the others.
+  if (UNRESERVED.test(s)) {
+    return s;
+  }
   let out = '';
-  for (const ch of s) {
-    const c = ch.charCodeAt(0);
-    if (/^[A-Za-z0-9\-_.~]$/.test(ch)) {
-      out += ch;
-    } else if (c < 0x80) {
-      out += hex(c);
-    } else {
-      // A character from 0x80 to 0xFF encoded as UTF-8: two bytes.
-      out += hex(0xc0 | (c >> 6)) + hex(0x80 | (c & 0x3f));
-    }
+  for (let i = 0; i < s.length; i++) {
+    out += ENCODED[s.charCodeAt(i)]!;
   }
   return out;
 }
