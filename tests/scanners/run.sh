@@ -50,9 +50,11 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/de
   if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 
-# Servers that are unpacked, not installed: ProFTPD (its package conflicts with vsftpd) and an older
-# Debian revision of OpenSSH (a real build with known CVEs). Fetched once into VIGIL_TEST_FIXTURE_DEBS with
-# apt-get download; their libraries are installed as ordinary packages. Missing ones make their suites skip.
+# Servers that are unpacked, not installed: ProFTPD (its package conflicts with vsftpd), an older
+# Debian revision of OpenSSH (a real build with known CVEs) and netkit's rshd and rexecd (rsh-server
+# conflicts with rsh-redone-server; its daemons need only libpam). Fetched once into
+# VIGIL_TEST_FIXTURE_DEBS with apt-get download; their libraries are installed as ordinary packages.
+# Missing ones make their suites skip.
 debs="${VIGIL_TEST_FIXTURE_DEBS:-/var/cache/vigil/fixture-debs}"
 unpack() { # unpack DIR PACKAGE[=VERSION]...
   local dest="$debs/$1" tmp
@@ -73,6 +75,7 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   mkdir -p "$debs" && chmod 755 "$debs"
   unpack proftpd proftpd-core proftpd-mod-crypto
   unpack "openssh-server_9.2p1-2+deb12u7" "openssh-server=1:9.2p1-2+deb12u7"
+  unpack rsh-server rsh-server
   proftpd_libs=(libhiredis0.14 libmemcached11 libmemcachedutil2 libsodium23 libpcre2-posix3 libcap2 libacl1 libidn2-0)
   if [ -x "$debs/proftpd/usr/sbin/proftpd" ] && ldd "$debs/proftpd/usr/sbin/proftpd" | grep -q 'not found'; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${proftpd_libs[@]}" >/dev/null 2>&1 \

@@ -18,6 +18,14 @@ import {
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { relativeLocation } from '../fixtures/planted.ts';
 import {
+  rshBinaries,
+  startNetkitOtherHost,
+  startNetkitRexec,
+  startNetkitTrusting,
+  startRedoneNoTrust,
+  startRedoneTrusting,
+} from '../fixtures/rsh-servers.ts';
+import {
   serviceBinaries,
   servicePorts,
   startRlogind,
@@ -54,6 +62,27 @@ const groups: Group[] = [
   },
   { what: 'inetutils telnetd', binaries: [serviceBinaries.telnetd], start: one(startTelnetd) },
   { what: "rsh-redone's rlogind", binaries: [serviceBinaries.rlogind], start: one(startRlogind) },
+  {
+    what: "rsh-redone's rshd: root's .rhosts trusts root@localhost",
+    binaries: [rshBinaries.redoneRshd],
+    start: one(() => startRedoneTrusting()),
+  },
+  {
+    what: "netkit rshd 0.17: root's .rhosts is '+ +'",
+    binaries: [rshBinaries.netkitRshd],
+    start: one(() => startNetkitTrusting()),
+  },
+  {
+    what: "rsh-redone's rshd twin: no .rhosts",
+    binaries: [rshBinaries.redoneRshd],
+    start: one(() => startRedoneNoTrust()),
+  },
+  {
+    what: 'netkit rshd twin: .rhosts trusts another host, and another user here',
+    binaries: [rshBinaries.netkitRshd],
+    start: one(() => startNetkitOtherHost()),
+  },
+  { what: 'netkit rexecd 0.17', binaries: [rshBinaries.netkitRexecd], start: one(() => startNetkitRexec()) },
   { what: 'Xvnc without authentication', binaries: [serviceBinaries.xvnc], start: one(startVncNoAuth) },
   {
     what: 'Xvnc twin: VncAuth',
@@ -176,6 +205,12 @@ describe('infrastructure scanner against real services and their safe twins', ()
       ],
       ['infra.vnc.no-auth', /offers security type None/],
       ['infra.rlogin.open', /handshake accepted: Password:/],
+      ['infra.rsh.open', /^rsh request refused: (Permission denied\.|Authentication failure)$/],
+      [
+        'infra.rsh.trusted',
+        /^rsh ran `id` without a password for client user root as account root .*: uid=0\(root\) gid=0\(root\)/,
+      ],
+      ['infra.rexec.open', /^rexec request refused: username too long$/],
       ['infra.telnet.open', /option negotiation: .*DO TERMINAL-TYPE/],
     ];
     const planted = new Set([...running.values()].flat().flatMap((f) => f.planted.map((p) => p.rule_id)));

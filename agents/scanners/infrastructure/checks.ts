@@ -8,6 +8,7 @@ import { grab } from './grab.ts';
 import type { Step } from './grab.ts';
 import type { ServiceInfo, Timing } from './identify.ts';
 import { slowServiceMs } from './identify.ts';
+import { rshCommand, rshTrust } from './r-services.ts';
 import { infrastructureFinding } from './rules.ts';
 import { smbNullSession } from './smb-session.ts';
 import { sshFindings } from './ssh-checks.ts';
@@ -151,6 +152,27 @@ const checks: Record<string, Check> = {
     infrastructureFinding('infra.rlogin.open', {
       location: ctx.location,
       evidence: `rlogin ${service.banner}`,
+    }),
+  ],
+  rsh: async (ctx, service) => {
+    const findings = [
+      infrastructureFinding('infra.rsh.open', { location: ctx.location, evidence: `rsh ${service.banner}` }),
+    ];
+    const trust = await rshTrust(ctx.address, ctx.port, slowServiceMs, ctx.signal);
+    if (trust) {
+      findings.push(
+        infrastructureFinding('infra.rsh.trusted', {
+          location: ctx.location,
+          evidence: `rsh ran \`${rshCommand}\` without a password for client user ${trust.clientUser} as account ${trust.account} (host-based trust: ~/.rhosts or hosts.equiv): ${trust.output}`,
+        }),
+      );
+    }
+    return findings;
+  },
+  rexec: (ctx, service) => [
+    infrastructureFinding('infra.rexec.open', {
+      location: ctx.location,
+      evidence: `rexec ${service.banner}`,
     }),
   ],
   rdp: (ctx, service) => [
