@@ -68,14 +68,11 @@ export async function rshTrust(
   port: number,
   firstByteMs: number,
   signal?: AbortSignal,
+  localPort = reservedPort(),
 ): Promise<RshTrust | null> {
   const [clientUser, account] = ['root', 'root'];
   const reply = parseRshReply(
-    await grab(address, port, rshRequest(clientUser, account), {
-      firstByteMs,
-      signal,
-      localPort: reservedPort(),
-    }),
+    await grab(address, port, rshRequest(clientUser, account), { firstByteMs, signal, localPort }),
   );
   return reply?.accepted ? { clientUser, account, output: reply.text } : null;
 }
