@@ -22,6 +22,12 @@ describe('nmap service scripts as claims', () => {
     expect(claims('vnc-auth')).toEqual(['infra.open-port :2343', 'infra.vnc.exposed :2343']);
   });
 
+  it("rsh and rexec: tcpwrapped on 514 (nmap's probes come from unreserved ports), only a port-table guess on 512", () => {
+    expect(claims('rsh-redone-trusting')).toEqual(['infra.open-port :514']);
+    expect(claims('rsh-netkit-trusting')).toEqual(['infra.open-port :514']);
+    expect(claims('rexec-netkit')).toEqual(['infra.open-port :512']);
+  });
+
   it('SMB signing from the host script, only when not required', () => {
     expect(claims('samba-null')).toEqual([
       'infra.open-port :445',

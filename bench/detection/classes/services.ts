@@ -1,8 +1,9 @@
-// Services: our FTP, remote-login, VNC, SMB, SNMP and database checks beside nmap's NSE scripts (ftp-anon,
-// ftp-syst, telnet-encryption, vnc-info, realvnc-auth-bypass, mysql-empty-password, mysql-info, redis-info,
-// memcached-info, snmp-info, snmp-sysdescr, smb-protocols, smb2-security-mode, smb-security-mode,
-// smb-enum-shares, and -sV for the service names), on real servers from Debian, each misconfigured
-// beside its safe twin. pgsql-brute is left out on purpose: guessing passwords is not harmless.
+// Services: our FTP, remote-login (Telnet, rlogin, rsh, rexec), VNC, SMB, SNMP and database checks
+// beside nmap's NSE scripts (ftp-anon, ftp-syst, telnet-encryption, vnc-info, realvnc-auth-bypass,
+// mysql-empty-password, mysql-info, redis-info, memcached-info, snmp-info, snmp-sysdescr, smb-protocols,
+// smb2-security-mode, smb-security-mode, smb-enum-shares, and -sV for the service names), on real servers
+// from Debian, each misconfigured beside its safe twin. pgsql-brute, rexec-brute and rlogin-brute are left
+// out on purpose: guessing passwords is not harmless; nmap has no script that tests rsh's host trust.
 // MongoDB, Elasticsearch and CouchDB have no Debian package and so no fixture here (see docs/scanners.md).
 import { runScan } from '../../../agents/scanners/run-scan.ts';
 import { startVsftpd } from '../../../tests/fixtures/apt-servers.ts';
@@ -26,6 +27,13 @@ import {
   startVsftpdTls,
   startVsftpdWritable,
 } from '../../../tests/fixtures/service-servers.ts';
+import {
+  startNetkitOtherHost,
+  startNetkitRexec,
+  startNetkitTrusting,
+  startRedoneNoTrust,
+  startRedoneTrusting,
+} from '../../../tests/fixtures/rsh-servers.ts';
 import type { NmapRun } from '../nmap-scripts.ts';
 import { nmapScripts } from '../nmap-scripts.ts';
 import type { DetectionFixture, ReferenceTool } from '../types.ts';
@@ -70,6 +78,14 @@ export function nmapClaims(run: NmapRun): PlantedIssue[] {
     }
     if (/^(login|rlogin)\b/.test(port.service)) {
       claim('infra.rlogin.open');
+    }
+    // rsh's and rexec's names only when a probe confirmed them: on 514 and 512 nmap falls back to its
+    // port table ("exec?"), which names whatever listens there.
+    if (/^(shell|rsh)\b/.test(port.service) && !port.guessed) {
+      claim('infra.rsh.open');
+    }
+    if (/^(exec|rexec)\b/.test(port.service) && !port.guessed) {
+      claim('infra.rexec.open');
     }
     if (/^(microsoft-ds|netbios-ssn)\b/.test(port.service)) {
       claim('infra.smb.exposed');
@@ -125,6 +141,8 @@ const nmapCovers = new Set([
   'infra.database.exposed',
   'infra.telnet.open',
   'infra.rlogin.open',
+  'infra.rsh.open',
+  'infra.rexec.open',
   'infra.smb.exposed',
   'infra.smb.null-session',
   'infra.smb.signing-not-required',
@@ -198,6 +216,18 @@ export const fixtures: DetectionFixture[] = [
   servicesFixture('vsftpd: FTPS required, no anonymous (silent twin)', { tcp: [2322] }, startVsftpdTls),
   servicesFixture('inetutils telnetd', { tcp: [2340] }, startTelnetd),
   servicesFixture("rsh-redone's rlogind", { tcp: [2341] }, startRlogind),
+  // On rsh's and rexec's own ports, where nmap's port table could name them; one at a time.
+  servicesFixture("rsh-redone's rshd: root's .rhosts trusts root@localhost", { tcp: [514] }, () =>
+    startRedoneTrusting(514),
+  ),
+  servicesFixture("netkit rshd 0.17: root's .rhosts is '+ +'", { tcp: [514] }, () =>
+    startNetkitTrusting(514),
+  ),
+  servicesFixture("rsh-redone's rshd: no .rhosts (twin)", { tcp: [514] }, () => startRedoneNoTrust(514)),
+  servicesFixture('netkit rshd: .rhosts trusts another host and user (twin)', { tcp: [514] }, () =>
+    startNetkitOtherHost(514),
+  ),
+  servicesFixture('netkit rexecd 0.17', { tcp: [512] }, () => startNetkitRexec(512)),
   servicesFixture('TigerVNC Xvnc: security type None', { tcp: [2342] }, startVncNoAuth),
   servicesFixture('TigerVNC Xvnc: VncAuth (twin)', { tcp: [2343] }, startVncAuth),
   servicesFixture('Samba 4.17: null session to IPC$', { tcp: [445] }, () => startSambaNullSession(445)),
