@@ -186,8 +186,18 @@ const probes: Probe[] = [
         : null;
     },
   },
-  // Before rlogin: netkit rshd refuses rlogin's handshake with "Permission denied." as rlogind does,
-  // while rlogind and rexecd stay silent to rsh's request.
+  // On an unusual port the order matters: rshd drops rexec's request (its source port is not
+  // reserved) while some rexecd refuse rsh's with "Login incorrect." as rshd may; netkit rshd refuses
+  // rlogin's handshake with "Permission denied." as rlogind does, while rlogind drops rsh's request.
+  {
+    name: 'rexec',
+    ports: [512],
+    send: () => rexecRequest,
+    match: (data) => {
+      const reply = parseRexecReply(data);
+      return reply ? { name: 'rexec', banner: `request refused: ${reply.text}` } : null;
+    },
+  },
   {
     name: 'rsh',
     ports: [514],
@@ -198,15 +208,6 @@ const probes: Probe[] = [
       return reply
         ? { name: 'rsh', banner: `request ${reply.accepted ? 'accepted' : 'refused'}: ${reply.text}` }
         : null;
-    },
-  },
-  {
-    name: 'rexec',
-    ports: [512],
-    send: () => rexecRequest,
-    match: (data) => {
-      const reply = parseRexecReply(data);
-      return reply ? { name: 'rexec', banner: `request refused: ${reply.text}` } : null;
     },
   },
   {

@@ -86,6 +86,15 @@ describe('identification of rexec on an unusual port', () => {
     });
   });
 
+  it('names rexec, not rsh, when rexecd refuses every request with "Login incorrect."', async () => {
+    const nuls = (got: Buffer) => got.filter((byte) => byte === 0).length;
+    const port = await serve((got) => (nuls(got) >= 4 ? bytes('\x01Login incorrect.\n') : null), 300);
+    expect(await identifyService('127.0.0.1', 'localhost', port, { firstByteMs: 100 })).toEqual({
+      name: 'rexec',
+      banner: 'request refused: Login incorrect.',
+    });
+  });
+
   it('names neither rsh nor rexec for a server that answers every probe with status 1 and garbage', async () => {
     const port = await serve(() => bytes('\x01\xff\xfe garbage'), 300);
     const service = await identifyService('127.0.0.1', 'localhost', port, { firstByteMs: 100 });
