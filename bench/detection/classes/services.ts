@@ -15,9 +15,12 @@ import {
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
 import { startRealServices } from '../../../tests/fixtures/real-services.ts';
 import {
-  startRlogind,
   startSambaNullSession,
   startSambaRestricted,
+  startSambaSmb3Shares,
+} from '../../../tests/fixtures/samba-servers.ts';
+import {
+  startRlogind,
   startSnmpdPrivateCommunity,
   startSnmpdPublic,
   startTelnetd,
@@ -201,6 +204,9 @@ export const fixtures: DetectionFixture[] = [
   servicesFixture('TigerVNC Xvnc: security type None', { tcp: [2342] }, startVncNoAuth),
   servicesFixture('TigerVNC Xvnc: VncAuth (twin)', { tcp: [2343] }, startVncAuth),
   servicesFixture('Samba 4.17: null session to IPC$', { tcp: [445] }, () => startSambaNullSession(445)),
+  servicesFixture('Samba 4.17: SMB 3.1.1 only, signing mandatory, writable guest share', { tcp: [445] }, () =>
+    startSambaSmb3Shares(445),
+  ),
   servicesFixture('Samba 4.17: restrict anonymous = 2 (twin)', { tcp: [445] }, () =>
     startSambaRestricted(445),
   ),
