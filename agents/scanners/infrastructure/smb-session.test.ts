@@ -160,7 +160,7 @@ describe('SMB null session against a hostile server', () => {
       stub,
     ]);
     const name = Buffer.from('x', 'utf16le');
-    const entry = Buffer.concat([sized(12, (b) => b.writeUInt32LE(name.length, 8)), name]);
+    const entry = Buffer.concat([sized(104, (b) => b.writeUInt32LE(name.length, 60)), name]);
     let calls = 0;
     const port = await server((command) =>
       command === Command.ioctl

@@ -7,7 +7,11 @@ import { Command, STATUS_BUFFER_OVERFLOW, STATUS_SUCCESS } from './smb2-wire.ts'
 export const maxOutput = 65536;
 
 const FSCTL_PIPE_TRANSCEIVE = 0x0011c017;
-const FILE_NAMES_INFORMATION = 0x0c;
+/** The class smbclient and Windows list with; impacket's FileNamesInformation chains no entries. */
+const FILE_ID_BOTH_DIRECTORY_INFORMATION = 0x25;
+/** In each such entry: FileNameLength's offset, and FileName's ([MS-FSCC] §2.4.17). */
+const nameLengthAt = 60;
+const nameAt = 104;
 
 /** A body whose variable part starts right after its fixed part (at 64 + fixed from the header). */
 function body(fixed: number, structureSize: number, tail: Buffer): Buffer {
@@ -131,7 +135,7 @@ export async function read(
   return chunk(await smb.request(Command.read, b, treeId), 2, 4, false);
 }
 
-/** One QUERY_DIRECTORY of "*" (names only): how many entries besides "." and "..", or null when refused. */
+/** One QUERY_DIRECTORY of "*": how many entries besides "." and "..", or null when refused. */
 export async function countEntries(
   smb: Smb2Connection,
   treeId: number,
@@ -140,7 +144,7 @@ export async function countEntries(
 ): Promise<number | null> {
   const pattern = Buffer.from('*', 'utf16le');
   const b = body(32, 33, pattern);
-  b.writeUInt8(FILE_NAMES_INFORMATION, 2);
+  b.writeUInt8(FILE_ID_BOTH_DIRECTORY_INFORMATION, 2);
   b.writeUInt8(restart ? 0x01 : 0, 3); // SMB2_RESTART_SCANS
   fileId.copy(b, 8);
   b.writeUInt16LE(64 + 32, 24);
@@ -151,20 +155,20 @@ export async function countEntries(
   if (!data || reply?.status !== STATUS_SUCCESS) {
     return null;
   }
-  // FILE_NAMES_INFORMATION entries: NextEntryOffset, FileIndex, FileNameLength, FileName.
+  // Entries chained by NextEntryOffset; only the name is read, to leave out "." and "..".
   let count = 0;
   for (let at = 0; at + 12 <= data.length;) {
     const next = data.readUInt32LE(at);
-    const length = data.readUInt32LE(at + 8);
-    if (at + 12 + length > data.length) {
+    const length = data.readUInt32LE(at + nameLengthAt);
+    if (at + nameAt + length > data.length) {
       break;
     }
-    const name = data.toString('utf16le', at + 12, at + 12 + length);
+    const name = data.toString('utf16le', at + nameAt, at + nameAt + length);
     if (name !== '.' && name !== '..') {
       count++;
     }
     // Guard: entries move forward, 8-aligned; anything else ends the list (a loop or a garbled reply).
-    if (next === 0 || next < 12 || next % 8 !== 0) {
+    if (next === 0 || next < nameAt || next % 8 !== 0) {
       break;
     }
     at += next;

@@ -79,6 +79,7 @@ describe('NetrShareEnum level 1 in NDR', () => {
     const share = (name: string, type: number) => ({ name, type, remark: '' });
     expect(isDiskShare(share('public', 0))).toBe(true);
     expect(isDiskShare(share('IPC$', 0x80000003))).toBe(false);
+    expect(isDiskShare(share('IPC$', 0))).toBe(false);
     expect(isDiskShare(share('C$', 0x80000000))).toBe(false);
     expect(isDiskShare(share('print$', 0))).toBe(false);
     expect(isDiskShare(share('laser', 1))).toBe(false);

@@ -122,6 +122,11 @@ export function parseShareEnum(stub: Buffer): ShareEnum {
   }
 }
 
-/** A disk share other than the administrative ones (ADMIN$, C$: the special bit) and print$. */
+/**
+ * A disk share other than the administrative ones (ADMIN$, C$: the special bit), print$ and IPC$ by name
+ * too (impacket's smbserver lists IPC$ as a disk share).
+ */
 export const isDiskShare = (share: ShareInfo) =>
-  (share.type & 0x0fffffff) === 0 && (share.type & 0x80000000) === 0 && share.name.toLowerCase() !== 'print$';
+  (share.type & 0x0fffffff) === 0 &&
+  (share.type & 0x80000000) === 0 &&
+  !['ipc$', 'print$'].includes(share.name.toLowerCase());
