@@ -181,7 +181,7 @@ describe('infrastructure scanner against real services and their safe twins', ()
       ['infra.postgresql.trust', /AuthenticationOk\); SELECT version\(\) answered 'PostgreSQL 15\./],
       [
         'infra.smb.null-session',
-        /anonymous NTLM session setup .* TREE_CONNECT to \\\\127\.0\.0\.1\\IPC\$ succeeded; NetrShareEnum over \\PIPE\\srvsvc listed 3 shares: public \(disk\), staff \(disk\), IPC\$ \(IPC\); anonymous TREE_CONNECT: public connected, root listed \(1 name\), staff refused \(0xc0000022\)$/,
+        /anonymous NTLM session setup .* TREE_CONNECT to \\\\127\.0\.0\.1\\IPC\$ succeeded; NetrShareEnum over \\PIPE\\srvsvc listed 3 shares; root listed anonymously: public \(1 name\); TREE_CONNECT refused: 1 \(0xc0000022\); listed: public \(disk\), staff \(disk\), IPC\$ \(IPC\)$/,
         ':2344',
       ],
       [
@@ -191,7 +191,7 @@ describe('infrastructure scanner against real services and their safe twins', ()
       ],
       [
         'infra.smb.null-session',
-        /^SMB 3\.11: .*listed 3 shares: scans \(disk\), locked \(disk\), IPC\$ \(IPC\); anonymous TREE_CONNECT: scans connected, root listed \(1 name\), locked connected, root listing refused$/,
+        /^SMB 3\.11: .*listed 43 shares; root listed anonymously: scans \(1 name\); connected, root listing refused: locked; TREE_CONNECT refused: 30 \(0xc0000022\); not tried: 10 \(at most 32 are\); listed: scans \(disk\), locked \(disk\), dept01 \(disk\), /,
         ':2348',
       ],
       [

@@ -5,37 +5,44 @@ import type { CheckContext } from './checks.ts';
 import type { ServiceInfo } from './identify.ts';
 import { slowServiceMs } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';
-import type { ShareAccess, ShareListing } from './smb-shares.ts';
+import type { ShareListing } from './smb-shares.ts';
 import { smbNullSession } from './smb-session.ts';
 
 /** Share names come from the server: printable, and no longer than a share name may be. */
 const printable = (name: string) => name.replace(/\p{Cc}/gu, '?').slice(0, 80);
 const hex = (status: number) => `0x${(status >>> 0).toString(16).padStart(8, '0')}`;
 const typeName = (type: number) => ['disk', 'printer', 'device', 'IPC'][type & 0xff] ?? `type ${type & 0xff}`;
-const shown = 20;
 const names = (count: number, atLeast: boolean) =>
   `${atLeast ? 'at least ' : ''}${count} name${count === 1 ? '' : 's'}`;
 
-function tried(share: ShareAccess): string {
-  const name = printable(share.name);
-  if (share.refused !== null) {
-    return `${name} refused (${hex(share.refused)})`;
-  }
-  return share.entries === null
-    ? `${name} connected, root listing refused`
-    : `${name} connected, root listed (${names(share.entries, share.atLeast)})`;
-}
-
-/** What the null session's evidence says about the shares. */
+/**
+ * What the null session's evidence says about the shares, most telling first: evidence is cut at 500
+ * characters, so the full name list comes last.
+ */
 function listingEvidence(listing: ShareListing): string {
   if ('error' in listing) {
     return `; listing the shares failed: ${listing.error}`;
   }
-  const listed = listing.shares.map((s) => `${printable(s.name)} (${typeName(s.type)})`);
-  const more = listed.length > shown ? `, and ${listed.length - shown} more` : '';
-  const attempts = listing.tried.map(tried).join(', ');
-  const untried = listing.untried.length ? `; ${listing.untried.length} more disk shares not tried` : '';
-  return `; NetrShareEnum over \\PIPE\\srvsvc listed ${listing.shares.length} shares: ${listed.slice(0, shown).join(', ')}${more}${attempts ? `; anonymous TREE_CONNECT: ${attempts}` : ''}${untried}`;
+  const parts = [`NetrShareEnum over \\PIPE\\srvsvc listed ${listing.shares.length} shares`];
+  const listed = listing.tried.filter((s) => s.entries !== null);
+  const unlistable = listing.tried.filter((s) => s.refused === null && s.entries === null);
+  const refused = listing.tried.filter((s) => s.refused !== null);
+  if (listed.length) {
+    const each = listed.map((s) => `${printable(s.name)} (${names(s.entries ?? 0, s.atLeast)})`);
+    parts.push(`root listed anonymously: ${each.join(', ')}`);
+  }
+  if (unlistable.length) {
+    parts.push(`connected, root listing refused: ${unlistable.map((s) => printable(s.name)).join(', ')}`);
+  }
+  if (refused.length) {
+    const statuses = [...new Set(refused.map((s) => hex(s.refused ?? 0)))];
+    parts.push(`TREE_CONNECT refused: ${refused.length} (${statuses.join(', ')})`);
+  }
+  if (listing.untried.length) {
+    parts.push(`not tried: ${listing.untried.length} (at most ${listing.tried.length} are)`);
+  }
+  parts.push(`listed: ${listing.shares.map((s) => `${printable(s.name)} (${typeName(s.type)})`).join(', ')}`);
+  return `; ${parts.join('; ')}`;
 }
 
 export async function smbFindings(ctx: CheckContext, service: ServiceInfo): Promise<Finding[]> {
