@@ -7,10 +7,10 @@ import { slowServiceMs } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';
 import type { ShareListing } from './smb-shares.ts';
 import { smbNullSession } from './smb-session.ts';
+import { ntStatus } from './smb2-wire.ts';
 
 /** Share names come from the server: printable, and no longer than a share name may be. */
 const printable = (name: string) => name.replace(/\p{Cc}/gu, '?').slice(0, 80);
-const hex = (status: number) => `0x${(status >>> 0).toString(16).padStart(8, '0')}`;
 const typeName = (type: number) => ['disk', 'printer', 'device', 'IPC'][type & 0xff] ?? `type ${type & 0xff}`;
 const names = (count: number, atLeast: boolean) =>
   `${atLeast ? 'at least ' : ''}${count} name${count === 1 ? '' : 's'}`;
@@ -35,7 +35,7 @@ function listingEvidence(listing: ShareListing): string {
     parts.push(`connected, root listing refused: ${unlistable.map((s) => printable(s.name)).join(', ')}`);
   }
   if (refused.length) {
-    const statuses = [...new Set(refused.map((s) => hex(s.refused ?? 0)))];
+    const statuses = [...new Set(refused.map((s) => ntStatus(s.refused ?? 0)))];
     parts.push(`TREE_CONNECT refused: ${refused.length} (${statuses.join(', ')})`);
   }
   if (listing.untried.length) {

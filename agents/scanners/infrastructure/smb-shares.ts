@@ -6,6 +6,7 @@ import type { Reassembly } from './dcerpc.ts';
 import { bindAccepted, bindRequest, callRequest, reassemble } from './dcerpc.ts';
 import { close, countEntries, open, read, transceive, treeConnect, treeDisconnect } from './smb2-ops.ts';
 import type { Smb2Connection } from './smb2-wire.ts';
+import { ntStatus } from './smb2-wire.ts';
 import type { ShareInfo } from './srvsvc.ts';
 import { NETR_SHARE_ENUM, isDiskShare, parseShareEnum, shareEnumRequest, srvsvcSyntax } from './srvsvc.ts';
 
@@ -36,8 +37,6 @@ export interface ShareAccess {
 export type ShareListing =
   { shares: ShareInfo[]; tried: ShareAccess[]; untried: string[] } | { error: string };
 
-const hex = (status: number) => `0x${(status >>> 0).toString(16).padStart(8, '0')}`;
-
 /** One RPC call on an open pipe: the request out, the whole answer back however many parts it takes. */
 async function call(smb: Smb2Connection, treeId: number, pipe: Buffer, pdu: Buffer): Promise<Buffer | null> {
   const first = await transceive(smb, treeId, pipe, pdu);
@@ -65,7 +64,7 @@ async function call(smb: Smb2Connection, treeId: number, pipe: Buffer, pdu: Buff
 async function enumerate(smb: Smb2Connection, ipc: number, host: string): Promise<ShareInfo[] | string> {
   const pipe = await open(smb, ipc, 'srvsvc', PIPE_ACCESS, 0);
   if (typeof pipe === 'number') {
-    return `opening \\PIPE\\srvsvc was refused (${hex(pipe)})`;
+    return `opening \\PIPE\\srvsvc was refused (${ntStatus(pipe)})`;
   }
   try {
     const ack = await call(smb, ipc, pipe, bindRequest(1, srvsvcSyntax));
@@ -75,7 +74,7 @@ async function enumerate(smb: Smb2Connection, ipc: number, host: string): Promis
     const answer = await call(smb, ipc, pipe, callRequest(2, NETR_SHARE_ENUM, shareEnumRequest(host)));
     const result: Reassembly = answer ? reassemble(answer, 2) : { state: 'bad', why: 'no answer' };
     if (result.state === 'fault') {
-      return `NetrShareEnum faulted (${hex(result.status)})`;
+      return `NetrShareEnum faulted (${ntStatus(result.status)})`;
     }
     if (result.state !== 'done') {
       return `NetrShareEnum: ${result.state === 'bad' ? result.why : 'answer incomplete'}`;

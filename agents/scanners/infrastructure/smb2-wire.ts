@@ -9,6 +9,9 @@ export const STATUS_BUFFER_OVERFLOW = 0x80000005;
 export const STATUS_NO_MORE_FILES = 0x80000006;
 export const STATUS_MORE_PROCESSING_REQUIRED = 0xc0000016;
 
+/** An NTSTATUS as Windows and Samba print it: 0xc0000022. */
+export const ntStatus = (status: number) => `0x${(status >>> 0).toString(16).padStart(8, '0')}`;
+
 export const Command = {
   negotiate: 0,
   sessionSetup: 1,
