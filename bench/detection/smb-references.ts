@@ -33,7 +33,8 @@ export async function smbclientShares(port: number): Promise<SmbclientRun> {
   const list = await runTool('smbclient', ['-L', '//127.0.0.1', '-g', ...common], { timeoutMs: 30_000 });
   const listed = parseShareList(list.stdout);
   const readable: string[] = [];
-  for (const share of listed.filter((s) => s.type === 'Disk')) {
+  // The same shares ours tries: disk shares but IPC$ and print$ (impacket lists IPC$ as a disk share).
+  for (const share of listed.filter((s) => s.type === 'Disk' && !/^(ipc|print)\$$/i.test(s.name))) {
     const ls = await runTool('smbclient', [`//127.0.0.1/${share.name}`, '-c', 'ls', ...common], {
       timeoutMs: 30_000,
     });
@@ -44,10 +45,13 @@ export async function smbclientShares(port: number): Promise<SmbclientRun> {
   return { listed, readable, ms: performance.now() - started };
 }
 
-/** Our rules from smbclient's words: a listing through IPC$ is a null session; each listed root a readable share. */
+/**
+ * Our rules from smbclient's words: a share list (read through IPC$, whatever type the server gives it) is
+ * a null session; each listed root a readable share.
+ */
 export function smbclientClaims(run: SmbclientRun, port: number): PlantedIssue[] {
   const claims: PlantedIssue[] = [];
-  if (run.listed.some((s) => s.type === 'IPC')) {
+  if (run.listed.some((s) => s.name.toUpperCase() === 'IPC$')) {
     claims.push({ rule_id: 'infra.smb.null-session', location: `:${port}` });
   }
   for (const name of run.readable) {

@@ -17,6 +17,7 @@ import {
 } from '../fixtures/database-servers.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { relativeLocation } from '../fixtures/planted.ts';
+import { impacketSmbserver, startImpacketSmb } from '../fixtures/impacket-smb.ts';
 import {
   smbd,
   startSambaNullSession,
@@ -73,6 +74,11 @@ const groups: Group[] = [
     what: 'Samba SMB 3.1.1 only, signing mandatory, a writable guest share and an unlistable one',
     binaries: [smbd],
     start: one(startSambaSmb3Shares),
+  },
+  {
+    what: "impacket's SimpleSMBServer sharing a folder with anyone (a second SMB implementation)",
+    binaries: [impacketSmbserver],
+    start: one(startImpacketSmb),
   },
   {
     what: 'Samba twin: restrict anonymous = 2, no guest share',
@@ -198,6 +204,11 @@ describe('infrastructure scanner against real services and their safe twins', ()
         'infra.smb.anonymous-share',
         /answered 1 name \(counted only; no file was opened\); the share also grants this session write access/,
         ':2348/share/scans',
+      ],
+      [
+        'infra.smb.null-session',
+        /^SMB 2\.02: .*listed 2 shares; root listed anonymously: DATA \(1 name\); listed: IPC\$ \(disk\), DATA \(disk\)$/,
+        ':2350',
       ],
       [
         'infra.snmp.default-community',

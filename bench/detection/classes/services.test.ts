@@ -80,6 +80,15 @@ describe('smbclient as claims', () => {
       'infra.smb.anonymous-share :445/share/public',
     ]);
     expect(run('samba-restricted', [])).toEqual([]);
+    // impacket lists IPC$ as a disk share: still the pipe share, not a file share.
+    const impacket = smbclientClaims(
+      { listed: parseShareList('Disk|IPC$|\nDisk|DATA|\n'), readable: ['DATA'], ms: 0 },
+      445,
+    );
+    expect(impacket.map((c) => `${c.rule_id} ${c.location}`)).toEqual([
+      'infra.smb.null-session :445',
+      'infra.smb.anonymous-share :445/share/DATA',
+    ]);
   });
 
   it('counts a share as readable only when ls ended with its volume line', () => {

@@ -13,6 +13,7 @@ import {
   startPostgresPair,
   startRedisSafe,
 } from '../../../tests/fixtures/database-servers.ts';
+import { startImpacketSmb } from '../../../tests/fixtures/impacket-smb.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
 import { startRealServices } from '../../../tests/fixtures/real-services.ts';
 import {
@@ -229,6 +230,12 @@ export const fixtures: DetectionFixture[] = [
     'Samba 4.17: SMB 3.1.1 only, signing mandatory, writable guest share',
     { tcp: [445] },
     () => startSambaSmb3Shares(445),
+    [smbclientTool(445)],
+  ),
+  servicesFixture(
+    'impacket 0.10 SimpleSMBServer: a folder shared with anyone (SMB 2.0.2)',
+    { tcp: [445] },
+    () => startImpacketSmb(445),
     [smbclientTool(445)],
   ),
   servicesFixture(
