@@ -35,7 +35,9 @@ function listingEvidence(listing: ShareListing): string {
     parts.push(`connected, root listing refused: ${unlistable.map((s) => printable(s.name)).join(', ')}`);
   }
   if (refused.length) {
-    const statuses = [...new Set(refused.map((s) => ntStatus(s.refused ?? 0)))];
+    const statuses = [
+      ...new Set(refused.map((s) => (s.refused === -1 ? 'no answer' : ntStatus(s.refused ?? 0)))),
+    ];
     parts.push(`TREE_CONNECT refused: ${refused.length} (${statuses.join(', ')})`);
   }
   if (listing.untried.length) {

@@ -64,7 +64,9 @@ async function call(smb: Smb2Connection, treeId: number, pipe: Buffer, pdu: Buff
 async function enumerate(smb: Smb2Connection, ipc: number, host: string): Promise<ShareInfo[] | string> {
   const pipe = await open(smb, ipc, 'srvsvc', PIPE_ACCESS, 0);
   if (typeof pipe === 'number') {
-    return `opening \\PIPE\\srvsvc was refused (${ntStatus(pipe)})`;
+    return pipe === -1
+      ? 'no answer to opening \\PIPE\\srvsvc'
+      : `opening \\PIPE\\srvsvc was refused (${ntStatus(pipe)})`;
   }
   try {
     const ack = await call(smb, ipc, pipe, bindRequest(1, srvsvcSyntax));
