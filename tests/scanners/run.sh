@@ -12,9 +12,9 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
 fi
 # Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, Apache,
 # lighttpd with WebDAV, PHP-FPM, node_exporter, GnuTLS; PHP-FPM with MariaDB, Flask with PostgreSQL for the
-# injection suite; Dropbear, Samba, snmpd, TigerVNC, rlogind, telnetd, openssl for the SSH and service suites;
-# the single-page apps' Python API and libraries, Chromium for the browser crawl); the missing ones are
-# installed, only as root on Debian. Without them those suites skip themselves, saying why. Each entry:
+# injection suite; Dropbear, Samba, impacket's SMB server, snmpd, TigerVNC, rlogind, telnetd, openssl for the SSH
+# and service suites; the single-page apps' Python API and libraries, Chromium for the browser crawl); the
+# missing ones are installed, only as root on Debian. Without them those suites skip themselves, saying why. Each entry:
 # package:command-or-path (a path may be a glob).
 missing=()
 for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd \
@@ -25,7 +25,8 @@ for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx 
   mariadb-server:/usr/sbin/mariadbd python3-flask:/usr/lib/python3/dist-packages/flask/__init__.py \
   python3-graphql-core:/usr/lib/python3/dist-packages/graphql/__init__.py \
   python3-psycopg2:/usr/lib/python3/dist-packages/psycopg2/__init__.py postgresql-15:/usr/lib/postgresql/15/bin/postgres \
-  dropbear-bin:/usr/sbin/dropbear samba:/usr/sbin/smbd snmpd:/usr/sbin/snmpd openssl:openssl \
+  dropbear-bin:/usr/sbin/dropbear samba:/usr/sbin/smbd python3-impacket:/usr/lib/python3/dist-packages/impacket/smbserver.py \
+  snmpd:/usr/sbin/snmpd openssl:openssl \
   tigervnc-standalone-server:/usr/bin/Xtigervnc tigervnc-tools:/usr/bin/tigervncpasswd \
   rsh-redone-server:/usr/sbin/in.rlogind inetutils-telnetd:/usr/sbin/telnetd \
   python3:/usr/bin/python3 chromium:/usr/bin/chromium libjs-angularjs:/usr/share/javascript/angular.js/angular.js \

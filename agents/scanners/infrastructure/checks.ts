@@ -10,7 +10,7 @@ import type { ServiceInfo, Timing } from './identify.ts';
 import { slowServiceMs } from './identify.ts';
 import { rshCommand, rshTrust } from './r-services.ts';
 import { infrastructureFinding } from './rules.ts';
-import { smbNullSession } from './smb-session.ts';
+import { smbFindings } from './smb-checks.ts';
 import { sshFindings } from './ssh-checks.ts';
 import { httpGet, mongoCommand, parseMongoReply } from './wire.ts';
 
@@ -124,30 +124,7 @@ const checks: Record<string, Check> = {
     ...(await mysqlFindings(ctx)),
   ],
   couchdb: couchdbFindings,
-  smb: async (ctx, service) => {
-    const smb = await smbNullSession(ctx.address, ctx.port, ctx.host, slowServiceMs, ctx.signal);
-    const findings = [
-      infrastructureFinding('infra.smb.exposed', { location: ctx.location, evidence: service.banner }),
-    ];
-    if (smb && !smb.signingRequired) {
-      findings.push(
-        infrastructureFinding('infra.smb.signing-not-required', {
-          location: ctx.location,
-          evidence: `SMB ${smb.dialect} NEGOTIATE reply: SecurityMode has signing enabled but not required`,
-        }),
-      );
-    }
-    if (smb?.nullSession) {
-      const { sessionFlags, treePath } = smb.nullSession;
-      findings.push(
-        infrastructureFinding('infra.smb.null-session', {
-          location: ctx.location,
-          evidence: `SMB ${smb.dialect}: an anonymous NTLM session setup (no user name, no password) was accepted (session flags 0x${sessionFlags.toString(16).padStart(4, '0')}) and TREE_CONNECT to ${treePath} succeeded`,
-        }),
-      );
-    }
-    return findings;
-  },
+  smb: smbFindings,
   rlogin: (ctx, service) => [
     infrastructureFinding('infra.rlogin.open', {
       location: ctx.location,

@@ -66,6 +66,15 @@ export const serviceRules = {
     remediation:
       'Refuse anonymous access to IPC$: Samba "restrict anonymous = 2" (and "map to guest = Never" unless guest shares are needed); Windows: RestrictAnonymous=1, RestrictAnonymousSAM=1, "Network access: Let Everyone permissions apply to anonymous users" disabled.',
   },
+  'infra.smb.anonymous-share': {
+    title: 'SMB share readable without credentials',
+    cwe: 'CWE-284',
+    owasp: A01,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+    remediation:
+      'Let only named users open shares that are not meant for everyone. Samba: "guest ok = no" (alias "public = no") and "valid users = ..." on each such share, "map to guest = Never" and "restrict anonymous = 2" in [global] (restrict anonymous alone does not close a guest share); Windows: remove Everyone, Guests and ANONYMOUS LOGON from the share and folder permissions, keep "Network access: Restrict anonymous access to Named Pipes and Shares" enabled and NullSessionShares empty.',
+  },
   'infra.smb.signing-not-required': {
     title: 'SMB signing not required',
     cwe: 'CWE-300',
