@@ -237,7 +237,7 @@ describe('infrastructure scanner against real services and their safe twins', ()
       [
         'infra.smb.null-session',
         /^SMB 2\.02: .*listed 2 shares; root listed anonymously: DATA \(1 name\); listed: IPC\$ \(disk\), DATA \(disk\)$/,
-        ':2350',
+        ':2355',
       ],
       [
         'infra.snmp.default-community',
