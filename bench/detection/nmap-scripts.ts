@@ -14,6 +14,8 @@ export interface NmapPort {
   state: string;
   /** The service nmap named, e.g. "mysql MariaDB 10.11". */
   service: string;
+  /** nmap took the name from its port table, unconfirmed ("exec?" in its normal output). */
+  guessed: boolean;
   /** Script id → its output text (nmap's own rendering, newlines kept). */
   scripts: Map<string, string>;
 }
@@ -36,12 +38,13 @@ export function parseNmapXml(xml: string): Map<string, NmapPort> {
               : attrs.protocol === 'udp'
                 ? `${attrs.portid}/udp`
                 : String(attrs.portid);
-          current = { key, state: '', service: '', scripts: new Map() };
+          current = { key, state: '', service: '', guessed: false, scripts: new Map() };
           ports.set(key, current);
         } else if (current && name === 'state') {
           current.state = attrs.state ?? '';
         } else if (current && name === 'service') {
           current.service = [attrs.name, attrs.product, attrs.version].filter(Boolean).join(' ');
+          current.guessed = attrs.method === 'table';
         } else if (current && name === 'script' && attrs.id) {
           current.scripts.set(attrs.id, attrs.output ?? '');
         }

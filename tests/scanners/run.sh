@@ -12,9 +12,9 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
 fi
 # Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, Apache,
 # lighttpd with WebDAV, PHP-FPM, node_exporter, GnuTLS; PHP-FPM with MariaDB, Flask with PostgreSQL for the
-# injection suite; Dropbear, Samba, snmpd, TigerVNC, rlogind, telnetd, openssl for the SSH and service suites;
-# the single-page apps' Python API and libraries, Chromium for the browser crawl); the missing ones are
-# installed, only as root on Debian. Without them those suites skip themselves, saying why. Each entry:
+# injection suite; Dropbear, Samba, impacket's SMB server, snmpd, TigerVNC, rlogind, telnetd, openssl for the SSH
+# and service suites; the single-page apps' Python API and libraries, Chromium for the browser crawl); the
+# missing ones are installed, only as root on Debian. Without them those suites skip themselves, saying why. Each entry:
 # package:command-or-path (a path may be a glob).
 missing=()
 for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd \
@@ -25,7 +25,8 @@ for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx 
   mariadb-server:/usr/sbin/mariadbd python3-flask:/usr/lib/python3/dist-packages/flask/__init__.py \
   python3-graphql-core:/usr/lib/python3/dist-packages/graphql/__init__.py \
   python3-psycopg2:/usr/lib/python3/dist-packages/psycopg2/__init__.py postgresql-15:/usr/lib/postgresql/15/bin/postgres \
-  dropbear-bin:/usr/sbin/dropbear samba:/usr/sbin/smbd snmpd:/usr/sbin/snmpd openssl:openssl \
+  dropbear-bin:/usr/sbin/dropbear samba:/usr/sbin/smbd python3-impacket:/usr/lib/python3/dist-packages/impacket/smbserver.py \
+  snmpd:/usr/sbin/snmpd openssl:openssl \
   tigervnc-standalone-server:/usr/bin/Xtigervnc tigervnc-tools:/usr/bin/tigervncpasswd \
   rsh-redone-server:/usr/sbin/in.rlogind inetutils-telnetd:/usr/sbin/telnetd \
   python3:/usr/bin/python3 chromium:/usr/bin/chromium libjs-angularjs:/usr/share/javascript/angular.js/angular.js \
@@ -50,9 +51,11 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/de
   if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 
-# Servers that are unpacked, not installed: ProFTPD (its package conflicts with vsftpd) and an older
-# Debian revision of OpenSSH (a real build with known CVEs). Fetched once into VIGIL_TEST_FIXTURE_DEBS with
-# apt-get download; their libraries are installed as ordinary packages. Missing ones make their suites skip.
+# Servers that are unpacked, not installed: ProFTPD (its package conflicts with vsftpd), an older
+# Debian revision of OpenSSH (a real build with known CVEs) and netkit's rshd and rexecd (rsh-server
+# conflicts with rsh-redone-server; its daemons need only libpam). Fetched once into
+# VIGIL_TEST_FIXTURE_DEBS with apt-get download; their libraries are installed as ordinary packages.
+# Missing ones make their suites skip.
 debs="${VIGIL_TEST_FIXTURE_DEBS:-/var/cache/vigil/fixture-debs}"
 unpack() { # unpack DIR PACKAGE[=VERSION]...
   local dest="$debs/$1" tmp
@@ -73,6 +76,7 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   mkdir -p "$debs" && chmod 755 "$debs"
   unpack proftpd proftpd-core proftpd-mod-crypto
   unpack "openssh-server_9.2p1-2+deb12u7" "openssh-server=1:9.2p1-2+deb12u7"
+  unpack rsh-server rsh-server
   proftpd_libs=(libhiredis0.14 libmemcached11 libmemcachedutil2 libsodium23 libpcre2-posix3 libcap2 libacl1 libidn2-0)
   if [ -x "$debs/proftpd/usr/sbin/proftpd" ] && ldd "$debs/proftpd/usr/sbin/proftpd" | grep -q 'not found'; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${proftpd_libs[@]}" >/dev/null 2>&1 \

@@ -17,12 +17,25 @@ import {
 } from '../fixtures/database-servers.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { relativeLocation } from '../fixtures/planted.ts';
+import { impacketSmbserver, startImpacketSmb } from '../fixtures/impacket-smb.ts';
+import {
+  smbd,
+  startSambaNullSession,
+  startSambaRestricted,
+  startSambaSmb3Shares,
+} from '../fixtures/samba-servers.ts';
+import {
+  rshBinaries,
+  startNetkitOtherHost,
+  startNetkitRexec,
+  startNetkitTrusting,
+  startRedoneNoTrust,
+  startRedoneTrusting,
+} from '../fixtures/rsh-servers.ts';
 import {
   serviceBinaries,
   servicePorts,
   startRlogind,
-  startSambaNullSession,
-  startSambaRestricted,
   startSnmpdPrivateCommunity,
   startSnmpdPublic,
   startTelnetd,
@@ -54,6 +67,27 @@ const groups: Group[] = [
   },
   { what: 'inetutils telnetd', binaries: [serviceBinaries.telnetd], start: one(startTelnetd) },
   { what: "rsh-redone's rlogind", binaries: [serviceBinaries.rlogind], start: one(startRlogind) },
+  {
+    what: "rsh-redone's rshd: root's .rhosts trusts root@localhost",
+    binaries: [rshBinaries.redoneRshd],
+    start: one(() => startRedoneTrusting()),
+  },
+  {
+    what: "netkit rshd 0.17: root's .rhosts is '+ +'",
+    binaries: [rshBinaries.netkitRshd],
+    start: one(() => startNetkitTrusting()),
+  },
+  {
+    what: "rsh-redone's rshd twin: no .rhosts",
+    binaries: [rshBinaries.redoneRshd],
+    start: one(() => startRedoneNoTrust()),
+  },
+  {
+    what: 'netkit rshd twin: .rhosts trusts another host, and another user here',
+    binaries: [rshBinaries.netkitRshd],
+    start: one(() => startNetkitOtherHost()),
+  },
+  { what: 'netkit rexecd 0.17', binaries: [rshBinaries.netkitRexecd], start: one(() => startNetkitRexec()) },
   { what: 'Xvnc without authentication', binaries: [serviceBinaries.xvnc], start: one(startVncNoAuth) },
   {
     what: 'Xvnc twin: VncAuth',
@@ -61,13 +95,23 @@ const groups: Group[] = [
     start: one(startVncAuth),
   },
   {
-    what: 'Samba allowing null sessions',
-    binaries: [serviceBinaries.smbd],
+    what: 'Samba allowing null sessions, a guest share',
+    binaries: [smbd],
     start: one(startSambaNullSession),
   },
   {
-    what: 'Samba twin: restrict anonymous = 2',
-    binaries: [serviceBinaries.smbd],
+    what: 'Samba SMB 3.1.1 only, signing mandatory, a writable guest share and an unlistable one',
+    binaries: [smbd],
+    start: one(startSambaSmb3Shares),
+  },
+  {
+    what: "impacket's SimpleSMBServer sharing a folder with anyone (a second SMB implementation)",
+    binaries: [impacketSmbserver],
+    start: one(startImpacketSmb),
+  },
+  {
+    what: 'Samba twin: restrict anonymous = 2, no guest share',
+    binaries: [smbd],
     start: one(startSambaRestricted),
   },
   {
@@ -114,7 +158,7 @@ beforeAll(async () => {
       .map(async (group) => running.set(group, await group.start())),
   );
   const planted = [...running.values()].flat().flatMap((fixture) => fixture.planted.map((p) => p.location));
-  const tcp = [...new Set(planted.filter((l) => !l.endsWith('/udp')).map((l) => l.slice(1)))];
+  const tcp = [...new Set(planted.filter((l) => !l.endsWith('/udp')).map((l) => l.slice(1).split('/')[0]!))];
   const udp = [...new Set(planted.filter((l) => l.endsWith('/udp')).map((l) => `U:${l.slice(1, -4)}`))];
   // The SNMP twin has nothing planted, not even an open TCP port, yet its UDP port is scanned too.
   udp.push(`U:${servicePorts.snmpSafe}`);
@@ -130,12 +174,16 @@ afterAll(async () => {
   await Promise.all([...running.values()].flat().map((fixture) => fixture.close()));
 });
 
-/** The findings on the fixture's ports only. */
+/** The findings on the fixture's ports only, with the locations below them (an SMB share). */
 function on(fixture: RunningFixture, ports: string[]): Finding[] {
-  return findings.filter((f) => ports.includes(relativeLocation(f.location, fixture.target)));
+  return findings.filter((f) => {
+    const location = relativeLocation(f.location, fixture.target);
+    return ports.some((port) => location === port || location.startsWith(`${port}/share/`));
+  });
 }
 
-const evidence = (rule: string) => findings.find((f) => f.rule_id === rule)?.evidence ?? '';
+const evidence = (rule: string, location = '') =>
+  findings.find((f) => f.rule_id === rule && f.location.endsWith(location))?.evidence ?? '';
 
 describe('infrastructure scanner against real services and their safe twins', () => {
   for (const group of groups) {
@@ -154,7 +202,7 @@ describe('infrastructure scanner against real services and their safe twins', ()
   }
 
   it('names the harmless command or exchange that proved each weakness', () => {
-    const proven: [string, RegExp][] = [
+    const proven: [string, RegExp, string?][] = [
       [
         'infra.ftp.anonymous-write',
         /^anonymous STOR of \/incoming\/vigil-scan-write-test-[0-9a-f]{12}\.txt accepted \(226 .*\); DELE removed it \(250 /,
@@ -168,7 +216,28 @@ describe('infrastructure scanner against real services and their safe twins', ()
       ['infra.postgresql.trust', /AuthenticationOk\); SELECT version\(\) answered 'PostgreSQL 15\./],
       [
         'infra.smb.null-session',
-        /anonymous NTLM session setup .* TREE_CONNECT to \\\\127\.0\.0\.1\\IPC\$ succeeded/,
+        /anonymous NTLM session setup .* TREE_CONNECT to \\\\127\.0\.0\.1\\IPC\$ succeeded; NetrShareEnum over \\PIPE\\srvsvc listed 3 shares; root listed anonymously: public \(1 name\); TREE_CONNECT refused: 1 \(0xc0000022\); listed: public \(disk\), staff \(disk\), IPC\$ \(IPC\)$/,
+        ':2344',
+      ],
+      [
+        'infra.smb.anonymous-share',
+        /found \\\\127\.0\.0\.1\\public through SRVSVC NetrShareEnum, TREE_CONNECT to it succeeded and QUERY_DIRECTORY of its root answered 1 name \(counted only; no file was opened\)$/,
+        ':2344/share/public',
+      ],
+      [
+        'infra.smb.null-session',
+        /^SMB 3\.11: .*listed 43 shares; root listed anonymously: scans \(1 name\); connected, root listing refused: locked; TREE_CONNECT refused: 30 \(0xc0000022\); not tried: 10 \(at most 32 are\); listed: scans \(disk\), locked \(disk\), dept01 \(disk\), /,
+        ':2348',
+      ],
+      [
+        'infra.smb.anonymous-share',
+        /answered 1 name \(counted only; no file was opened\); the share also grants this session write access/,
+        ':2348/share/scans',
+      ],
+      [
+        'infra.smb.null-session',
+        /^SMB 2\.02: .*listed 2 shares; root listed anonymously: DATA \(1 name\); listed: IPC\$ \(disk\), DATA \(disk\)$/,
+        ':2355',
       ],
       [
         'infra.snmp.default-community',
@@ -176,13 +245,19 @@ describe('infrastructure scanner against real services and their safe twins', ()
       ],
       ['infra.vnc.no-auth', /offers security type None/],
       ['infra.rlogin.open', /handshake accepted: Password:/],
+      ['infra.rsh.open', /^rsh request refused: (Permission denied\.|Authentication failure)$/],
+      [
+        'infra.rsh.trusted',
+        /^rsh ran `id` without a password for client user root as account root .*: uid=0\(root\) gid=0\(root\)/,
+      ],
+      ['infra.rexec.open', /^rexec request refused: username too long$/],
       ['infra.telnet.open', /option negotiation: .*DO TERMINAL-TYPE/],
     ];
     const planted = new Set([...running.values()].flat().flatMap((f) => f.planted.map((p) => p.rule_id)));
     const expected = proven.filter(([rule]) => planted.has(rule));
     expect(expected.length).toBeGreaterThan(0);
-    for (const [rule, pattern] of expected) {
-      expect(evidence(rule)).toMatch(pattern);
+    for (const [rule, pattern, location] of expected) {
+      expect(evidence(rule, location)).toMatch(pattern);
     }
   });
 });

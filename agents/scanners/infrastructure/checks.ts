@@ -8,8 +8,9 @@ import { grab } from './grab.ts';
 import type { Step } from './grab.ts';
 import type { ServiceInfo, Timing } from './identify.ts';
 import { slowServiceMs } from './identify.ts';
+import { rshCommand, rshTrust } from './r-services.ts';
 import { infrastructureFinding } from './rules.ts';
-import { smbNullSession } from './smb-session.ts';
+import { smbFindings } from './smb-checks.ts';
 import { sshFindings } from './ssh-checks.ts';
 import { httpGet, mongoCommand, parseMongoReply } from './wire.ts';
 
@@ -123,34 +124,32 @@ const checks: Record<string, Check> = {
     ...(await mysqlFindings(ctx)),
   ],
   couchdb: couchdbFindings,
-  smb: async (ctx, service) => {
-    const smb = await smbNullSession(ctx.address, ctx.port, ctx.host, slowServiceMs, ctx.signal);
+  smb: smbFindings,
+  rlogin: (ctx, service) => [
+    infrastructureFinding('infra.rlogin.open', {
+      location: ctx.location,
+      evidence: `rlogin ${service.banner}`,
+    }),
+  ],
+  rsh: async (ctx, service) => {
     const findings = [
-      infrastructureFinding('infra.smb.exposed', { location: ctx.location, evidence: service.banner }),
+      infrastructureFinding('infra.rsh.open', { location: ctx.location, evidence: `rsh ${service.banner}` }),
     ];
-    if (smb && !smb.signingRequired) {
+    const trust = await rshTrust(ctx.address, ctx.port, slowServiceMs, ctx.signal);
+    if (trust) {
       findings.push(
-        infrastructureFinding('infra.smb.signing-not-required', {
+        infrastructureFinding('infra.rsh.trusted', {
           location: ctx.location,
-          evidence: `SMB ${smb.dialect} NEGOTIATE reply: SecurityMode has signing enabled but not required`,
-        }),
-      );
-    }
-    if (smb?.nullSession) {
-      const { sessionFlags, treePath } = smb.nullSession;
-      findings.push(
-        infrastructureFinding('infra.smb.null-session', {
-          location: ctx.location,
-          evidence: `SMB ${smb.dialect}: an anonymous NTLM session setup (no user name, no password) was accepted (session flags 0x${sessionFlags.toString(16).padStart(4, '0')}) and TREE_CONNECT to ${treePath} succeeded`,
+          evidence: `rsh ran \`${rshCommand}\` without a password for client user ${trust.clientUser} as account ${trust.account} (host-based trust: ~/.rhosts or hosts.equiv): ${trust.output}`,
         }),
       );
     }
     return findings;
   },
-  rlogin: (ctx, service) => [
-    infrastructureFinding('infra.rlogin.open', {
+  rexec: (ctx, service) => [
+    infrastructureFinding('infra.rexec.open', {
       location: ctx.location,
-      evidence: `rlogin ${service.banner}`,
+      evidence: `rexec ${service.banner}`,
     }),
   ],
   rdp: (ctx, service) => [

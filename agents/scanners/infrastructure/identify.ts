@@ -2,6 +2,15 @@
 // first), then try the probes, the port's usual service first. Each probe is a fresh connection.
 import { grab } from './grab.ts';
 import {
+  parseRexecReply,
+  parseRshReply,
+  reservedPort,
+  rexecRequest,
+  rloginHandshake,
+  rshIdentifyRequest,
+} from './r-services.ts';
+import { printable } from './text.ts';
+import {
   httpGet,
   mongoCommand,
   mysqlGreeting,
@@ -20,14 +29,6 @@ export interface ServiceInfo {
 export interface Timing {
   /** Wait for a first byte; derived from the measured RTT. */
   firstByteMs: number;
-}
-
-export function printable(data: Buffer, max = 160): string {
-  return data
-    .toString('latin1')
-    .replace(/[^\x20-\x7e]+/g, ' ')
-    .trim()
-    .slice(0, max);
 }
 
 const telnetVerbs: Record<number, string> = { 0xfb: 'WILL', 0xfc: 'WONT', 0xfd: 'DO', 0xfe: 'DONT' };
@@ -104,14 +105,6 @@ interface Probe {
   /** A source port to connect from, for services that check it. */
   localPort?: () => number;
 }
-
-/**
- * rlogin (RFC 1282): NUL, local user, NUL, remote user, NUL, terminal/speed, NUL. The server answers one
- * NUL byte when it takes the connection, or byte 1 and an error text. Many rlogind (rsh-redone) hang up
- * on a client whose source port is not reserved (512-1023), so we take one when we may bind it.
- */
-export const rloginHandshake = Buffer.from('\0vigil-scan\0vigil-scan\0xterm/38400\0', 'latin1');
-export const reservedPort = () => 512 + Math.floor(Math.random() * 512);
 
 const probes: Probe[] = [
   {
@@ -190,6 +183,30 @@ const probes: Probe[] = [
       const magic = data.subarray(4, 8).toString('latin1');
       return magic === '\xffSMB' || magic === '\xfeSMB'
         ? { name: 'smb', banner: magic === '\xfeSMB' ? 'SMB2 negotiate response' : 'SMB1 negotiate response' }
+        : null;
+    },
+  },
+  // On an unusual port the order matters: rshd drops rexec's request (its source port is not
+  // reserved) while some rexecd refuse rsh's with "Login incorrect." as rshd may; netkit rshd refuses
+  // rlogin's handshake with "Permission denied." as rlogind does, while rlogind drops rsh's request.
+  {
+    name: 'rexec',
+    ports: [512],
+    send: () => rexecRequest,
+    match: (data) => {
+      const reply = parseRexecReply(data);
+      return reply ? { name: 'rexec', banner: `request refused: ${reply.text}` } : null;
+    },
+  },
+  {
+    name: 'rsh',
+    ports: [514],
+    send: () => rshIdentifyRequest,
+    localPort: reservedPort,
+    match: (data) => {
+      const reply = parseRshReply(data);
+      return reply
+        ? { name: 'rsh', banner: `request ${reply.accepted ? 'accepted' : 'refused'}: ${reply.text}` }
         : null;
     },
   },

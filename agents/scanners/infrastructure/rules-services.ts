@@ -1,4 +1,4 @@
-// Rules of the service checks added for issue 15 (FTP, databases, SMB, SNMP, rlogin); spread into the
+// Rules of the service checks added for issue 15 (FTP, databases, SMB, SNMP, the r-services); spread into the
 // infrastructure scanner's table in rules.ts.
 import type { Rule } from '../core/rule.ts';
 
@@ -66,6 +66,15 @@ export const serviceRules = {
     remediation:
       'Refuse anonymous access to IPC$: Samba "restrict anonymous = 2" (and "map to guest = Never" unless guest shares are needed); Windows: RestrictAnonymous=1, RestrictAnonymousSAM=1, "Network access: Let Everyone permissions apply to anonymous users" disabled.',
   },
+  'infra.smb.anonymous-share': {
+    title: 'SMB share readable without credentials',
+    cwe: 'CWE-284',
+    owasp: A01,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+    remediation:
+      'Let only named users open shares that are not meant for everyone. Samba: "guest ok = no" (alias "public = no") and "valid users = ..." on each such share, "map to guest = Never" and "restrict anonymous = 2" in [global] (restrict anonymous alone does not close a guest share); Windows: remove Everyone, Guests and ANONYMOUS LOGON from the share and folder permissions, keep "Network access: Restrict anonymous access to Named Pipes and Shares" enabled and NullSessionShares empty.',
+  },
   'infra.smb.signing-not-required': {
     title: 'SMB signing not required',
     cwe: 'CWE-300',
@@ -92,5 +101,32 @@ export const serviceRules = {
     cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N',
     remediation:
       'Disable rlogin, rsh and rexec (remove rsh-server / rsh-redone-server and their inetd lines) and use SSH; rlogin sends passwords in clear text and trusts .rhosts.',
+  },
+  'infra.rsh.open': {
+    title: 'rsh service open',
+    cwe: 'CWE-319',
+    owasp: A02,
+    family: 'transport',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      "Disable rsh, rlogin and rexec (remove rsh-server / rsh-redone-server and their inetd or systemd socket units) and use SSH; rsh authenticates by the client's address and claimed user name alone, and sends commands and output in clear text.",
+  },
+  'infra.rsh.trusted': {
+    title: 'rsh runs commands without a password (host-based trust)',
+    cwe: 'CWE-290',
+    owasp: A07,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    remediation:
+      'Turn rsh off now (remove rsh-server / rsh-redone-server) and use SSH with keys. Until then, delete ~/.rhosts files (root\'s first) and every "+" from /etc/hosts.equiv, and remove pam_rhosts from /etc/pam.d/rsh. Review what the trusting accounts ran: anyone who could reach the port could run commands as them.',
+  },
+  'infra.rexec.open': {
+    title: 'rexec service open',
+    cwe: 'CWE-319',
+    owasp: A02,
+    family: 'transport',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      'Disable rexec (remove the in.rexecd line from inetd.conf or its socket unit; rsh-server ships it) and use SSH; rexec sends the user name and password in clear text and lets anyone guess passwords.',
   },
 } satisfies Record<string, Rule>;

@@ -1,66 +1,51 @@
 // An SMB null session, the way Windows clients make one ([MS-SMB2] §3.2.4, [MS-NLMP] §3.2.5.1.2):
-// NEGOTIATE (SMB 2.0.2 to 3.0.2), SESSION_SETUP with an anonymous NTLM exchange wrapped in SPNEGO
+// NEGOTIATE (SMB 2.0.2 to 3.1.1), SESSION_SETUP with an anonymous NTLM exchange wrapped in SPNEGO
 // (RFC 4178), then TREE_CONNECT to \\host\IPC$. A server that lets the anonymous session reach IPC$
-// exposes its RPC services (users, shares, policies) to anyone. No credential is sent, nothing is opened.
+// exposes its RPC services (users, shares, policies) to anyone; what it shares is read through them
+// (smb-shares.ts). No credential is sent, no file is opened.
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 
-const STATUS_SUCCESS = 0;
-const STATUS_MORE_PROCESSING_REQUIRED = 0xc0000016;
-const dialects = [0x0202, 0x0210, 0x0300, 0x0302];
+import type { ShareListing } from './smb-shares.ts';
+import { anonymousShares } from './smb-shares.ts';
+import { logoff, treeConnect, treeDisconnect } from './smb2-ops.ts';
+import { Command, STATUS_MORE_PROCESSING_REQUIRED, STATUS_SUCCESS, Smb2Connection } from './smb2-wire.ts';
+
+const dialects = [0x0202, 0x0210, 0x0300, 0x0302, 0x0311];
 const ntlmFlags = 0xa0088205; // UNICODE, REQUEST_TARGET, NTLM, ALWAYS_SIGN, EXTENDED_SESSIONSECURITY, 128, 56
 const NTLMSSP_NEGOTIATE_ANONYMOUS = 0x800;
 
-interface Smb2Reply {
-  status: number;
-  command: number;
-  sessionId: Buffer;
-  body: Buffer;
-}
-
-function header(command: number, messageId: number, sessionId: Buffer, treeId = 0): Buffer {
-  const h = Buffer.alloc(64);
-  h.write('\xfeSMB', 0, 'latin1');
-  h.writeUInt16LE(64, 4);
-  h.writeUInt16LE(1, 6); // credit charge
-  h.writeUInt16LE(command, 12);
-  h.writeUInt16LE(31, 14); // credits requested
-  h.writeBigUInt64LE(BigInt(messageId), 24);
-  h.writeUInt32LE(treeId, 36);
-  sessionId.copy(h, 40);
-  return h;
-}
-
-const frame = (smb: Buffer) => {
-  const netbios = Buffer.alloc(4);
-  netbios.writeUInt32BE(smb.length); // top byte 0: a session message
-  return Buffer.concat([netbios, smb]);
-};
-
-export function negotiateRequest(): Buffer {
-  const body = Buffer.alloc(36 + dialects.length * 2);
+/**
+ * NEGOTIATE with every dialect up to 3.1.1, which needs a preauthentication-integrity context
+ * ([MS-SMB2] §2.2.3.1.1): servers set to "server min protocol = SMB3" accept nothing older.
+ */
+export function negotiateBody(): Buffer {
+  const contextAt = (64 + 36 + dialects.length * 2 + 7) & ~7;
+  const body = Buffer.alloc(contextAt - 64 + 8 + 38);
   body.writeUInt16LE(36, 0);
   body.writeUInt16LE(dialects.length, 2);
   body.writeUInt16LE(1, 4); // signing enabled, not required
+  randomBytes(16).copy(body, 12); // client GUID
+  body.writeUInt32LE(contextAt, 28);
+  body.writeUInt16LE(1, 32); // one negotiate context
   dialects.forEach((dialect, i) => body.writeUInt16LE(dialect, 36 + i * 2));
-  return frame(Buffer.concat([header(0, 0, Buffer.alloc(8)), body]));
+  const context = contextAt - 64;
+  body.writeUInt16LE(1, context); // SMB2_PREAUTH_INTEGRITY_CAPABILITIES
+  body.writeUInt16LE(38, context + 2);
+  body.writeUInt16LE(1, context + 8); // one hash algorithm...
+  body.writeUInt16LE(32, context + 10); // ...a 32-byte salt...
+  body.writeUInt16LE(1, context + 12); // ...SHA-512
+  randomBytes(32).copy(body, context + 14);
+  return body;
 }
 
-function sessionSetupRequest(messageId: number, sessionId: Buffer, token: Buffer): Buffer {
+function sessionSetupBody(token: Buffer): Buffer {
   const body = Buffer.alloc(24);
   body.writeUInt16LE(25, 0);
   body.writeUInt8(1, 3); // signing enabled
   body.writeUInt16LE(64 + 24, 12);
   body.writeUInt16LE(token.length, 14);
-  return frame(Buffer.concat([header(1, messageId, sessionId), body, token]));
-}
-
-function treeConnectRequest(messageId: number, sessionId: Buffer, path: string): Buffer {
-  const name = Buffer.from(path, 'utf16le');
-  const body = Buffer.alloc(8);
-  body.writeUInt16LE(9, 0);
-  body.writeUInt16LE(64 + 8, 4);
-  body.writeUInt16LE(name.length, 6);
-  return frame(Buffer.concat([header(3, messageId, sessionId), body, name]));
+  return Buffer.concat([body, token]);
 }
 
 /** DER element with a definite length (X.690 §8.1.3). */
@@ -112,71 +97,6 @@ const negTokenInit = (mechToken: Buffer) =>
   );
 const negTokenResp = (responseToken: Buffer) => der(0xa1, der(0x30, der(0xa2, der(0x04, responseToken))));
 
-/** One SMB2 conversation over a socket: send a request, await its reply, in order. */
-class Smb2Connection {
-  private buffer = Buffer.alloc(0);
-  private waiting: ((reply: Smb2Reply | null) => void) | null = null;
-  private closed = false;
-
-  constructor(private readonly socket: net.Socket) {
-    socket.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
-      this.deliver();
-    });
-    const end = () => {
-      this.closed = true;
-      this.waiting?.(null);
-      this.waiting = null;
-    };
-    socket.on('close', end);
-    socket.on('error', end);
-  }
-
-  request(message: Buffer): Promise<Smb2Reply | null> {
-    return new Promise((resolve) => {
-      // Guard: a closed connection (refused, timed out, stopped) answers nothing, at once.
-      if (this.closed) {
-        resolve(null);
-        return;
-      }
-      this.waiting = resolve;
-      this.socket.write(message);
-      this.deliver();
-    });
-  }
-
-  private deliver(): void {
-    if (!this.waiting || this.buffer.length < 4) {
-      return;
-    }
-    const length = this.buffer.readUInt32BE(0) & 0xffffff;
-    if (this.buffer.length < 4 + length) {
-      return;
-    }
-    const smb = this.buffer.subarray(4, 4 + length);
-    this.buffer = this.buffer.subarray(4 + length);
-    const resolve = this.waiting;
-    this.waiting = null;
-    // Guard: only an SMB2 header is an answer; anything else ends the conversation.
-    if (smb.length < 64 || smb.toString('latin1', 0, 4) !== '\xfeSMB') {
-      resolve(null);
-      return;
-    }
-    // An interim STATUS_PENDING reply is followed by the real one.
-    if (smb.readUInt32LE(8) === 0x103) {
-      this.waiting = resolve;
-      this.deliver();
-      return;
-    }
-    resolve({
-      status: smb.readUInt32LE(8),
-      command: smb.readUInt16LE(12),
-      sessionId: Buffer.from(smb.subarray(40, 48)),
-      body: smb.subarray(64),
-    });
-  }
-}
-
 export interface SmbProbe {
   dialect: string;
   /** The NEGOTIATE reply's SecurityMode has SIGNING_REQUIRED (0x2). */
@@ -186,6 +106,8 @@ export interface SmbProbe {
     /** SessionFlags of the SESSION_SETUP reply: 0x2 IS_NULL, 0x1 IS_GUEST (Samba sets neither). */
     sessionFlags: number;
     treePath: string;
+    /** The shares NetrShareEnum listed and what the session could open, or why listing failed. */
+    shares: ShareListing;
   } | null;
 }
 
@@ -208,25 +130,41 @@ export function smbNullSession(
   const smb = new Smb2Connection(socket);
   const stop = () => socket.destroy();
   signal?.addEventListener('abort', stop, { once: true });
-  const deadline = setTimeout(stop, timeoutMs);
+  let deadline = setTimeout(stop, timeoutMs);
+  const restartDeadline = () => {
+    clearTimeout(deadline);
+    deadline = setTimeout(stop, timeoutMs);
+  };
   const anonymousSession = async (): Promise<SmbProbe['nullSession']> => {
-    const first = await smb.request(sessionSetupRequest(1, Buffer.alloc(8), negTokenInit(ntlmNegotiate())));
+    const first = await smb.request(Command.sessionSetup, sessionSetupBody(negTokenInit(ntlmNegotiate())));
     const challengeAt = first?.body.indexOf('NTLMSSP\0\x02\0\0\0', 0, 'latin1') ?? -1;
-    if (first?.status !== STATUS_MORE_PROCESSING_REQUIRED || challengeAt < 0) {
+    if (
+      first?.status !== STATUS_MORE_PROCESSING_REQUIRED ||
+      challengeAt < 0 ||
+      challengeAt + 24 > first.body.length
+    ) {
       return null;
     }
     const challengeFlags = first.body.readUInt32LE(challengeAt + 20);
     const token = negTokenResp(ntlmAnonymousAuthenticate(challengeFlags));
-    const second = await smb.request(sessionSetupRequest(2, first.sessionId, token));
+    const second = await smb.request(Command.sessionSetup, sessionSetupBody(token));
     if (second?.status !== STATUS_SUCCESS || second.body.length < 4) {
       return null;
     }
     const treePath = `\\\\${host}\\IPC$`;
-    const tree = await smb.request(treeConnectRequest(3, second.sessionId, treePath));
-    return tree?.status === STATUS_SUCCESS ? { sessionFlags: second.body.readUInt16LE(2), treePath } : null;
+    const ipc = await treeConnect(smb, treePath);
+    if (typeof ipc === 'number') {
+      return null;
+    }
+    // Listing the shares gets a time budget of its own: the session is proven whatever happens next.
+    restartDeadline();
+    const shares = await anonymousShares(smb, ipc.treeId, host);
+    await treeDisconnect(smb, ipc.treeId);
+    await logoff(smb);
+    return { sessionFlags: second.body.readUInt16LE(2), treePath, shares };
   };
   const conversation = async (): Promise<SmbProbe | null> => {
-    const negotiated = await smb.request(negotiateRequest());
+    const negotiated = await smb.request(Command.negotiate, negotiateBody());
     if (negotiated?.status !== STATUS_SUCCESS || negotiated.body.length < 6) {
       return null;
     }

@@ -1,8 +1,10 @@
-// Services: our FTP, remote-login, VNC, SMB, SNMP and database checks beside nmap's NSE scripts (ftp-anon,
-// ftp-syst, telnet-encryption, vnc-info, realvnc-auth-bypass, mysql-empty-password, mysql-info, redis-info,
-// memcached-info, snmp-info, snmp-sysdescr, smb-protocols, smb2-security-mode, smb-security-mode,
-// smb-enum-shares, and -sV for the service names), on real servers from Debian, each misconfigured
-// beside its safe twin. pgsql-brute is left out on purpose: guessing passwords is not harmless.
+// Services: our FTP, remote-login (Telnet, rlogin, rsh, rexec), VNC, SMB, SNMP and database checks
+// beside nmap's NSE scripts (ftp-anon, ftp-syst, telnet-encryption, vnc-info, realvnc-auth-bypass,
+// mysql-empty-password, mysql-info, redis-info, memcached-info, snmp-info, snmp-sysdescr, smb-protocols,
+// smb2-security-mode, smb-security-mode, smb-enum-shares, and -sV for the service names) and, on Samba,
+// smbclient -L -N with ls per disk share, on real servers from Debian, each misconfigured beside its safe
+// twin. pgsql-brute, rexec-brute and rlogin-brute are left out on purpose: guessing passwords is not
+// harmless; nmap has no script that tests rsh's host trust.
 // MongoDB, Elasticsearch and CouchDB have no Debian package and so no fixture here (see docs/scanners.md).
 import { runScan } from '../../../agents/scanners/run-scan.ts';
 import { startVsftpd } from '../../../tests/fixtures/apt-servers.ts';
@@ -12,12 +14,17 @@ import {
   startPostgresPair,
   startRedisSafe,
 } from '../../../tests/fixtures/database-servers.ts';
+import { startImpacketSmb } from '../../../tests/fixtures/impacket-smb.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
 import { startRealServices } from '../../../tests/fixtures/real-services.ts';
 import {
-  startRlogind,
   startSambaNullSession,
   startSambaRestricted,
+  startSambaSmb1Shares,
+  startSambaSmb3Shares,
+} from '../../../tests/fixtures/samba-servers.ts';
+import {
+  startRlogind,
   startSnmpdPrivateCommunity,
   startSnmpdPublic,
   startTelnetd,
@@ -26,8 +33,16 @@ import {
   startVsftpdTls,
   startVsftpdWritable,
 } from '../../../tests/fixtures/service-servers.ts';
+import {
+  startNetkitOtherHost,
+  startNetkitRexec,
+  startNetkitTrusting,
+  startRedoneNoTrust,
+  startRedoneTrusting,
+} from '../../../tests/fixtures/rsh-servers.ts';
 import type { NmapRun } from '../nmap-scripts.ts';
 import { nmapScripts } from '../nmap-scripts.ts';
+import { shareAccess, smbclientTool } from '../smb-references.ts';
 import type { DetectionFixture, ReferenceTool } from '../types.ts';
 
 export const nmapServiceScripts = [
@@ -71,6 +86,14 @@ export function nmapClaims(run: NmapRun): PlantedIssue[] {
     if (/^(login|rlogin)\b/.test(port.service)) {
       claim('infra.rlogin.open');
     }
+    // rsh's and rexec's names only when a probe confirmed them: on 514 and 512 nmap falls back to its
+    // port table ("exec?"), which names whatever listens there.
+    if (/^(shell|rsh)\b/.test(port.service) && !port.guessed) {
+      claim('infra.rsh.open');
+    }
+    if (/^(exec|rexec)\b/.test(port.service) && !port.guessed) {
+      claim('infra.rexec.open');
+    }
     if (/^(microsoft-ds|netbios-ssn)\b/.test(port.service)) {
       claim('infra.smb.exposed');
       smbPorts.push(location);
@@ -111,11 +134,16 @@ export function nmapClaims(run: NmapRun): PlantedIssue[] {
   ) {
     smbPorts.forEach((location) => claims.push({ rule_id: 'infra.smb.signing-not-required', location }));
   }
-  // smb-enum-shares lists IPC$ with "Anonymous access: READ" when a null session reaches it.
-  if (
-    /IPC\$[\s\S]*?Anonymous access: READ/.test(run.ports.get('host')?.scripts.get('smb-enum-shares') ?? '')
-  ) {
-    smbPorts.forEach((location) => claims.push({ rule_id: 'infra.smb.null-session', location }));
+  // smb-enum-shares lists IPC$ with "Anonymous access: READ" when a null session reaches it, and each
+  // disk share the anonymous session could read the same way (it speaks SMB1 only).
+  const shares = shareAccess(run.ports.get('host')?.scripts.get('smb-enum-shares') ?? '');
+  for (const location of smbPorts) {
+    if (shares.some((s) => s.name === 'IPC$' && /^READ/.test(s.anonymous))) {
+      claims.push({ rule_id: 'infra.smb.null-session', location });
+    }
+    for (const share of shares.filter((s) => s.type === 'STYPE_DISKTREE' && /^READ/.test(s.anonymous))) {
+      claims.push({ rule_id: 'infra.smb.anonymous-share', location: `${location}/share/${share.name}` });
+    }
   }
   return claims;
 }
@@ -125,8 +153,11 @@ const nmapCovers = new Set([
   'infra.database.exposed',
   'infra.telnet.open',
   'infra.rlogin.open',
+  'infra.rsh.open',
+  'infra.rexec.open',
   'infra.smb.exposed',
   'infra.smb.null-session',
+  'infra.smb.anonymous-share',
   'infra.smb.signing-not-required',
   'infra.vnc.no-auth',
   'infra.vnc.exposed',
@@ -175,6 +206,7 @@ const servicesFixture = (
   name: string,
   ports: { tcp?: number[]; udp?: number[] },
   start: () => Promise<RunningFixture>,
+  extraTools: ReferenceTool[] = [],
 ): DetectionFixture => {
   const tcp = ports.tcp ?? [];
   const udp = ports.udp ?? [];
@@ -188,7 +220,7 @@ const servicesFixture = (
         mode: 'local',
         ports: [...tcp.map(String), ...udp.map((p) => `U:${p}`)].join(','),
       }),
-    tools: [nmap(tcp, udp)],
+    tools: [nmap(tcp, udp), ...extraTools],
   };
 };
 
@@ -198,11 +230,49 @@ export const fixtures: DetectionFixture[] = [
   servicesFixture('vsftpd: FTPS required, no anonymous (silent twin)', { tcp: [2322] }, startVsftpdTls),
   servicesFixture('inetutils telnetd', { tcp: [2340] }, startTelnetd),
   servicesFixture("rsh-redone's rlogind", { tcp: [2341] }, startRlogind),
+  // On rsh's and rexec's own ports, where nmap's port table could name them; one at a time.
+  servicesFixture("rsh-redone's rshd: root's .rhosts trusts root@localhost", { tcp: [514] }, () =>
+    startRedoneTrusting(514),
+  ),
+  servicesFixture("netkit rshd 0.17: root's .rhosts is '+ +'", { tcp: [514] }, () =>
+    startNetkitTrusting(514),
+  ),
+  servicesFixture("rsh-redone's rshd: no .rhosts (twin)", { tcp: [514] }, () => startRedoneNoTrust(514)),
+  servicesFixture('netkit rshd: .rhosts trusts another host and user (twin)', { tcp: [514] }, () =>
+    startNetkitOtherHost(514),
+  ),
+  servicesFixture('netkit rexecd 0.17', { tcp: [512] }, () => startNetkitRexec(512)),
   servicesFixture('TigerVNC Xvnc: security type None', { tcp: [2342] }, startVncNoAuth),
   servicesFixture('TigerVNC Xvnc: VncAuth (twin)', { tcp: [2343] }, startVncAuth),
-  servicesFixture('Samba 4.17: null session to IPC$', { tcp: [445] }, () => startSambaNullSession(445)),
-  servicesFixture('Samba 4.17: restrict anonymous = 2 (twin)', { tcp: [445] }, () =>
-    startSambaRestricted(445),
+  servicesFixture(
+    'Samba 4.17: null session to IPC$, a guest share',
+    { tcp: [445] },
+    () => startSambaNullSession(445),
+    [smbclientTool(445)],
+  ),
+  servicesFixture(
+    'Samba 4.17: the same with SMB1 enabled (server min protocol = NT1)',
+    { tcp: [445] },
+    () => startSambaSmb1Shares(445),
+    [smbclientTool(445)],
+  ),
+  servicesFixture(
+    'Samba 4.17: SMB 3.1.1 only, signing mandatory, writable guest share',
+    { tcp: [445] },
+    () => startSambaSmb3Shares(445),
+    [smbclientTool(445)],
+  ),
+  servicesFixture(
+    'impacket 0.10 SimpleSMBServer: a folder shared with anyone (SMB 2.0.2)',
+    { tcp: [445] },
+    () => startImpacketSmb(445),
+    [smbclientTool(445)],
+  ),
+  servicesFixture(
+    'Samba 4.17: restrict anonymous = 2, no guest share (twin)',
+    { tcp: [445] },
+    () => startSambaRestricted(445),
+    [smbclientTool(445)],
   ),
   servicesFixture('net-snmp snmpd: community public (UDP)', { udp: [2346] }, startSnmpdPublic),
   servicesFixture(

@@ -1,0 +1,147 @@
+// rsh and rexec replies from servers that are not what they seem: garbage, an early close, silence. The
+// real daemons (rsh-redone's and netkit's) are in tests/scanners/services.test.ts.
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { identifyService } from './identify.ts';
+import { parseRexecReply, parseRshReply, rexecRequest, rshTrust } from './r-services.ts';
+
+const servers: net.Server[] = [];
+afterEach(() => servers.splice(0).forEach((server) => server.close()));
+
+/**
+ * A server that answers `reply(request so far)` once it returns one; null keeps it reading. With
+ * `hangUpMs`, a client that sends nothing is dropped after that long (a service that never greets).
+ */
+async function serve(reply: (got: Buffer) => Buffer | 'close' | null, hangUpMs?: number): Promise<number> {
+  const server = net.createServer((socket) => {
+    socket.on('error', () => undefined);
+    let got = Buffer.alloc(0);
+    const hangUp = hangUpMs === undefined ? undefined : setTimeout(() => socket.destroy(), hangUpMs);
+    socket.on('data', (chunk: Buffer) => {
+      clearTimeout(hangUp);
+      got = Buffer.concat([got, chunk]);
+      const answer = reply(got);
+      if (answer === 'close') {
+        socket.destroy();
+      } else if (answer) {
+        socket.end(answer);
+      }
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+const bytes = (text: string) => Buffer.from(text, 'latin1');
+
+describe('rsh and rexec replies', () => {
+  it('reads refusals of both rshd families and the output of id', () => {
+    expect(parseRshReply(bytes('\x01Permission denied.\n'))).toEqual({
+      accepted: false,
+      text: 'Permission denied.',
+    });
+    expect(parseRshReply(bytes('\0Authentication failure\n'))?.accepted).toBe(false);
+    expect(parseRshReply(bytes('\0uid=0(root) gid=0(root) groups=0(root)\n'))).toEqual({
+      accepted: true,
+      text: 'uid=0(root) gid=0(root) groups=0(root)',
+    });
+  });
+
+  it('takes nothing else for rsh: garbage, a lone status byte, another status, nothing', () => {
+    for (const reply of [
+      '\0Welcome\r\n',
+      '\0',
+      '\x01',
+      '\x01ERR unknown command\r\n',
+      '\x02uid=0(root)',
+      '',
+    ]) {
+      expect(parseRshReply(bytes(reply))).toBeNull();
+    }
+  });
+
+  it('takes only rexecd refusals for rexec, never rshd ones or an accepted status', () => {
+    expect(parseRexecReply(bytes('\x01username too long\n'))?.text).toBe('username too long');
+    expect(parseRexecReply(bytes('\x01Login incorrect.\n'))?.accepted).toBe(false);
+    for (const reply of ['\x01Permission denied.\n', '\0uid=0(root)', '\0', 'HTTP/1.0 400 Bad']) {
+      expect(parseRexecReply(bytes(reply))).toBeNull();
+    }
+  });
+});
+
+describe('identification of rexec on an unusual port', () => {
+  /** Reads like rexecd (four NUL-terminated strings) and refuses the long user name. */
+  const rexecd = (got: Buffer) =>
+    got.equals(rexecRequest) ? bytes('\x01username too long\n') : got.includes(0) ? 'close' : null;
+
+  it('names rexec from its refusal of the invalid user', async () => {
+    const port = await serve(rexecd);
+    expect(await identifyService('127.0.0.1', 'localhost', port, { firstByteMs: 100 })).toEqual({
+      name: 'rexec',
+      banner: 'request refused: username too long',
+    });
+  });
+
+  it('names rexec, not rsh, when rexecd refuses every request with "Login incorrect."', async () => {
+    const nuls = (got: Buffer) => got.filter((byte) => byte === 0).length;
+    const port = await serve((got) => (nuls(got) >= 4 ? bytes('\x01Login incorrect.\n') : null), 300);
+    expect(await identifyService('127.0.0.1', 'localhost', port, { firstByteMs: 100 })).toEqual({
+      name: 'rexec',
+      banner: 'request refused: Login incorrect.',
+    });
+  });
+
+  it('names neither rsh nor rexec for a server that answers every probe with status 1 and garbage', async () => {
+    const port = await serve(() => bytes('\x01\xff\xfe garbage'), 300);
+    const service = await identifyService('127.0.0.1', 'localhost', port, { firstByteMs: 100 });
+    expect(['rsh', 'rexec']).not.toContain(service?.name);
+  });
+});
+
+describe('rsh trust check', () => {
+  const trust = (port: number, firstByteMs = 300) => rshTrust('127.0.0.1', port, firstByteMs, undefined, 0);
+
+  it('claims root for root and runs id, and reports its output', async () => {
+    let request = '';
+    const port = await serve((got) => {
+      request = got.toString('latin1');
+      return got.toString('latin1').endsWith('id\0') ? bytes('\0uid=0(root) gid=0(root)\n') : null;
+    });
+    expect(await trust(port)).toEqual({
+      clientUser: 'root',
+      account: 'root',
+      output: 'uid=0(root) gid=0(root)',
+    });
+    expect(request).toBe('0\0root\0root\0id\0');
+  });
+
+  it('finds no trust in a refusal, garbage after status 0, or an early close', async () => {
+    for (const reply of [
+      bytes('\x01Permission denied.\n'),
+      bytes('\0Welcome to the shell\r\n'),
+      'close' as const,
+    ]) {
+      expect(await trust(await serve(() => reply))).toBeNull();
+    }
+  });
+
+  it('gives up on a server that never answers, within its wait', async () => {
+    const port = await serve(() => null);
+    const started = Date.now();
+    expect(await trust(port, 300)).toBeNull();
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('ends empty when the reserved source port cannot be bound', async () => {
+    const port = await serve(() => bytes('\0uid=0(root)\n'));
+    const holder = net.createServer();
+    servers.push(holder);
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as AddressInfo).port;
+    expect(await rshTrust('127.0.0.1', port, 300, undefined, taken)).toBeNull();
+  });
+});
