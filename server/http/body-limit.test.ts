@@ -63,6 +63,43 @@ describe('limitRequestBody', () => {
     expect(over.status).toBe(413);
   });
 
+  it('drains a chunked body streamed far over the limit, so its client finishes sending before the 413', async () => {
+    // 32 MB in 64 kB pieces, far more than the sockets buffer for a server that stopped reading: the client
+    // can only finish sending if the server reads (and drops) what it refuses.
+    const outcome = await new Promise<{ status: number; sentAll: boolean }>((resolve, reject) => {
+      let sentAll = false;
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/echo',
+          method: 'POST',
+          headers: { 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, sentAll }));
+        },
+      );
+      req.on('error', reject);
+      req.on('finish', () => (sentAll = true));
+      const chunk = Buffer.alloc(65536, 'x');
+      let sent = 0;
+      const writeMore = () => {
+        while (sent < 512) {
+          sent++;
+          if (!req.write(chunk)) {
+            req.once('drain', writeMore);
+            return;
+          }
+        }
+        req.end();
+      };
+      writeMore();
+    });
+    expect(outcome).toEqual({ status: 413, sentAll: true });
+  });
+
   it('lets a request without a body through', async () => {
     const empty = await send({ 'content-length': '0' }, []);
     expect(empty).toEqual({ status: 200, body: JSON.stringify({ received: '' }) });

@@ -74,9 +74,12 @@ async function drainRequest(c: Context): Promise<void> {
       }
     };
     const timer = setTimeout(done, DRAIN_MS);
-    // A streamed body was being read through a web stream, in 'readable' mode, which would keep the 'data'
-    // listener below from ever firing: the request is refused, its reader is no longer wanted.
+    // A streamed body was being read through a web stream: in 'readable' mode, which would keep the 'data'
+    // listener below from ever firing, or (Node 20's Readable.toWeb) with a 'data' listener that pauses the
+    // message again after every chunk its reader has not taken, so the drain stalled until DRAIN_MS. The
+    // request is refused: its reader is no longer wanted.
     incoming.removeAllListeners('readable');
+    incoming.removeAllListeners('data');
     incoming.on('data', onData);
     incoming.once('end', done);
     incoming.once('close', done);
