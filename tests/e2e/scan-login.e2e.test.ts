@@ -195,6 +195,11 @@ describe('authenticated scanning', () => {
       expect(readable.targets).not.toContain(password);
       expect(readable.targets).not.toContain('"owner"');
 
+      // The customer's highest rate (100/s, not the default 10/s), which the API lets them set: this test is
+      // about the login; pacing has its own tests.
+      await e2e.stack.ctx.db.query('update public.scan_targets set rate_limit = 100 where value = $1', [
+        target.url,
+      ]);
       await web.getByRole('button', { name: 'Start Scan' }).click();
       await toast(page, 'Scan Started').waitFor();
       await toast(page, 'Scan Completed').waitFor({ timeout: 180_000 });
