@@ -198,6 +198,8 @@ beforeAll(async () => {
       CI: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own: npx starts tsx, which starts node; killing npx alone left them running.
+    detached: true,
   });
   stack.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   stack.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -239,9 +241,18 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  stack?.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
-  stack?.kill('SIGKILL');
+  const group = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-stack!.pid!, signal);
+    } catch {
+      // The group has already exited.
+    }
+  };
+  if (stack?.pid !== undefined) {
+    group('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    group('SIGKILL');
+  }
   for (const s of [...listeners, ...publicServers]) {
     await new Promise((r) => s.close(r));
   }
