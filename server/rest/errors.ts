@@ -33,6 +33,16 @@ export const parseError = (message: string, details: string | null = null) =>
 export const undefinedColumn = (table: string, column: string) =>
   new RestError(400, '42703', `column ${table}.${column} does not exist`);
 
+/** PGRST108: options (`rel.col=…`, `order=rel(col)`) for a resource the select does not embed. */
+export const notEmbedded = (path: string) =>
+  new RestError(
+    400,
+    'PGRST108',
+    `'${path}' is not an embedded resource in this request`,
+    null,
+    `Verify that '${path}' is included in the 'select' query parameter.`,
+  );
+
 export const unknownColumnInBody = (table: string, column: string) =>
   new RestError(400, 'PGRST204', `Could not find the '${column}' column of '${table}' in the schema cache`);
 

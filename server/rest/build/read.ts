@@ -1,4 +1,4 @@
-import { RestError } from '../errors.ts';
+import { notEmbedded } from '../errors.ts';
 import type { NodeOptions } from '../parse/query.ts';
 import type { SelectItem } from '../parse/select.ts';
 import type { Column, SchemaCache } from '../schema-cache.ts';
@@ -152,13 +152,7 @@ export function checkUnusedPaths(ctx: BuildContext): void {
     const used =
       options.filters.length + options.order.length > 0 || options.limit !== null || options.offset !== null;
     if (used && !ctx.usedPaths.has(path)) {
-      throw new RestError(
-        400,
-        'PGRST108',
-        `'${path}' is not an embedded resource in this request`,
-        null,
-        `Verify that '${path}' is included in the 'select' query parameter.`,
-      );
+      throw notEmbedded(path);
     }
   }
 }

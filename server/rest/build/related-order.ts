@@ -1,4 +1,4 @@
-import { RestError } from '../errors.ts';
+import { notEmbedded, RestError } from '../errors.ts';
 import type { OrderTerm } from '../parse/query.ts';
 import { ident, type Params } from '../sql.ts';
 import { jsonPathSql } from './where.ts';
@@ -34,13 +34,7 @@ export function relatedOrderSql(
 ): string {
   const target = related.get(term.relation);
   if (!target) {
-    throw new RestError(
-      400,
-      'PGRST108',
-      `'${term.relation}' is not an embedded resource in this request`,
-      null,
-      `Verify that '${term.relation}' is included in the 'select' query parameter.`,
-    );
+    throw notEmbedded(term.relation);
   }
   if (!target.toOne) {
     throw new RestError(
