@@ -4,6 +4,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitRequestBody } from './body-limit.ts';
+import { writeInPieces } from '../../tests/helpers/stream-body.ts';
 
 const MAX = 64;
 const app = new Hono();
@@ -83,19 +84,7 @@ describe('limitRequestBody', () => {
       );
       req.on('error', reject);
       req.on('finish', () => (sentAll = true));
-      const chunk = Buffer.alloc(65536, 'x');
-      let sent = 0;
-      const writeMore = () => {
-        while (sent < 512) {
-          sent++;
-          if (!req.write(chunk)) {
-            req.once('drain', writeMore);
-            return;
-          }
-        }
-        req.end();
-      };
-      writeMore();
+      writeInPieces(req, Buffer.alloc(65536, 'x'), 512);
     });
     expect(outcome).toEqual({ status: 413, sentAll: true });
   });

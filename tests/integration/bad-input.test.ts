@@ -3,6 +3,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
 import { client, startTestStack } from '../helpers/stack.ts';
+import { writeInPieces } from '../helpers/stream-body.ts';
 import { signedInUser, type TestUser } from '../helpers/users.ts';
 
 let stack: RunningStack;
@@ -40,20 +41,7 @@ function raw(
       req.end();
       return;
     }
-    // A slow client: the body goes out in pieces, as a browser or curl streams a large upload.
-    let sent = 0;
-    const chunk = Buffer.alloc(body.size, 'x');
-    const writeMore = () => {
-      while (sent < body.chunks) {
-        sent++;
-        if (!req.write(chunk)) {
-          req.once('drain', writeMore);
-          return;
-        }
-      }
-      req.end();
-    };
-    writeMore();
+    writeInPieces(req, Buffer.alloc(body.size, 'x'), body.chunks);
   });
 }
 
