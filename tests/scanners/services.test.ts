@@ -26,10 +26,13 @@ import {
 } from '../fixtures/samba-servers.ts';
 import {
   rshBinaries,
+  startNetkitHostsEquiv,
   startNetkitOtherHost,
   startNetkitRexec,
   startNetkitTrusting,
+  startRedoneHostsEquiv,
   startRedoneNoTrust,
+  startRedoneOtherHostsEquiv,
   startRedoneTrusting,
 } from '../fixtures/rsh-servers.ts';
 import {
@@ -86,6 +89,21 @@ const groups: Group[] = [
     what: 'netkit rshd twin: .rhosts trusts another host, and another user here',
     binaries: [rshBinaries.netkitRshd],
     start: one(() => startNetkitOtherHost()),
+  },
+  {
+    what: "rsh-redone's rshd: hosts.equiv '+' (non-root accounts, nologin shells)",
+    binaries: [rshBinaries.redoneRshd],
+    start: one(() => startRedoneHostsEquiv()),
+  },
+  {
+    what: "netkit rshd 0.17: hosts.equiv '+' (non-root accounts, nologin shells)",
+    binaries: [rshBinaries.netkitRshd],
+    start: one(() => startNetkitHostsEquiv()),
+  },
+  {
+    what: "rsh-redone's rshd twin: hosts.equiv names other hosts only",
+    binaries: [rshBinaries.redoneRshd],
+    start: one(() => startRedoneOtherHostsEquiv()),
   },
   { what: 'netkit rexecd 0.17', binaries: [rshBinaries.netkitRexecd], start: one(() => startNetkitRexec()) },
   { what: 'Xvnc without authentication', binaries: [serviceBinaries.xvnc], start: one(startVncNoAuth) },
@@ -249,6 +267,16 @@ describe('infrastructure scanner against real services and their safe twins', ()
       [
         'infra.rsh.trusted',
         /^rsh ran `id` without a password for client user root as account root .*: uid=0\(root\) gid=0\(root\)/,
+      ],
+      [
+        'infra.rsh.trusted-host',
+        /^rsh accepted, without a password, client users claiming the account's own name for bin, daemon, sys, nobody \(tried bin, daemon, sys, nobody; hosts\.equiv never applies to root\): host-based trust for non-root accounts, from \/etc\/hosts\.equiv naming this host or "\+"; for bin it answered status byte 0 \(authenticated\), then the account's shell refused to run `id`: "This account is currently not available\."$/,
+        ':2460',
+      ],
+      [
+        'infra.rsh.trusted-host',
+        /^rsh accepted, .* for bin, daemon, sys, nobody .*"This account is currently not available\."$/,
+        ':2461',
       ],
       ['infra.rexec.open', /^rexec request refused: username too long$/],
       ['infra.telnet.open', /option negotiation: .*DO TERMINAL-TYPE/],

@@ -34,10 +34,13 @@ import {
   startVsftpdWritable,
 } from '../../../tests/fixtures/service-servers.ts';
 import {
+  startNetkitHostsEquiv,
   startNetkitOtherHost,
   startNetkitRexec,
   startNetkitTrusting,
+  startRedoneHostsEquiv,
   startRedoneNoTrust,
+  startRedoneOtherHostsEquiv,
   startRedoneTrusting,
 } from '../../../tests/fixtures/rsh-servers.ts';
 import type { NmapRun } from '../nmap-scripts.ts';
@@ -240,6 +243,15 @@ export const fixtures: DetectionFixture[] = [
   servicesFixture("rsh-redone's rshd: no .rhosts (twin)", { tcp: [514] }, () => startRedoneNoTrust(514)),
   servicesFixture('netkit rshd: .rhosts trusts another host and user (twin)', { tcp: [514] }, () =>
     startNetkitOtherHost(514),
+  ),
+  servicesFixture("rsh-redone's rshd: hosts.equiv '+' (non-root accounts)", { tcp: [514] }, () =>
+    startRedoneHostsEquiv(514),
+  ),
+  servicesFixture("netkit rshd 0.17: hosts.equiv '+' (non-root accounts)", { tcp: [514] }, () =>
+    startNetkitHostsEquiv(514),
+  ),
+  servicesFixture("rsh-redone's rshd: hosts.equiv names other hosts (twin)", { tcp: [514] }, () =>
+    startRedoneOtherHostsEquiv(514),
   ),
   servicesFixture('netkit rexecd 0.17', { tcp: [512] }, () => startNetkitRexec(512)),
   servicesFixture('TigerVNC Xvnc: security type None', { tcp: [2342] }, startVncNoAuth),
