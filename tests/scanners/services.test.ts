@@ -20,6 +20,8 @@ import { relativeLocation } from '../fixtures/planted.ts';
 import { impacketSmbserver, startImpacketSmb } from '../fixtures/impacket-smb.ts';
 import {
   smbd,
+  startSambaHiddenLogin,
+  startSambaListRefused,
   startSambaNullSession,
   startSambaRestricted,
   startSambaSmb3Shares,
@@ -113,12 +115,22 @@ const groups: Group[] = [
     start: one(startVncAuth),
   },
   {
-    what: 'Samba allowing null sessions, a guest share',
+    what: 'Samba allowing null sessions, a guest share and a hidden one (browseable = no)',
     binaries: [smbd],
     start: one(startSambaNullSession),
   },
   {
-    what: 'Samba SMB 3.1.1 only, signing mandatory, a writable guest share and an unlistable one',
+    what: 'Samba refusing IPC$ to anonymous sessions (restrict anonymous = 2), yet a guest share',
+    binaries: [smbd],
+    start: one(startSambaListRefused),
+  },
+  {
+    what: 'Samba twin: hidden shares that need a login or that guests may not read',
+    binaries: [smbd],
+    start: one(startSambaHiddenLogin),
+  },
+  {
+    what: 'Samba SMB 3.1.1 only, signing mandatory, a writable guest share, an unlistable one, a hidden one',
     binaries: [smbd],
     start: one(startSambaSmb3Shares),
   },
@@ -251,6 +263,21 @@ describe('infrastructure scanner against real services and their safe twins', ()
         'infra.smb.anonymous-share',
         /answered 1 name \(counted only; no file was opened\); the share also grants this session write access/,
         ':2348/share/scans',
+      ],
+      [
+        'infra.smb.anonymous-share',
+        /^SMB 3\.11: the anonymous session \(no user name, no password\) found \\\\127\.0\.0\.1\\backups by trying 21 common share names \(not among the 3 shares NetrShareEnum listed\); TREE_CONNECT to it succeeded and QUERY_DIRECTORY of its root answered 1 name \(counted only; no file was opened\)$/,
+        ':2344/share/backups',
+      ],
+      [
+        'infra.smb.anonymous-share',
+        /found \\\\127\.0\.0\.1\\backup\$ by trying 21 common share names \(not among the 43 shares NetrShareEnum listed\); .* answered 1 name/,
+        ':2348/share/backup$',
+      ],
+      [
+        'infra.smb.anonymous-share',
+        /found \\\\127\.0\.0\.1\\public by trying 22 common share names \(no share list: the anonymous TREE_CONNECT to IPC\$ was refused\); .* answered 1 name/,
+        ':2463/share/public',
       ],
       [
         'infra.smb.null-session',
