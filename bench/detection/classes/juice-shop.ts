@@ -40,6 +40,8 @@ export const juiceShopPlanted: PlantedIssue[] = [
   // server.ts:269 serveIndex('ftp'), disallowed in robots.txt and linked from the About page.
   { rule_id: 'web.directory-listing', location: '/ftp/' },
   { rule_id: 'web.directory-listing', location: '/ftp/quarantine/' },
+  // lib/insecurity.ts isRedirectAllowed: the target only has to contain an allow-listed URL somewhere.
+  { rule_id: 'web.open-redirect', location: '/redirect?to=' },
   // server.ts: /metrics (prom-client) without authentication.
   { rule_id: 'web.exposed.metrics', location: '/metrics' },
   // routes/search.ts: the search term is concatenated into SQL.
@@ -101,7 +103,9 @@ const wapiti: ReferenceTool = {
   name: 'wapiti',
   command: 'wapiti',
   aptPackage: 'wapiti',
-  covers: (issue) => issue.rule_id === 'web.header.csp-missing' || issue.rule_id.startsWith('web.sqli.'),
+  covers: (issue) =>
+    ['web.header.csp-missing', 'web.open-redirect'].includes(issue.rule_id) ||
+    issue.rule_id.startsWith('web.sqli.'),
   async run(fixture) {
     const out = path.join(await mkdtemp(path.join(os.tmpdir(), 'vigil-wapiti-')), 'report.json');
     const run = await runTool(
