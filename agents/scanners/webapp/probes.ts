@@ -17,7 +17,10 @@ export const redirectMarkerHost = 'vigil-redirect-check.invalid';
 const redirectParam =
   /^(next|url|redirect|redirect_?ur[il]|return|return_?to|return_?url|returnto|goto|dest|destination|continue|target|to|out|forward|r|u)$/i;
 
-/** Sends `value` in `param` of the endpoint, the other parameters at their crawled values (or "test"). */
+/**
+ * Sends `value` in `param` of the endpoint, the other parameters at their crawled values (or "test"); a
+ * JSON endpoint gets the app's own body with that one field replaced.
+ */
 export function send(
   client: HttpClient,
   endpoint: Endpoint,
@@ -25,6 +28,14 @@ export function send(
   value: string,
   init: RequestInit = {},
 ): Promise<HttpResponse | null> {
+  if (endpoint.json) {
+    return client.tryRequest(endpoint.url, {
+      ...init,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...endpoint.json, [param]: value }),
+    });
+  }
   const values = new URLSearchParams();
   for (const name of endpoint.params) {
     values.set(name, name === param ? value : (endpoint.url.searchParams.get(name) ?? 'test'));
@@ -40,6 +51,14 @@ export function send(
   const url = new URL(endpoint.url);
   url.search = values.toString();
   return client.tryRequest(url, init);
+}
+
+/** The value the crawl saw in `param` (the query string, or the app's JSON body), if any. */
+export function crawledValue(endpoint: Endpoint, param: string): string | null {
+  const value = endpoint.json ? endpoint.json[param] : endpoint.url.searchParams.get(param);
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : null;
 }
 
 /** A finding's location for one parameter of an endpoint: stable between scans (no values in it). */
@@ -87,7 +106,7 @@ export async function probeFindings(
           }),
         );
       }
-      const originalValue = endpoint.url.searchParams.get(param) ?? '';
+      const originalValue = crawledValue(endpoint, param) ?? '';
       if (
         redirectParam.test(param) ||
         /^(https?:)?\/\//.test(originalValue) ||
