@@ -32,7 +32,8 @@ export function send(
     return client.tryRequest(endpoint.url, {
       ...init,
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // Accepting JSON as the app's own request did: frameworks answer errors in the format asked for.
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/plain, */*' },
       body: JSON.stringify({ ...endpoint.json, [param]: value }),
     });
   }

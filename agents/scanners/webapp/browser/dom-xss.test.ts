@@ -52,7 +52,7 @@ describe('DOM XSS targets', () => {
       ['hash', ['q', 'term'], 'https://app.example/#/search?q='],
       ['hash', ['term'], 'https://app.example/#/about?term='],
     ]);
-    const url = withValues(targets[1]!, new Map([['q', domPayloads[0]!(7)]]));
+    const url = withValues(targets[1]!, new Map([['q', domPayloads[1]!(7)]]));
     expect(url.hash).toBe("#/search?q=%22'%3E%3Cimg%20src%3Dx%20onerror%3D__vigilDom(7)%3E");
     expect(decodeURIComponent(url.hash.split('q=')[1]!)).toBe(`"'><img src=x onerror=__vigilDom(7)>`);
   });
@@ -93,10 +93,15 @@ describe('page scripts', () => {
 
 describe('probes on a JSON endpoint', () => {
   it("send the app's own body with one field replaced, as JSON", async () => {
-    const sent: { url: string; body?: string; type?: string }[] = [];
+    const sent: { url: string; body?: string; type?: string; accept?: string }[] = [];
     const client = {
       tryRequest: (url: URL | string, init: { body?: string; headers?: Record<string, string> }) => {
-        sent.push({ url: String(url), body: init.body, type: init.headers?.['content-type'] });
+        sent.push({
+          url: String(url),
+          body: init.body,
+          type: init.headers?.['content-type'],
+          accept: init.headers?.accept,
+        });
         return Promise.resolve(null);
       },
     } as unknown as HttpClient;
@@ -111,6 +116,7 @@ describe('probes on a JSON endpoint', () => {
       {
         url: 'https://app.example/api/login',
         type: 'application/json',
+        accept: 'application/json, text/plain, */*',
         body: JSON.stringify({ email: `1'"`, password: 'x', remember: true, nested: { a: 1 } }),
       },
     ]);
