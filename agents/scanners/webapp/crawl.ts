@@ -16,6 +16,11 @@ export interface Endpoint {
   url: URL;
   method: 'GET' | 'POST';
   params: string[];
+  /**
+   * A POST the app sends as JSON: the body it sent, whose top-level fields are the params (a probe
+   * replaces one, the others keep the app's values). Form-encoded when absent.
+   */
+  json?: Record<string, unknown>;
 }
 
 export interface CrawlLimits {

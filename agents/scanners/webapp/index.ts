@@ -40,6 +40,10 @@ export const webappLimits = {
   browserMs: 90_000,
   navigationMs: 10_000,
   settleMs: 4000,
+  maxForms: 8,
+  formsPerPage: 3,
+  domXssRoutes: 12,
+  domXssMs: 30_000,
   /** Resources fetched by the endpoint discovery (JavaScript paths, OpenAPI, API indexes). */
   maxDiscovered: 40,
   /** Parameters the injection probes exercise (about 30 requests each when nothing is found). */

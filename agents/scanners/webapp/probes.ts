@@ -38,7 +38,10 @@ function redirectValues(original: string): string[] {
 const redirectParam =
   /^(next|url|redirect|redirect_?ur[il]|return|return_?to|return_?url|returnto|goto|dest|destination|continue|target|to|out|forward|r|u)$/i;
 
-/** Sends `value` in `param` of the endpoint, the other parameters at their crawled values (or "test"). */
+/**
+ * Sends `value` in `param` of the endpoint, the other parameters at their crawled values (or "test"); a
+ * JSON endpoint gets the app's own body with that one field replaced.
+ */
 export function send(
   client: HttpClient,
   endpoint: Endpoint,
@@ -46,6 +49,15 @@ export function send(
   value: string,
   init: RequestInit = {},
 ): Promise<HttpResponse | null> {
+  if (endpoint.json) {
+    return client.tryRequest(endpoint.url, {
+      ...init,
+      method: 'POST',
+      // Accepting JSON as the app's own request did: frameworks answer errors in the format asked for.
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/plain, */*' },
+      body: JSON.stringify({ ...endpoint.json, [param]: value }),
+    });
+  }
   const values = new URLSearchParams();
   for (const name of endpoint.params) {
     values.set(name, name === param ? value : (endpoint.url.searchParams.get(name) ?? 'test'));
@@ -61,6 +73,14 @@ export function send(
   const url = new URL(endpoint.url);
   url.search = values.toString();
   return client.tryRequest(url, init);
+}
+
+/** The value the crawl saw in `param` (the query string, or the app's JSON body), if any. */
+export function crawledValue(endpoint: Endpoint, param: string): string | null {
+  const value = endpoint.json ? endpoint.json[param] : endpoint.url.searchParams.get(param);
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : null;
 }
 
 /** A finding's location for one parameter of an endpoint: stable between scans (no values in it). */
@@ -108,7 +128,7 @@ export async function probeFindings(
           }),
         );
       }
-      const originalValue = endpoint.url.searchParams.get(param) ?? '';
+      const originalValue = crawledValue(endpoint, param) ?? '';
       if (
         redirectParam.test(param) ||
         /^(https?:)?\/\//.test(originalValue) ||

@@ -4,6 +4,7 @@ import type { Rule } from '../core/rule.ts';
 
 const A01 = 'A01:2021 Broken Access Control';
 const A02 = 'A02:2021 Cryptographic Failures';
+const A03 = 'A03:2021 Injection';
 const A04 = 'A04:2021 Insecure Design';
 const A05 = 'A05:2021 Security Misconfiguration';
 const A07 = 'A07:2021 Identification and Authentication Failures';
@@ -62,6 +63,15 @@ export const spaRules = {
     cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:H/I:L/A:N',
     remediation:
       'Keep the session in an HttpOnly, Secure, SameSite cookie instead of localStorage or sessionStorage, so that one injected script cannot steal it.',
+  },
+  'web.xss.dom': {
+    title: 'DOM-based cross-site scripting: the page writes a URL value into its HTML',
+    cwe: 'CWE-79',
+    owasp: A03,
+    family: 'code',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N',
+    remediation:
+      "Write values taken from the URL (query, hash route) with textContent or the framework's escaping bindings; never pass them to innerHTML, document.write, jQuery .html(), Angular's bypassSecurityTrustHtml or React's dangerouslySetInnerHTML (sanitise with DOMPurify where HTML is truly needed), never into location or a frame's src unchecked, and send a strict CSP with Trusted Types.",
   },
   'web.exposed.source-map': {
     title: 'JavaScript source map exposed',

@@ -3,6 +3,7 @@
 // the desktop app, a system Chromium through playwright-core in the worker), those pages and the routes
 // their JavaScript reveals are rendered too. With a login, the scan then logs in (through the browser, or
 // by posting the form) and crawls again in the session. The result says which crawl ran, and why.
+import type { Finding } from '../../../shared/findings.ts';
 import type { ScanBrowser } from '../../../shared/scan-browser.ts';
 import type { TargetLogin } from '../../../shared/target-login.ts';
 import type { CrawlReport, ScanOptions } from '../core/context.ts';
@@ -12,6 +13,8 @@ import { HttpLogin } from './auth/http-login.ts';
 import { ScanSession } from './auth/session.ts';
 import type { ApiCall } from './browser/api-calls.ts';
 import { browserCrawl, routeKey } from './browser/crawl.ts';
+import { domXssFindings } from './browser/dom-xss.ts';
+import type { FormBudget } from './browser/form-exercise.ts';
 import type { BrowserCrawlResult, SessionCheck, StorageItem } from './browser/crawl.ts';
 import { initScript } from './browser/page-scripts.ts';
 import { BrowserRouter } from './browser/router.ts';
@@ -25,6 +28,12 @@ export interface CrawlLimits {
   browserMs: number;
   navigationMs: number;
   settleMs: number;
+  /** Forms the logged-out rendering fills and sends (form-exercise.ts), at most this many per page. */
+  maxForms: number;
+  formsPerPage: number;
+  /** Routes with parameters the DOM XSS probe loads again (dom-xss.ts), and its time. */
+  domXssRoutes: number;
+  domXssMs: number;
 }
 
 export interface CrawlInput {
@@ -45,6 +54,8 @@ export interface CrawlOutcome {
   endpoints: Endpoint[];
   apiCalls: ApiCall[];
   storage: StorageItem[];
+  /** What the DOM XSS probe proved, in the rendered routes of the logged-out crawl. */
+  domXss: Finding[];
   /** The login session the later phases send their requests in (already set on the client). */
   session: ScanSession | null;
   report: CrawlReport;
@@ -79,6 +90,18 @@ function merge(
   into.storage.push(...(crawled.storage ?? []));
 }
 
+/** The logged-out crawl's forms; with a login form configured, never that one (by page or by its fields). */
+function formBudget(limits: CrawlLimits, login: TargetLogin | undefined): FormBudget {
+  const loginPage = login?.kind === 'form' ? routeKey(new URL(login.login_url)) : null;
+  const loginFields = login?.kind === 'form' ? [login.username_field, login.password_field] : [];
+  return {
+    left: limits.maxForms,
+    perPage: limits.formsPerPage,
+    sent: new Set(),
+    skip: (page, form) => routeKey(page) === loginPage || form.keys.some((key) => loginFields.includes(key)),
+  };
+}
+
 function staticCredentials(login: TargetLogin): Record<string, string> {
   if (login.kind === 'cookie') {
     return { cookie: login.cookie };
@@ -94,6 +117,7 @@ export async function runCrawl(input: CrawlInput): Promise<CrawlOutcome> {
     endpoints: html.endpoints,
     apiCalls: [],
     storage: [],
+    domXss: [],
     session: null,
     report: { engine: 'html', pages: 0, rendered: 0, api_calls: 0 },
     close: () => Promise.resolve(),
@@ -137,8 +161,24 @@ export async function runCrawl(input: CrawlInput): Promise<CrawlOutcome> {
         onPage: input.tick,
         seeds: scripted.map((p) => p.url),
         skip: (url) => still.has(routeKey(url)),
+        forms: formBudget(limits, login),
       });
       merge(outcome, anonymous, true);
+      outcome.domXss = await domXssFindings(
+        await browser.newTab(),
+        router,
+        anonymous.pages,
+        anonymous.urlParams,
+        {
+          maxRoutes: limits.domXssRoutes,
+          paramsPerRoute: 6,
+          timeMs: limits.domXssMs,
+          navigationMs: limits.navigationMs,
+          // A payload runs as the route renders: the app's requests settle sooner than a crawl's page.
+          settleMs: Math.min(limits.settleMs, 2500),
+        },
+        signal,
+      );
     }
     if (login) {
       await logInAndCrawl(input, outcome, browser, router, passLimits, timing);

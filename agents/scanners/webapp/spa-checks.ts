@@ -19,6 +19,7 @@ export async function spaFindings(
   }
   const login = crawled.session?.login;
   const findings = [
+    ...crawled.domXss,
     ...apiHeaderFindings(crawled.apiCalls, crawled.pages),
     ...storageFindings(origin, crawled.storage, crawled.apiCalls),
   ];

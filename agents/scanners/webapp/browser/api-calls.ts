@@ -58,14 +58,38 @@ export function apiCallOf(exchange: Exchange, phase: ApiCall['phase']): ApiCall 
   };
 }
 
-/** The endpoint the probes can exercise: GET with query parameters, or a POSTed form. */
-export function endpointOf(call: ApiCall): Endpoint | null {
+/** Top-level fields of a JSON object body that hold a string, number or boolean (what a probe can replace). */
+function jsonTemplate(body: string | null): { json: Record<string, unknown>; params: string[] } | null {
+  try {
+    const parsed: unknown = JSON.parse(body ?? '');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      return null;
+    }
+    const json = parsed as Record<string, unknown>;
+    const params = Object.keys(json)
+      .filter((key) => ['string', 'number', 'boolean'].includes(typeof json[key]))
+      .slice(0, 20);
+    return params.length > 0 ? { json, params } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The endpoint the probes can exercise: GET with query parameters, or a POSTed form; a POSTed JSON object
+ * too when `json` (calls the form exercise caused: the app's own requests are not all safe to repeat).
+ */
+export function endpointOf(call: ApiCall, options: { json?: boolean } = {}): Endpoint | null {
   const params = [...call.url.searchParams.keys()];
   if (call.method === 'GET' && params.length > 0) {
     return { url: call.url, method: 'GET', params };
   }
   if (call.method === 'POST' && call.bodyShape.type === 'form' && call.bodyShape.fields.length > 0) {
     return { url: call.url, method: 'POST', params: call.bodyShape.fields };
+  }
+  const template = call.method === 'POST' && call.bodyShape.type === 'json' ? jsonTemplate(call.body) : null;
+  if (options.json && template) {
+    return { url: call.url, method: 'POST', ...template };
   }
   return null;
 }

@@ -161,6 +161,8 @@ export function chromiumLauncher(executablePath: string): ScanBrowserLauncher {
       async newTab() {
         const page = await context.newPage();
         page.setDefaultTimeout(10_000);
+        // A dialog the init script could not stub (one opened by a frame's javascript: URL) is dismissed.
+        page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
         return tab(page);
       },
       async close() {

@@ -10,7 +10,10 @@ import type { Endpoint, Page } from '../crawl.ts';
 import { parseHtml } from '../html.ts';
 import type { HtmlFacts } from '../html.ts';
 import { apiCallOf, endpointOf } from './api-calls.ts';
+import { urlParamNames } from './dom-xss.ts';
 import type { ApiCall } from './api-calls.ts';
+import { exerciseForms } from './form-exercise.ts';
+import type { FormBudget } from './form-exercise.ts';
 import { snapshotScript } from './page-scripts.ts';
 import type { PageSnapshot } from './page-scripts.ts';
 import type { BrowserRouter, Exchange } from './router.ts';
@@ -38,6 +41,8 @@ export interface BrowserCrawlResult {
   endpoints: Endpoint[];
   apiCalls: ApiCall[];
   storage: StorageItem[];
+  /** Names of URL parameters the app's scripts read (for the DOM XSS probe). */
+  urlParams: string[];
 }
 
 /** A visit the session check looked at: the snapshot, and what the page's requests got back. */
@@ -59,6 +64,8 @@ export interface BrowserCrawlOptions {
   skip?: (url: URL) => boolean;
   /** The tab to crawl in (the one that logged in: sessionStorage belongs to a tab); a new one by default. */
   tab?: ScanBrowserTab;
+  /** Fill and send the forms of rendered pages (form-exercise.ts), within this budget. */
+  forms?: FormBudget;
 }
 
 const skipExtensions = /\.(png|jpe?g|gif|svg|ico|webp|woff2?|ttf|eot|mp4|mp3|pdf|zip|gz|css|js|map|json)$/i;
@@ -96,6 +103,8 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
   const apiCalls = new Map<string, ApiCall>();
   const endpoints = new Map<string, Endpoint>();
   const storage = new Map<string, StorageItem>();
+  const urlParams = new Set<string>();
+  const scriptsRead = new Set<string>();
   let shown: HttpResponse | null = null;
   const queued = new Set<string>();
   const templates = new Map<string, number>();
@@ -122,6 +131,24 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
   for (const seed of options.seeds ?? []) {
     enqueue(seed, 1);
   }
+  // The app's own requests, in a stable order (they may run in parallel).
+  const record = (exchanges: Exchange[], depth: number, sentForm: boolean) => {
+    const calls = exchanges
+      .map((exchange) => apiCallOf(exchange, options.phase))
+      .filter((call): call is ApiCall => call !== null)
+      .sort((a, b) => `${a.method} ${a.url.href}`.localeCompare(`${b.method} ${b.url.href}`));
+    for (const call of calls) {
+      const callKey = `${call.method} ${call.url.href}`;
+      if (!apiCalls.has(callKey)) {
+        apiCalls.set(callKey, call);
+        pages.push({ url: call.url, response: call.response, facts: null, depth });
+      }
+      const endpoint = call.url.origin === start.origin ? endpointOf(call, { json: sentForm }) : null;
+      if (endpoint && !isLogout(call.url, call.method, '')) {
+        endpoints.set(`${endpoint.method} ${endpoint.url.pathname} ${endpoint.params.join(',')}`, endpoint);
+      }
+    }
+  };
   const tab = options.tab ?? (await browser.newTab());
   const visited = new Set<string>();
   while (queue.length > 0 && pages.length < limits.maxPages && Date.now() < deadline) {
@@ -164,6 +191,19 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
         ...exchanges.filter((e) => e.request.kind === 'script').map((e) => e.request.url),
         ...router.foreignScripts,
       ];
+      for (const exchange of exchanges) {
+        if (
+          exchange.request.kind === 'script' &&
+          exchange.response &&
+          !scriptsRead.has(exchange.request.url)
+        ) {
+          scriptsRead.add(exchange.request.url);
+          urlParamNames(exchange.response.body).forEach((name) => urlParams.add(name));
+        }
+      }
+      for (const script of facts.scripts) {
+        urlParamNames(script.inline).forEach((name) => urlParams.add(name));
+      }
       for (const src of loaded) {
         if (!known.has(src)) {
           known.add(src);
@@ -173,30 +213,25 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
       pages.push({ url: new URL(key), response, facts, depth });
       options.onPage(pages.length, Math.min(limits.maxPages, pages.length + queue.length));
     }
-    // The app's own requests, in a stable order (they may run in parallel).
-    const calls = exchanges
-      .map((exchange) => apiCallOf(exchange, options.phase))
-      .filter((call): call is ApiCall => call !== null)
-      .sort((a, b) => `${a.method} ${a.url.href}`.localeCompare(`${b.method} ${b.url.href}`));
-    for (const call of calls) {
-      const callKey = `${call.method} ${call.url.href}`;
-      if (!apiCalls.has(callKey)) {
-        apiCalls.set(callKey, call);
-        pages.push({ url: call.url, response: call.response, facts: null, depth });
-      }
-      const endpoint = endpointOf(call);
-      if (endpoint) {
-        endpoints.set(`${endpoint.method} ${endpoint.url.pathname} ${endpoint.params.join(',')}`, endpoint);
-      }
-    }
+    record(exchanges, depth, false);
     for (const item of view.storage) {
       const itemKey = `${item.area}:${item.key}`;
       if (!storage.has(itemKey)) {
         storage.set(itemKey, { ...item, page: key });
       }
     }
+    const sent =
+      facts && options.forms
+        ? await exerciseForms(tab, router, here, options.forms, { ...limits, ...(signal ? { signal } : {}) })
+        : null;
+    if (sent) {
+      record(sent.exchanges, depth, true);
+    }
     if (depth >= limits.maxDepth) {
       continue;
+    }
+    for (const route of sent?.routes ?? []) {
+      enqueue(new URL(route), depth + 1);
     }
     for (const link of view.links) {
       enqueue(new URL(link.href), depth + 1, link.text);
@@ -230,5 +265,6 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
     endpoints: [...endpoints.values()],
     apiCalls: [...apiCalls.values()],
     storage: [...storage.values()],
+    urlParams: [...urlParams],
   };
 }

@@ -1,12 +1,14 @@
 // JavaScript the scan runs inside the pages it renders (as strings: it runs in the page, not in Node).
+import { domSinkScript } from './dom-sinks.ts';
 
 /**
  * Before the page's own scripts: records the client-side routes the app moves to (pushState,
  * replaceState, hash changes, window.open), keeps dialogs from blocking (confirm() answers no, so the
  * scan never confirms a destructive action) and removes WebRTC, which could send UDP around the
- * scan's request interception.
+ * scan's request interception. Then the DOM XSS probe's instruments (dom-sinks.ts).
  */
-export const initScript = `(() => {
+export const initScript = `${domSinkScript}
+(() => {
   const routes = [];
   Object.defineProperty(window, '__vigilRoutes', { value: routes });
   const record = (u) => { try { routes.push(String(new URL(String(u), location.href))); } catch (e) {} };
@@ -53,7 +55,8 @@ export const snapshotScript = `(() => {
   }
   for (const el of document.querySelectorAll('[routerlink], [ng-reflect-router-link], [to][role="link"]')) {
     const raw = el.getAttribute('routerlink') || el.getAttribute('ng-reflect-router-link') || el.getAttribute('to');
-    const href = raw ? abs(raw) : null;
+    // In a hash-routed app a router link's path is a route after the #, not a path on the server.
+    const href = raw ? (/^#!?\\//.test(location.hash) && raw.startsWith('/') ? abs(location.hash.slice(0, location.hash.startsWith('#!') ? 2 : 1) + raw) : abs(raw)) : null;
     if (href) { links.push({ href, text: (el.textContent || '').trim().slice(0, 80) }); }
   }
   const storage = [];

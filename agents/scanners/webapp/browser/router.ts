@@ -65,7 +65,8 @@ export class BrowserRouter {
   readonly foreignScripts = new Set<string>();
   /** The latest credentials the pages sent to the target (what the scanner reuses after a browser login). */
   readonly lastSeen: { cookie?: string; authorization?: string } = {};
-  private inflight = 0;
+  /** Start times of the requests in flight. */
+  private readonly inflight = new Set<{ since: number }>();
   private lastActivity = Date.now();
   stopped: ScanStoppedError | null = null;
 
@@ -78,23 +79,30 @@ export class BrowserRouter {
   ) {}
 
   readonly route: ScanBrowserRoute = async (request) => {
-    this.inflight += 1;
-    this.lastActivity = Date.now();
+    const entry = { since: Date.now() };
+    this.inflight.add(entry);
+    this.lastActivity = entry.since;
     try {
       const exchange = await this.exchange(request);
       this.exchanges.push(exchange);
       return exchange.answer;
     } finally {
-      this.inflight -= 1;
+      this.inflight.delete(entry);
       this.lastActivity = Date.now();
     }
   };
 
-  /** Resolves once no request has been in flight for `quietMs`, or after `maxMs` at most. */
-  async settled(quietMs: number, maxMs: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves once no request has started or ended for `quietMs`, or after `maxMs` at most. A request
+   * open longer than `longPollMs` (a long poll, an event stream: socket.io keeps one open all the time)
+   * does not hold the page up.
+   */
+  async settled(quietMs: number, maxMs: number, signal?: AbortSignal, longPollMs = 2000): Promise<void> {
     const until = Date.now() + maxMs;
     while (Date.now() < until && !signal?.aborted && !this.stopped) {
-      if (this.inflight === 0 && Date.now() - this.lastActivity >= quietMs) {
+      const now = Date.now();
+      const busy = [...this.inflight].some((entry) => now - entry.since < longPollMs);
+      if (!busy && now - this.lastActivity >= quietMs) {
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -2,14 +2,14 @@
 // answers with reflections removed, and keeps what the checks share (its original value, its baseline).
 import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
 import type { Endpoint } from '../crawl.ts';
-import { send, where } from '../probes.ts';
+import { crawledValue, send, where } from '../probes.ts';
 import { Baseline, observe } from './compare.ts';
 import type { Observation } from './compare.ts';
 import type { TimingLane } from './lane.ts';
 
 export class ParamProbe {
   readonly location: string;
-  /** The value the crawl saw (a link's query string), or a neutral one when it saw none. */
+  /** The value the crawl saw (a link's query string, the app's JSON body), or a neutral one when none. */
   readonly original: string;
   private originalAnswer: Promise<HttpResponse | null> | null = null;
   private baseline: Promise<Baseline | null> | null = null;
@@ -22,7 +22,7 @@ export class ParamProbe {
     private readonly lane: TimingLane,
   ) {
     this.location = where(endpoint, param);
-    this.original = endpoint.url.searchParams.get(param) || 'test';
+    this.original = crawledValue(endpoint, param) || 'test';
   }
 
   /** `original` when it reads as a number, else 1: the value numeric contexts are probed with. */

@@ -126,7 +126,13 @@ describe('API calls', () => {
       'anonymous',
     )!;
     expect(json.bodyShape).toEqual({ type: 'json', fields: ['email', 'password'] });
+    // The app's own JSON requests are not all safe to repeat: only those a sent form caused are probed.
     expect(endpointOf(json)).toBeNull();
+    expect(endpointOf(json, { json: true })).toMatchObject({
+      method: 'POST',
+      params: ['email', 'password'],
+      json: { email: 'a', password: 'b' },
+    });
     const form = apiCallOf(
       exchange('POST', '/api/search', 'q=1&page=2', 'application/x-www-form-urlencoded'),
       'anonymous',

@@ -1,0 +1,124 @@
+import { Script } from 'node:vm';
+
+import { describe, expect, it } from 'vitest';
+
+import type { HttpResponse } from '../../core/http-client.ts';
+import type { Page } from '../crawl.ts';
+import { parseHtml } from '../html.ts';
+import { send } from '../probes.ts';
+import type { HttpClient } from '../../core/http-client.ts';
+import { domSinkScript } from './dom-sinks.ts';
+import { domPayloads, routeTargets, urlParamNames, withValues } from './dom-xss.ts';
+import { fillScript, listFormsScript } from './form-scripts.ts';
+import { riskyForm } from './form-exercise.ts';
+import { initScript, snapshotScript } from './page-scripts.ts';
+
+const response: HttpResponse = {
+  url: 'https://app.example/',
+  status: 200,
+  headers: {},
+  body: '',
+  redirects: [],
+};
+const page = (href: string): Page => ({
+  url: new URL(href),
+  response,
+  facts: parseHtml('<html></html>', new URL(href)),
+  depth: 0,
+});
+
+describe('DOM XSS targets', () => {
+  it("reads the URL parameters an app's scripts ask for, not method names", () => {
+    const js =
+      'const q=new URLSearchParams(location.search).get("q");this.route.snapshot.queryParams.sort;' +
+      "r.queryParams.subscribe(x=>x);m.queryParamMap.get('page');$location.search().term;this.$route.query.tab";
+    expect(urlParamNames(js).sort()).toEqual(['page', 'q', 'sort', 'tab', 'term']);
+  });
+
+  it('tries each route shape once, hash routes in their own query, with stable locations', () => {
+    const targets = routeTargets(
+      [
+        page('https://app.example/?name=guest'),
+        page('https://app.example/?name=other'),
+        page('https://app.example/#/search?q=lamp'),
+        page('https://app.example/?name=guest#/search?q=lamp'),
+        page('https://app.example/#/about'),
+      ],
+      ['term'],
+      { maxRoutes: 10, paramsPerRoute: 4 },
+    );
+    expect(targets.map((t) => [t.in, t.params, t.location(t.params[0]!)])).toEqual([
+      ['query', ['name', 'term'], 'https://app.example/?name='],
+      ['hash', ['q', 'term'], 'https://app.example/#/search?q='],
+      ['hash', ['term'], 'https://app.example/#/about?term='],
+    ]);
+    const url = withValues(targets[1]!, new Map([['q', domPayloads[1]!(7)]]));
+    expect(url.hash).toBe("#/search?q=%22'%3E%3Cimg%20src%3Dx%20onerror%3D__vigilDom(7)%3E");
+    expect(decodeURIComponent(url.hash.split('q=')[1]!)).toBe(`"'><img src=x onerror=__vigilDom(7)>`);
+  });
+
+  it('bounds the routes and the parameters per route', () => {
+    const pages = Array.from({ length: 30 }, (_, i) => page(`https://app.example/#/r${i}?a=1&b=2&c=3`));
+    const targets = routeTargets(pages, [], { maxRoutes: 5, paramsPerRoute: 2 });
+    expect(targets).toHaveLength(5);
+    expect(targets.every((t) => t.params.length === 2)).toBe(true);
+  });
+});
+
+describe('page scripts', () => {
+  it('are valid JavaScript (a syntax error would silently stop the rendering)', () => {
+    for (const script of [initScript, domSinkScript, snapshotScript, listFormsScript, fillScript(0, {})]) {
+      // Compiled, never run: a syntax error throws here.
+      expect(() => new Script(script)).not.toThrow();
+    }
+  });
+
+  it('never sends forms that delete, pay, order, reset or log out', () => {
+    for (const words of [
+      'Delete my account',
+      'Log out',
+      'Pay now',
+      'checkout',
+      'Place order',
+      'Unsubscribe',
+      'Reset password',
+    ]) {
+      expect(riskyForm.test(words), words).toBe(true);
+    }
+    for (const words of ['Log in', 'Search', 'Send feedback', 'Subscribe', 'Register']) {
+      expect(riskyForm.test(words), words).toBe(false);
+    }
+  });
+});
+
+describe('probes on a JSON endpoint', () => {
+  it("send the app's own body with one field replaced, as JSON", async () => {
+    const sent: { url: string; body?: string; type?: string; accept?: string }[] = [];
+    const client = {
+      tryRequest: (url: URL | string, init: { body?: string; headers?: Record<string, string> }) => {
+        sent.push({
+          url: String(url),
+          body: init.body,
+          type: init.headers?.['content-type'],
+          accept: init.headers?.accept,
+        });
+        return Promise.resolve(null);
+      },
+    } as unknown as HttpClient;
+    const endpoint = {
+      url: new URL('https://app.example/api/login'),
+      method: 'POST' as const,
+      params: ['email', 'password'],
+      json: { email: 'vigil.scan@example.com', password: 'x', remember: true, nested: { a: 1 } },
+    };
+    await send(client, endpoint, 'email', `1'"`);
+    expect(sent).toEqual([
+      {
+        url: 'https://app.example/api/login',
+        type: 'application/json',
+        accept: 'application/json, text/plain, */*',
+        body: JSON.stringify({ email: `1'"`, password: 'x', remember: true, nested: { a: 1 } }),
+      },
+    ]);
+  });
+});
