@@ -43,7 +43,7 @@ export const webappLimits = {
   maxForms: 8,
   formsPerPage: 3,
   domXssRoutes: 12,
-  domXssMs: 30_000,
+  domXssMs: 45_000,
   /** Resources fetched by the endpoint discovery (JavaScript paths, OpenAPI, API indexes). */
   maxDiscovered: 40,
   /** Parameters the injection probes exercise (about 30 requests each when nothing is found). */

@@ -48,6 +48,10 @@ export const juiceShopPlanted: PlantedIssue[] = [
   { rule_id: 'web.sqli.error', location: '/rest/products/search?q=' },
   // routes/login.ts: the login e-mail is concatenated into SQL.
   { rule_id: 'web.sqli.error', location: 'POST /rest/user/login?email=' },
+  // search-result.component.ts: the search term goes through bypassSecurityTrustHtml into innerHTML, on
+  // the search route and on the home route, which renders the same component.
+  { rule_id: 'web.xss.dom', location: '/#/search?q=' },
+  { rule_id: 'web.xss.dom', location: '/#/?q=' },
   // routes/memory.ts: every user's e-mail with the photo wall, to anyone.
   { rule_id: 'web.api.personal-data', location: '/rest/memories/' },
   // frontend/src/index.html: jQuery 2.2.4 (CVE-2019-11358, CVE-2020-11022, CVE-2020-11023).

@@ -57,6 +57,19 @@ describe('DOM XSS targets', () => {
     expect(decodeURIComponent(url.hash.split('q=')[1]!)).toBe(`"'><img src=x onerror=__vigilDom(7)>`);
   });
 
+  it('tries routes whose URLs carried parameters before those that only may read one', () => {
+    const pages = [
+      ...Array.from({ length: 6 }, (_, i) => page(`https://app.example/#/page${i}`)),
+      page('https://app.example/#/search?q=lamp'),
+    ];
+    const targets = routeTargets(pages, ['q'], { maxRoutes: 3, paramsPerRoute: 2 });
+    expect(targets.map((t) => t.location('q'))).toEqual([
+      'https://app.example/#/search?q=',
+      'https://app.example/#/page0?q=',
+      'https://app.example/#/page1?q=',
+    ]);
+  });
+
   it('bounds the routes and the parameters per route', () => {
     const pages = Array.from({ length: 30 }, (_, i) => page(`https://app.example/#/r${i}?a=1&b=2&c=3`));
     const targets = routeTargets(pages, [], { maxRoutes: 5, paramsPerRoute: 2 });

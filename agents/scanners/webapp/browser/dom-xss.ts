@@ -88,10 +88,10 @@ export function routeTargets(
   readNames: string[],
   limits: Pick<DomXssLimits, 'maxRoutes' | 'paramsPerRoute'>,
 ): RouteTarget[] {
-  const out = new Map<string, RouteTarget>();
+  const out = new Map<string, RouteTarget & { seen: number }>();
   for (const page of pages) {
     const url = page.url;
-    if (!page.facts || out.size >= limits.maxRoutes) {
+    if (!page.facts) {
       continue;
     }
     const hash = hashQuery(url);
@@ -107,9 +107,14 @@ export function routeTargets(
       in: hash ? 'hash' : 'query',
       params,
       location: (param) => `${shape}?${param}=`,
+      seen: seen.length,
     });
   }
-  return [...out.values()];
+  // Routes whose URLs carried parameters first: the app itself puts values there, so it reads them back.
+  return [...out.values()]
+    .sort((a, b) => Number(b.seen > 0) - Number(a.seen > 0))
+    .slice(0, limits.maxRoutes)
+    .map(({ seen: _seen, ...target }) => target);
 }
 
 const encode = (name: string, value: string) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
