@@ -91,7 +91,7 @@ export function shareAccess(output: string): { name: string; type: string; anony
     if (share) {
       shares.push({ name: share[1]!, type: '', anonymous: '' });
     } else if (current) {
-      current.type = /^\s*Type: (\S+)/.exec(line)?.[1] ?? current.type;
+      current.type = /^\s*Type: (.+?)\s*$/.exec(line)?.[1] ?? current.type;
       current.anonymous = /^\s*Anonymous access: (.+?)\s*$/.exec(line)?.[1] ?? current.anonymous;
     }
   }

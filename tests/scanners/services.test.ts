@@ -20,16 +20,21 @@ import { relativeLocation } from '../fixtures/planted.ts';
 import { impacketSmbserver, startImpacketSmb } from '../fixtures/impacket-smb.ts';
 import {
   smbd,
+  startSambaHiddenLogin,
+  startSambaListRefused,
   startSambaNullSession,
   startSambaRestricted,
   startSambaSmb3Shares,
 } from '../fixtures/samba-servers.ts';
 import {
   rshBinaries,
+  startNetkitHostsEquiv,
   startNetkitOtherHost,
   startNetkitRexec,
   startNetkitTrusting,
+  startRedoneHostsEquiv,
   startRedoneNoTrust,
+  startRedoneOtherHostsEquiv,
   startRedoneTrusting,
 } from '../fixtures/rsh-servers.ts';
 import {
@@ -98,6 +103,21 @@ const groups: Group[] = [
     binaries: [rshBinaries.netkitRshd],
     start: one(() => startNetkitOtherHost()),
   },
+  {
+    what: "rsh-redone's rshd: hosts.equiv '+' (non-root accounts, nologin shells)",
+    binaries: [rshBinaries.redoneRshd],
+    start: one(() => startRedoneHostsEquiv()),
+  },
+  {
+    what: "netkit rshd 0.17: hosts.equiv '+' (non-root accounts, nologin shells)",
+    binaries: [rshBinaries.netkitRshd],
+    start: one(() => startNetkitHostsEquiv()),
+  },
+  {
+    what: "rsh-redone's rshd twin: hosts.equiv names other hosts only",
+    binaries: [rshBinaries.redoneRshd],
+    start: one(() => startRedoneOtherHostsEquiv()),
+  },
   { what: 'netkit rexecd 0.17', binaries: [rshBinaries.netkitRexecd], start: one(() => startNetkitRexec()) },
   { what: 'Xvnc without authentication', binaries: [serviceBinaries.xvnc], start: one(startVncNoAuth) },
   {
@@ -106,12 +126,22 @@ const groups: Group[] = [
     start: one(startVncAuth),
   },
   {
-    what: 'Samba allowing null sessions, a guest share',
+    what: 'Samba allowing null sessions, a guest share and a hidden one (browseable = no)',
     binaries: [smbd],
     start: one(startSambaNullSession),
   },
   {
-    what: 'Samba SMB 3.1.1 only, signing mandatory, a writable guest share and an unlistable one',
+    what: 'Samba refusing IPC$ to anonymous sessions (restrict anonymous = 2), yet a guest share',
+    binaries: [smbd],
+    start: one(startSambaListRefused),
+  },
+  {
+    what: 'Samba twin: hidden shares that need a login or that guests may not read',
+    binaries: [smbd],
+    start: one(startSambaHiddenLogin),
+  },
+  {
+    what: 'Samba SMB 3.1.1 only, signing mandatory, a writable guest share, an unlistable one, a hidden one',
     binaries: [smbd],
     start: one(startSambaSmb3Shares),
   },
@@ -276,6 +306,21 @@ describe('infrastructure scanner against real services and their safe twins', ()
         ':2348/share/scans',
       ],
       [
+        'infra.smb.anonymous-share',
+        /^SMB 3\.11: the anonymous session \(no user name, no password\) found \\\\127\.0\.0\.1\\backups by trying 21 common share names \(not among the 3 shares NetrShareEnum listed\); TREE_CONNECT to it succeeded and QUERY_DIRECTORY of its root answered 1 name \(counted only; no file was opened\)$/,
+        ':2344/share/backups',
+      ],
+      [
+        'infra.smb.anonymous-share',
+        /found \\\\127\.0\.0\.1\\backup\$ by trying 21 common share names \(not among the 43 shares NetrShareEnum listed\); .* answered 1 name/,
+        ':2348/share/backup$',
+      ],
+      [
+        'infra.smb.anonymous-share',
+        /found \\\\127\.0\.0\.1\\public by trying 22 common share names \(no share list: the anonymous TREE_CONNECT to IPC\$ was refused\); .* answered 1 name/,
+        ':2463/share/public',
+      ],
+      [
         'infra.smb.null-session',
         /^SMB 2\.02: .*listed 2 shares; root listed anonymously: DATA \(1 name\); listed: IPC\$ \(disk\), DATA \(disk\)$/,
         ':2355',
@@ -290,6 +335,16 @@ describe('infrastructure scanner against real services and their safe twins', ()
       [
         'infra.rsh.trusted',
         /^rsh ran `id` without a password for client user root as account root .*: uid=0\(root\) gid=0\(root\)/,
+      ],
+      [
+        'infra.rsh.trusted-host',
+        /^rsh accepted, without a password, client users claiming the account's own name for bin, daemon, sys, nobody \(tried bin, daemon, sys, nobody; hosts\.equiv never applies to root\): host-based trust for non-root accounts, from \/etc\/hosts\.equiv naming this host or "\+"; for bin it answered status byte 0 \(authenticated\), then the account's shell refused to run `id`: "This account is currently not available\."$/,
+        ':2460',
+      ],
+      [
+        'infra.rsh.trusted-host',
+        /^rsh accepted, .* for bin, daemon, sys, nobody .*"This account is currently not available\."$/,
+        ':2461',
       ],
       ['infra.rexec.open', /^rexec request refused: username too long$/],
       ['infra.telnet.open', /option negotiation: .*DO TERMINAL-TYPE/],

@@ -12,6 +12,7 @@ import { apacheBinary, startApacheBad, startApacheGood } from '../fixtures/apt-a
 import { lighttpdBinary, lighttpdWebdavModule, startLighttpd } from '../fixtures/apt-lighttpd.ts';
 import { nodeExporterBinary, startNginxSpa, startNodeExporter } from '../fixtures/apt-web-extras.ts';
 import { phpFpmBinary } from '../fixtures/php-fpm.ts';
+import { startExpressApp } from '../fixtures/express-apps.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { relativeLocation } from '../fixtures/planted.ts';
 import { startSpringActuator } from '../fixtures/spring-actuator.ts';
@@ -46,6 +47,21 @@ const suites: { name: string; start: () => Promise<RunningFixture>; skip: string
     skip: missing([nodeExporterBinary], false),
   },
   { name: 'Spring Boot actuator stand-in (Node)', start: () => startSpringActuator(0), skip: null },
+  {
+    name: 'Express in development with serve-index (details view) and its own error pages',
+    start: () => startExpressApp('development', 0),
+    skip: null,
+  },
+  {
+    name: 'Express with the errorhandler middleware and serve-index (icons)',
+    start: () => startExpressApp('errorhandler', 0),
+    skip: null,
+  },
+  {
+    name: 'Express in production, no listing (silent)',
+    start: () => startExpressApp('production', 0),
+    skip: null,
+  },
   {
     name: 'hardened Apache (silent)',
     start: startApacheGood,

@@ -234,7 +234,11 @@ export class HttpClient {
               elapsedMs: performance.now() - sentAt,
             });
           response.on('end', finish);
-          response.on('error', (error) => (size > maxBody ? finish() : reject(error)));
+          // A server that closes before the Content-Length it announced (a middleware that rewrote the body)
+          // still sent a page: browsers and curl show what arrived, and so do we.
+          const cutShort = (error: NodeJS.ErrnoException) =>
+            error.code === 'ECONNRESET' && error.message === 'aborted' && !this.options.signal?.aborted;
+          response.on('error', (error) => (size > maxBody || cutShort(error) ? finish() : reject(error)));
         },
       );
       request.on('timeout', () => request.destroy(new Error(`timeout after ${timeout} ms`)));

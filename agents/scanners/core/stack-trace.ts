@@ -1,7 +1,10 @@
 // Stack traces and debug pages in a response body, shared by the web and API scanners: a trace names
 // source files, line numbers and frameworks, which is what an attacker needs to aim the next request.
+import { decodeHTML } from 'entities';
+
 const stackTrace = [
   /\n\s+at [\w.$<>]+ \(?[^\s()]+:\d+:\d+\)?/, // Node / V8
+  /\n\s+at (?:[\w.$<>]+ \[as [\w$<>]+\] \([^\s()]+|(?:\/|[A-Za-z]:\\|file:\/\/)[^\s()]*):\d+:\d+/, // V8: aliased, anonymous
   /Traceback \(most recent call last\)/, // Python
   /\n\s+at [\w.$]+\([\w]+\.java:\d+\)/, // Java
   /goroutine \d+ \[running\]/, // Go
@@ -24,9 +27,19 @@ const debugPage = [
   /<h2> <i>Runtime Error<\/i> <\/h2>|Server Error in '\/[^']*' Application/, // ASP.NET yellow screen
 ];
 
+/**
+ * The body as plain lines. Traces inside JSON error bodies ("trace": "...\n\tat ...") have their line breaks
+ * escaped; HTML error pages (Express's errorhandler) put each frame in a list item indented with &nbsp;.
+ */
+function asLines(body: string): string {
+  const unescaped = body.replace(/\\[nt]/g, (escape) => (escape === '\\n' ? '\n' : '\t'));
+  return /<(?:li|br)\b/i.test(unescaped)
+    ? decodeHTML(unescaped.replace(/<(?:br\s*\/?|li\b[^>]*)>/gi, '\n'))
+    : unescaped;
+}
+
 export function findStackTrace(body: string): string | null {
-  // Traces inside JSON error bodies ("trace": "...\n\tat ...") have their line breaks escaped.
-  const text = body.replace(/\\[nt]/g, (escape) => (escape === '\\n' ? '\n' : '\t'));
+  const text = asLines(body);
   for (const pattern of [...stackTrace, ...debugPage]) {
     const match = pattern.exec(text);
     if (match) {

@@ -9,8 +9,8 @@ import { grab } from './grab.ts';
 import type { Step } from './grab.ts';
 import type { ServiceInfo, Timing } from './identify.ts';
 import { slowServiceMs } from './identify.ts';
-import { rshCommand, rshTrust } from './r-services.ts';
 import { infrastructureFinding } from './rules.ts';
+import { rshFindings } from './rsh-checks.ts';
 import { smbFindings } from './smb-checks.ts';
 import { sshFindings } from './ssh-checks.ts';
 import { httpGet, mongoCommand, parseMongoReply } from './wire.ts';
@@ -132,21 +132,7 @@ const checks: Record<string, Check> = {
       evidence: `rlogin ${service.banner}`,
     }),
   ],
-  rsh: async (ctx, service) => {
-    const findings = [
-      infrastructureFinding('infra.rsh.open', { location: ctx.location, evidence: `rsh ${service.banner}` }),
-    ];
-    const trust = await rshTrust(ctx.address, ctx.port, slowServiceMs, ctx.signal);
-    if (trust) {
-      findings.push(
-        infrastructureFinding('infra.rsh.trusted', {
-          location: ctx.location,
-          evidence: `rsh ran \`${rshCommand}\` without a password for client user ${trust.clientUser} as account ${trust.account} (host-based trust: ~/.rhosts or hosts.equiv): ${trust.output}`,
-        }),
-      );
-    }
-    return findings;
-  },
+  rsh: rshFindings,
   rexec: (ctx, service) => [
     infrastructureFinding('infra.rexec.open', {
       location: ctx.location,

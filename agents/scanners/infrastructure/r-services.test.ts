@@ -6,7 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { identifyService } from './identify.ts';
-import { parseRexecReply, parseRshReply, rexecRequest, rshTrust } from './r-services.ts';
+import {
+  hostTrustAccounts,
+  parseRexecReply,
+  parseRshReply,
+  reservedPorts,
+  rexecRequest,
+  rshHostTrust,
+  rshTrust,
+} from './r-services.ts';
 
 const servers: net.Server[] = [];
 afterEach(() => servers.splice(0).forEach((server) => server.close()));
@@ -48,7 +56,19 @@ describe('rsh and rexec replies', () => {
     expect(parseRshReply(bytes('\0uid=0(root) gid=0(root) groups=0(root)\n'))).toEqual({
       accepted: true,
       text: 'uid=0(root) gid=0(root) groups=0(root)',
+      ran: true,
     });
+  });
+
+  it("reads nologin's answer after byte 0 as accepted without the command running", () => {
+    expect(parseRshReply(bytes('\0This account is currently not available.\n'))).toEqual({
+      accepted: true,
+      text: 'This account is currently not available.',
+      ran: false,
+    });
+    // After byte 1 it is not an authenticated session, and other words are not nologin's.
+    expect(parseRshReply(bytes('\x01This account is currently not available.\n'))).toBeNull();
+    expect(parseRshReply(bytes('\0This account is currently not available. Welcome!\n'))).toBeNull();
   });
 
   it('takes nothing else for rsh: garbage, a lone status byte, another status, nothing', () => {
@@ -115,6 +135,7 @@ describe('rsh trust check', () => {
       clientUser: 'root',
       account: 'root',
       output: 'uid=0(root) gid=0(root)',
+      ran: true,
     });
     expect(request).toBe('0\0root\0root\0id\0');
   });
@@ -143,5 +164,55 @@ describe('rsh trust check', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const taken = (holder.address() as AddressInfo).port;
     expect(await rshTrust('127.0.0.1', port, 300, undefined, taken)).toBeNull();
+  });
+});
+
+describe('rsh host trust check (non-root accounts)', () => {
+  const anyPort = hostTrustAccounts.map(() => 0);
+  const hostTrust = (port: number, firstByteMs = 300) =>
+    rshHostTrust('127.0.0.1', port, firstByteMs, undefined, anyPort);
+
+  it('claims each account under its own name, and keeps the ones accepted, run or not', async () => {
+    const requests: string[] = [];
+    const port = await serve((got) => {
+      const request = got.toString('latin1');
+      if (!request.endsWith('id\0')) {
+        return null;
+      }
+      requests.push(request);
+      if (request.includes('\0bin\0bin\0')) {
+        return bytes('\0This account is currently not available.\n');
+      }
+      return request.includes('\0sys\0sys\0')
+        ? bytes('\0uid=3(sys) gid=3(sys) groups=3(sys)\n')
+        : bytes('\x01Permission denied.\n');
+    });
+    expect(await hostTrust(port)).toEqual([
+      { clientUser: 'bin', account: 'bin', output: 'This account is currently not available.', ran: false },
+      { clientUser: 'sys', account: 'sys', output: 'uid=3(sys) gid=3(sys) groups=3(sys)', ran: true },
+    ]);
+    expect(requests.sort()).toEqual(hostTrustAccounts.map((a) => `0\0${a}\0${a}\0id\0`).sort());
+  });
+
+  it('finds none in refusals, a lone byte 0, garbage after byte 0, silence or an early close', async () => {
+    for (const reply of [
+      bytes('\0Authentication failure\n'),
+      bytes('\0'),
+      bytes('\0Last login: yesterday\n'),
+      'close' as const,
+    ]) {
+      expect(await hostTrust(await serve(() => reply))).toEqual([]);
+    }
+    const started = Date.now();
+    expect(await hostTrust(await serve(() => null), 300)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('gives every claim of one check a reserved source port of its own', () => {
+    for (const first of [512, 700, 1023]) {
+      const ports = reservedPorts(1 + hostTrustAccounts.length, first);
+      expect(new Set(ports).size).toBe(ports.length);
+      expect(ports.every((p) => p >= 512 && p <= 1023)).toBe(true);
+    }
   });
 });

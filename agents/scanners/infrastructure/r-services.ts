@@ -30,6 +30,8 @@ export interface RReply {
   accepted: boolean;
   /** What followed the status byte, printable. */
   text: string;
+  /** Accepted, and the command's output came back; false when the account's shell refused to run it. */
+  ran?: boolean;
 }
 
 /** Refusals of rshd: netkit/BSD send byte 1 and the text, rsh-redone byte 0 and the PAM error. */
@@ -37,12 +39,23 @@ const rshRefusal =
   /^(Permission denied|Login incorrect|Authentication failure|(remuser|locuser|command) too long|Logins currently disabled|Can't make pipe|Try again)/i;
 const rexecRefusal =
   /^((username|password|command) too long|Login incorrect|Password incorrect|Where are you\?|No remote directory)/i;
+/**
+ * What nologin (util-linux, shadow, FreeBSD) prints when rshd has authenticated the claim and runs the
+ * command with the account's shell: the trust held, the command did not run.
+ */
+const nologinAnswer = /^This account is currently not available\.?$/;
 
-/** rsh's answer to rshRequest: refused, or accepted with the command's output (id's "uid=..."). */
+/**
+ * rsh's answer to rshRequest: refused, or accepted with the command's output (id's "uid=...") or with
+ * nologin's answer. Any other text after byte 0 proves nothing and is neither.
+ */
 export function parseRshReply(data: Buffer): RReply | null {
   const text = printable(data.subarray(1), 200);
   if (data[0] === 0 && /^uid=\d+\(/.test(text)) {
-    return { accepted: true, text };
+    return { accepted: true, text, ran: true };
+  }
+  if (data[0] === 0 && nologinAnswer.test(text)) {
+    return { accepted: true, text, ran: false };
   }
   return (data[0] === 0 || data[0] === 1) && rshRefusal.test(text) ? { accepted: false, text } : null;
 }
@@ -56,23 +69,69 @@ export function parseRexecReply(data: Buffer): RReply | null {
 export interface RshTrust {
   clientUser: string;
   account: string;
+  /** The command's output, or the shell's refusal when it did not run. */
   output: string;
+  ran: boolean;
+}
+
+/**
+ * Non-root accounts present on practically every Unix (Linux, the BSDs, Solaris, AIX, HP-UX), claimed with
+ * the same name as client user: a hosts.equiv line without a user name trusts exactly that (the remote user
+ * must equal the local one). Their shells are nologin on most systems today, so nothing runs; where one is
+ * a real shell, `id` runs.
+ */
+export const hostTrustAccounts = ['bin', 'daemon', 'sys', 'nobody'] as const;
+
+/** Distinct reserved source ports for claims sent side by side, from a random start. */
+export const reservedPorts = (count: number, first = reservedPort()) =>
+  Array.from({ length: count }, (_, i) => 512 + ((first - 512 + i * 97) % 512));
+
+async function claim(
+  address: string,
+  port: number,
+  account: string,
+  firstByteMs: number,
+  signal: AbortSignal | undefined,
+  localPort: number,
+): Promise<RshTrust | null> {
+  const reply = parseRshReply(
+    await grab(address, port, rshRequest(account, account), { firstByteMs, signal, localPort }),
+  );
+  return reply?.accepted
+    ? { clientUser: account, account, output: reply.text, ran: reply.ran === true }
+    : null;
 }
 
 /**
  * Whether rshd runs a command for a claimed root without a password: root's ~/.rhosts naming this host
- * or "+" (hosts.equiv never applies to root, and we guess no other account names).
+ * or "+" (hosts.equiv never applies to root: rshHostTrust).
  */
-export async function rshTrust(
+export function rshTrust(
   address: string,
   port: number,
   firstByteMs: number,
   signal?: AbortSignal,
   localPort = reservedPort(),
 ): Promise<RshTrust | null> {
-  const [clientUser, account] = ['root', 'root'];
-  const reply = parseRshReply(
-    await grab(address, port, rshRequest(clientUser, account), { firstByteMs, signal, localPort }),
+  return claim(address, port, 'root', firstByteMs, signal, localPort);
+}
+
+/**
+ * The non-root accounts rshd accepts without a password for the same-named client user: /etc/hosts.equiv
+ * trusting this host ("+" or its name), or those accounts' own ~/.rhosts. One claim per account, side by
+ * side, each from a source port of its own.
+ */
+export async function rshHostTrust(
+  address: string,
+  port: number,
+  firstByteMs: number,
+  signal?: AbortSignal,
+  localPorts: number[] = reservedPorts(hostTrustAccounts.length),
+): Promise<RshTrust[]> {
+  const claims = await Promise.all(
+    hostTrustAccounts.map((account, i) =>
+      claim(address, port, account, firstByteMs, signal, localPorts[i] ?? reservedPort()),
+    ),
   );
-  return reply?.accepted ? { clientUser, account, output: reply.text } : null;
+  return claims.filter((trust): trust is RshTrust => trust !== null);
 }

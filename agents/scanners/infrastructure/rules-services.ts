@@ -120,6 +120,15 @@ export const serviceRules = {
     remediation:
       'Turn rsh off now (remove rsh-server / rsh-redone-server) and use SSH with keys. Until then, delete ~/.rhosts files (root\'s first) and every "+" from /etc/hosts.equiv, and remove pam_rhosts from /etc/pam.d/rsh. Review what the trusting accounts ran: anyone who could reach the port could run commands as them.',
   },
+  'infra.rsh.trusted-host': {
+    title: 'rsh trusts the client host for non-root accounts (hosts.equiv)',
+    cwe: 'CWE-290',
+    owasp: A07,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      'Turn rsh and rlogin off (remove rsh-server / rsh-redone-server) and use SSH with keys. Until then, empty /etc/hosts.equiv: a "+" line trusts every host, and a host line without a user name trusts that host, for every account but root whose name the client claims (rlogin honours the same file). Delete ~/.rhosts files, remove pam_rhosts from /etc/pam.d/rsh and /etc/pam.d/rlogin, and review what ran under accounts with a working shell.',
+  },
   'infra.rexec.open': {
     title: 'rexec service open',
     cwe: 'CWE-319',

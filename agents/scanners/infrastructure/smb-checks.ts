@@ -5,9 +5,13 @@ import type { CheckContext } from './checks.ts';
 import type { ServiceInfo } from './identify.ts';
 import { slowServiceMs } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';
-import type { ShareListing } from './smb-shares.ts';
+import type { HiddenShares } from './smb-hidden-shares.ts';
+import type { ShareAccess, ShareListing } from './smb-shares.ts';
+import type { SmbProbe } from './smb-session.ts';
 import { smbNullSession } from './smb-session.ts';
 import { ntStatus } from './smb2-wire.ts';
+
+type NullSession = NonNullable<SmbProbe['nullSession']>;
 
 /** Share names come from the server: printable, and no longer than a share name may be. */
 const printable = (name: string) => name.replace(/\p{Cc}/gu, '?').slice(0, 80);
@@ -60,16 +64,23 @@ export async function smbFindings(ctx: CheckContext, service: ServiceInfo): Prom
       }),
     );
   }
-  if (!smb?.nullSession) {
-    return findings;
+  if (smb?.nullSession) {
+    findings.push(...listedShareFindings(ctx, smb.dialect, smb.nullSession));
   }
-  const { sessionFlags, treePath, shares } = smb.nullSession;
-  findings.push(
+  if (smb?.hiddenShares) {
+    findings.push(...hiddenShareFindings(ctx, smb.dialect, smb.hiddenShares, smb.nullSession));
+  }
+  return findings;
+}
+
+function listedShareFindings(ctx: CheckContext, dialect: string, session: NullSession): Finding[] {
+  const { sessionFlags, treePath, shares } = session;
+  const findings = [
     infrastructureFinding('infra.smb.null-session', {
       location: ctx.location,
-      evidence: `SMB ${smb.dialect}: an anonymous NTLM session setup (no user name, no password) was accepted (session flags 0x${sessionFlags.toString(16).padStart(4, '0')}) and TREE_CONNECT to ${treePath} succeeded${listingEvidence(shares)}`,
+      evidence: `SMB ${dialect}: an anonymous NTLM session setup (no user name, no password) was accepted (session flags 0x${sessionFlags.toString(16).padStart(4, '0')}) and TREE_CONNECT to ${treePath} succeeded${listingEvidence(shares)}`,
     }),
-  );
+  ];
   // Only a root the session could list is proven readable; a share it merely connects to is not.
   for (const share of 'error' in shares ? [] : shares.tried) {
     if (share.entries === null) {
@@ -79,9 +90,41 @@ export async function smbFindings(ctx: CheckContext, service: ServiceInfo): Prom
     findings.push(
       infrastructureFinding('infra.smb.anonymous-share', {
         location: `${ctx.location}/share/${name}`,
-        evidence: `SMB ${smb.dialect}: the anonymous session (no user name, no password) found \\\\${ctx.host}\\${name} through SRVSVC NetrShareEnum, TREE_CONNECT to it succeeded and QUERY_DIRECTORY of its root answered ${names(share.entries, share.atLeast)} (counted only; no file was opened)${share.writable ? '; the share also grants this session write access (TREE_CONNECT MaximalAccess; writing was not tried)' : ''}`,
+        evidence: `SMB ${dialect}: the anonymous session (no user name, no password) found \\\\${ctx.host}\\${name} through SRVSVC NetrShareEnum, TREE_CONNECT to it succeeded and QUERY_DIRECTORY of its root answered ${names(share.entries, share.atLeast)} (counted only; no file was opened)${writable(share)}`,
       }),
     );
   }
   return findings;
+}
+
+const writable = (share: ShareAccess) =>
+  share.writable
+    ? '; the share also grants this session write access (TREE_CONNECT MaximalAccess; writing was not tried)'
+    : '';
+
+/** Why the share list did not hold a share the session found by its name. */
+function unlistedBecause(session: NullSession | null): string {
+  if (!session) {
+    return 'no share list: the anonymous TREE_CONNECT to IPC$ was refused';
+  }
+  return 'error' in session.shares
+    ? `no share list: ${session.shares.error}`
+    : `not among the ${session.shares.shares.length} shares NetrShareEnum listed`;
+}
+
+function hiddenShareFindings(
+  ctx: CheckContext,
+  dialect: string,
+  hidden: HiddenShares,
+  session: NullSession | null,
+): Finding[] {
+  // The same proof as for a listed share: a root the session could list.
+  return hidden.connected
+    .filter((share) => share.entries !== null)
+    .map((share) =>
+      infrastructureFinding('infra.smb.anonymous-share', {
+        location: `${ctx.location}/share/${share.name}`,
+        evidence: `SMB ${dialect}: the anonymous session (no user name, no password) found \\\\${ctx.host}\\${share.name} by trying ${hidden.tried.length} common share names (${unlistedBecause(session)}); TREE_CONNECT to it succeeded and QUERY_DIRECTORY of its root answered ${names(share.entries ?? 0, share.atLeast)} (counted only; no file was opened)${writable(share)}`,
+      }),
+    );
 }

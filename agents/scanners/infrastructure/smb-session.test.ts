@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { commonShareNames, noSuchShare } from './smb-hidden-shares.ts';
 import { smbNullSession } from './smb-session.ts';
 import { sambaShareEnumAnswer } from './smb-test-data.ts';
 import { Command } from './smb2-wire.ts';
@@ -214,5 +215,63 @@ describe('SMB null session against a hostile server', () => {
       Buffer.from('\0\0\0\x44HTTP/1.1 400 Bad Request\r\n\r\n'.padEnd(72, ' ')),
     );
     expect((await probe(garbage)).result).toBeNull();
+  });
+});
+
+describe('common share names beyond the list', () => {
+  /** The share a TREE_CONNECT asks for: its path follows the 8-byte fixed part. */
+  const shareOf = (body: Buffer) => body.subarray(8).toString('utf16le').split('\\').pop()!.toLowerCase();
+  const status = (code: number) => ({ status: code, body: Buffer.alloc(8) });
+  const BAD_NETWORK_NAME = 0xc00000cc;
+  const ACCESS_DENIED = 0xc0000022;
+
+  it('tries none when a made-up name connects too: the server answers any name', async () => {
+    const port = await server(() => undefined);
+    expect((await probe(port)).result?.hiddenShares).toEqual({
+      tried: [],
+      connected: [],
+      acceptsAnyName: true,
+    });
+  });
+
+  it('tries every name when IPC$ is refused, and keeps those it connects, listable or not', async () => {
+    const asked: string[] = [];
+    const port = await server((command, body) => {
+      if (command !== Command.treeConnect) {
+        // The root of "data" cannot be opened: connected, nothing proven readable.
+        return command === Command.create ? status(ACCESS_DENIED) : undefined;
+      }
+      const share = shareOf(body);
+      asked.push(share);
+      return share === 'ipc$'
+        ? status(ACCESS_DENIED)
+        : share === 'data'
+          ? undefined
+          : status(BAD_NETWORK_NAME);
+    });
+    const { result } = await probe(port);
+    expect(result?.nullSession).toBeNull();
+    expect(result?.hiddenShares?.tried).toEqual([...commonShareNames]);
+    expect(result?.hiddenShares?.connected).toEqual([
+      { name: 'data', refused: null, entries: null, atLeast: false, writable: false },
+    ]);
+    expect(asked).toEqual(['ipc$', noSuchShare, ...commonShareNames]);
+  });
+
+  it('stops trying names, within its deadline, when the server falls silent', async () => {
+    let connects = 0;
+    const port = await server((command) =>
+      command === Command.treeConnect
+        ? ++connects === 1
+          ? status(ACCESS_DENIED)
+          : connects <= 4
+            ? status(BAD_NETWORK_NAME)
+            : 'silence'
+        : undefined,
+    );
+    const { result, ms } = await probe(port, 300);
+    expect(result?.hiddenShares?.tried).toEqual(commonShareNames.slice(0, 2));
+    expect(result?.hiddenShares?.connected).toEqual([]);
+    expect(ms).toBeLessThan(1500);
   });
 });

@@ -6,6 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 
+import type { HiddenShares } from './smb-hidden-shares.ts';
+import { hiddenShares } from './smb-hidden-shares.ts';
 import type { ShareListing } from './smb-shares.ts';
 import { anonymousShares } from './smb-shares.ts';
 import { logoff, treeConnect, treeDisconnect } from './smb2-ops.ts';
@@ -109,6 +111,11 @@ export interface SmbProbe {
     /** The shares NetrShareEnum listed and what the session could open, or why listing failed. */
     shares: ShareListing;
   } | null;
+  /**
+   * The common share names the anonymous session tried beyond the list (all of them when IPC$ or the list
+   * was refused), or null when the server refused the anonymous session itself.
+   */
+  hiddenShares: HiddenShares | null;
 }
 
 const dialectName = (revision: number) =>
@@ -135,7 +142,9 @@ export function smbNullSession(
     clearTimeout(deadline);
     deadline = setTimeout(stop, timeoutMs);
   };
-  const anonymousSession = async (): Promise<SmbProbe['nullSession']> => {
+  type Anonymous = Pick<SmbProbe, 'nullSession' | 'hiddenShares'>;
+  const refused: Anonymous = { nullSession: null, hiddenShares: null };
+  const anonymousSession = async (): Promise<Anonymous> => {
     const first = await smb.request(Command.sessionSetup, sessionSetupBody(negTokenInit(ntlmNegotiate())));
     const challengeAt = first?.body.indexOf('NTLMSSP\0\x02\0\0\0', 0, 'latin1') ?? -1;
     if (
@@ -143,25 +152,31 @@ export function smbNullSession(
       challengeAt < 0 ||
       challengeAt + 24 > first.body.length
     ) {
-      return null;
+      return refused;
     }
     const challengeFlags = first.body.readUInt32LE(challengeAt + 20);
     const token = negTokenResp(ntlmAnonymousAuthenticate(challengeFlags));
     const second = await smb.request(Command.sessionSetup, sessionSetupBody(token));
     if (second?.status !== STATUS_SUCCESS || second.body.length < 4) {
-      return null;
+      return refused;
     }
     const treePath = `\\\\${host}\\IPC$`;
     const ipc = await treeConnect(smb, treePath);
-    if (typeof ipc === 'number') {
-      return null;
+    let nullSession: SmbProbe['nullSession'] = null;
+    if (typeof ipc !== 'number') {
+      // Listing the shares gets a time budget of its own: the session is proven whatever happens next.
+      restartDeadline();
+      const shares = await anonymousShares(smb, ipc.treeId, host);
+      await treeDisconnect(smb, ipc.treeId);
+      nullSession = { sessionFlags: second.body.readUInt16LE(2), treePath, shares };
     }
-    // Listing the shares gets a time budget of its own: the session is proven whatever happens next.
+    // And so does trying the names the list did not hold (a server refusing IPC$ may still share to guests).
     restartDeadline();
-    const shares = await anonymousShares(smb, ipc.treeId, host);
-    await treeDisconnect(smb, ipc.treeId);
+    const listing = nullSession?.shares;
+    const listed = listing && !('error' in listing) ? listing.shares.map((share) => share.name) : null;
+    const hidden = await hiddenShares(smb, host, listed);
     await logoff(smb);
-    return { sessionFlags: second.body.readUInt16LE(2), treePath, shares };
+    return { nullSession, hiddenShares: hidden };
   };
   const conversation = async (): Promise<SmbProbe | null> => {
     const negotiated = await smb.request(Command.negotiate, negotiateBody());
@@ -171,7 +186,7 @@ export function smbNullSession(
     return {
       dialect: dialectName(negotiated.body.readUInt16LE(4)),
       signingRequired: (negotiated.body.readUInt16LE(2) & 0x2) !== 0,
-      nullSession: await anonymousSession(),
+      ...(await anonymousSession()),
     };
   };
   return conversation().finally(() => {

@@ -95,7 +95,7 @@ async function enumerate(smb: Smb2Connection, ipc: number, host: string): Promis
   }
 }
 
-async function tryShare(smb: Smb2Connection, host: string, name: string): Promise<ShareAccess> {
+export async function tryShare(smb: Smb2Connection, host: string, name: string): Promise<ShareAccess> {
   const tree = await treeConnect(smb, `\\\\${host}\\${name}`);
   if (typeof tree === 'number') {
     return { name, refused: tree, entries: null, atLeast: false, writable: false };

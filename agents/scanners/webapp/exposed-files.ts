@@ -96,6 +96,8 @@ export interface FileHints {
   siteMaps?: SiteMaps;
 }
 
+const extensionless = (url: URL) => !url.pathname.endsWith('/') && !/\.[^/]*$/.test(url.pathname);
+
 export async function exposedFileFindings(
   client: HttpClient,
   origin: URL,
@@ -107,14 +109,24 @@ export async function exposedFileFindings(
   const advertised = headerPaths(pages, origin);
   const known = [...knownUrls(pages, endpoints, siteMaps), ...advertised.map((a) => a.url)];
   const directories = directoriesOf(known, origin, 16);
+  // A listing costs one request to look for, so it is looked for in more directories than the file probes
+  // run in, and in each extensionless robots.txt path ("Disallow: /ftp" names a directory as often as not).
+  const listingCandidates = directoriesOf(
+    [
+      ...(siteMaps?.disallowed ?? []).filter(extensionless).map((u) => new URL(`${u.pathname}/x`, u)),
+      ...known,
+    ],
+    origin,
+    48,
+  );
   let done = 0;
-  let total = directories.length * 4 + commonDirectories.length;
+  let total = listingCandidates.length + directories.length * 3 + commonDirectories.length;
   const tick = () => onProgress(++done, Math.max(total, done));
 
   const listings = await listingFindings(
     client,
     oracle,
-    [...directories, ...commonDirectories.map((d) => new URL(d, origin))],
+    [...listingCandidates, ...commonDirectories.map((d) => new URL(d, origin))],
     tick,
   );
   const allDirectories = [

@@ -162,6 +162,25 @@ describe('error pages and WebDAV answers', () => {
       findStackTrace('{"trace":"java.lang.IllegalStateException: x\\n\\tat com.acme.A.b(A.java:12)\\n"}'),
     ).toMatch(/A\.java:12/);
     expect(findStackTrace('<p>A problem occurred in a Python script.  Here is')).toBeTruthy();
+    // Express's errorhandler (an HTML list) and finalhandler (<br> and &nbsp;), as they print a trace.
+    expect(
+      findStackTrace(
+        '<ul id="stacktrace"><li> &nbsp; &nbsp;at decodeURIComponent (&lt;anonymous&gt;)</li><li> &nbsp; &nbsp;at decode_param (/srv/app/node_modules/express/lib/router/layer.js:172:12)</li></ul>',
+      ),
+    ).toMatch(/layer\.js:172:12/);
+    expect(
+      findStackTrace(
+        '<pre>TypeError: bad id<br> &nbsp; &nbsp;at Layer.handle [as handle_request] (/srv/app/node_modules/express/lib/router/layer.js:95:5)</pre>',
+      ),
+    ).toMatch(/layer\.js:95:5/);
+    // A page that only talks about a list of places is no trace.
+    expect(
+      findStackTrace('<pre>TypeError: bad id<br> &nbsp; &nbsp;at /srv/app/routes/orders.js:12:9</pre>'),
+    ).toMatch(/orders\.js:12:9/);
+    // A page that only lists places and times is no trace.
+    expect(
+      findStackTrace('<ul><li>at Home (London)</li><li>at Work: 3:4</li><li>at 10:30:45</li></ul>'),
+    ).toBeNull();
     expect(versionsNamed('<h3>Apache Tomcat/9.0.70</h3> ASP.NET Version:4.8.4')).toEqual([
       'Apache Tomcat/9.0.70',
       'ASP.NET Version:4.8.4',

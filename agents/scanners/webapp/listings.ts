@@ -1,6 +1,6 @@
-// Directory listings (Apache/nginx/lighttpd autoindex, Python's http.server, IIS, Tomcat), and what they
-// show: the files and subdirectories they name are probed in turn, so a listing reached only through
-// robots.txt still leads to the dump lying in it.
+// Directory listings (Apache/nginx/lighttpd autoindex, Python's http.server, IIS, Tomcat, Express's
+// serve-index), and what they show: the files and subdirectories they name are probed in turn, so a
+// listing reached only through robots.txt still leads to the dump lying in it.
 import type { Finding } from '../../../shared/findings.ts';
 import type { HttpClient } from '../core/http-client.ts';
 import { forEachLimit } from '../core/pool.ts';
@@ -10,7 +10,24 @@ import { fileProbeInit } from './soft404.ts';
 import type { NotFoundOracle } from './soft404.ts';
 
 const listingSignature =
-  /<title>\s*Index of \/|<h1>\s*Index of \/|Directory listing for \/|\[To Parent Directory\]|<title>Directory Listing For \//i;
+  /<title>\s*Index of \/|<h1>\s*Index of \/|Directory listing for \/|\[To Parent Directory\]|<title>Directory Listing For \/|<title>listing directory \//i;
+
+/**
+ * Subdirectories that a listing links without a trailing slash: serve-index marks them with an icon class,
+ * or, without icons, leaves their size empty.
+ */
+const directoryMarks = [
+  /<a\s[^>]*href="([^"]+)"[^>]*class="[^"]*\bicon-directory\b/gi,
+  /<a\s[^>]*href="([^"]+)"[^>]*>\s*<span class="name">[^<]*<\/span>\s*<span class="size"><\/span>/gi,
+];
+
+function directoryLinks(body: string, dir: URL): Set<string> {
+  return new Set(
+    directoryMarks.flatMap((mark) =>
+      [...body.matchAll(mark)].map((match) => new URL(match[1]!, dir).pathname),
+    ),
+  );
+}
 
 export interface ListingResult {
   findings: Finding[];
@@ -51,15 +68,19 @@ export async function listingFindings(
             link.pathname.startsWith(dir.pathname) &&
             link.pathname !== dir.pathname,
         );
-        const files = links.filter((link) => !link.pathname.endsWith('/'));
-        const dirs = links.filter((link) => link.pathname.endsWith('/'));
+        const marked = directoryLinks(response.body, dir);
+        const asDirectory = (link: URL) =>
+          marked.has(link.pathname) ? new URL(`${link.pathname}/`, link.origin) : link;
+        const entries = links.map(asDirectory);
+        const files = entries.filter((link) => !link.pathname.endsWith('/'));
+        const dirs = entries.filter((link) => link.pathname.endsWith('/'));
         result.files.push(...files.map((link) => new URL(link.pathname, link.origin)));
         result.subdirectories.push(...dirs);
         next.push(...dirs.slice(0, 10));
         result.findings.push(
           webappFinding('web.directory-listing', {
             location: response.url,
-            evidence: `directory index page ("Index of ...") served, naming ${files.length} files and ${dirs.length} directories${
+            evidence: `directory index page served, naming ${files.length} files and ${dirs.length} directories${
               files.length
                 ? ` (${files
                     .slice(0, 4)

@@ -14,6 +14,27 @@ import { webappFinding } from './rules.ts';
 
 /** A host under the reserved .invalid TLD: it can never resolve, so a followed redirect goes nowhere. */
 export const redirectMarkerHost = 'vigil-redirect-check.invalid';
+const isMarkerHost = (hostname: string) =>
+  hostname === redirectMarkerHost || hostname.endsWith(`.${redirectMarkerHost}`);
+
+/**
+ * Our host, then, when the page's own value is an absolute URL (an allow-listed partner), the ways allow-lists
+ * that test the text instead of the parsed host are passed: the allowed URL in our query, as the user
+ * name before our host, and as a label in front of our domain.
+ */
+function redirectValues(original: string): string[] {
+  const values = [`https://${redirectMarkerHost}/`, `//${redirectMarkerHost}/`];
+  const allowed = /^https?:\/\//.test(original) ? URL.parse(original) : null;
+  if (allowed) {
+    values.push(
+      `https://${redirectMarkerHost}/?${original}`,
+      `https://${allowed.host}@${redirectMarkerHost}/`,
+      `https://${allowed.hostname}.${redirectMarkerHost}/`,
+    );
+  }
+  return values;
+}
+
 const redirectParam =
   /^(next|url|redirect|redirect_?ur[il]|return|return_?to|return_?url|returnto|goto|dest|destination|continue|target|to|out|forward|r|u)$/i;
 
@@ -93,7 +114,7 @@ export async function probeFindings(
         /^(https?:)?\/\//.test(originalValue) ||
         originalValue.startsWith('/')
       ) {
-        for (const value of [`https://${redirectMarkerHost}/`, `//${redirectMarkerHost}/`]) {
+        for (const value of redirectValues(originalValue)) {
           const response = await send(client, endpoint, param, value);
           const target = response ? header(response, 'location') : undefined;
           if (
@@ -101,12 +122,16 @@ export async function probeFindings(
             response.status >= 300 &&
             response.status < 400 &&
             target &&
-            new URL(target, endpoint.url).hostname === redirectMarkerHost
+            isMarkerHost(new URL(target, endpoint.url).hostname)
           ) {
             findings.push(
               webappFinding('web.open-redirect', {
                 location,
-                evidence: `${param}=${value} answered ${response.status} Location: ${target}`,
+                evidence: `${param}=${value} answered ${response.status} Location: ${target}${
+                  value.includes(originalValue) && originalValue
+                    ? ` (an allow-list that looks for ${originalValue} in the value was passed)`
+                    : ''
+                }`,
               }),
             );
             break;

@@ -66,6 +66,17 @@ describe('nmap service scripts as claims', () => {
     ]);
     expect(claims('samba-smb3')).toEqual(['infra.open-port :445', 'infra.smb.exposed :445']);
   });
+
+  it('shares smb-enum-shares guessed when listing failed, by their name in any case, never IPC$', () => {
+    expect(claims('samba-list-refused')).toEqual([
+      'infra.open-port :445',
+      'infra.smb.anonymous-share :445/share/public',
+      'infra.smb.exposed :445',
+      'infra.smb.signing-not-required :445',
+    ]);
+    // SMB1 off: smb-enum-shares cannot speak to the twin at all, so it has nothing to guess there either.
+    expect(claims('samba-hidden-login')).toEqual(['infra.open-port :445', 'infra.smb.exposed :445']);
+  });
 });
 
 describe('smbclient as claims', () => {
@@ -86,6 +97,9 @@ describe('smbclient as claims', () => {
       'infra.smb.anonymous-share :445/share/public',
     ]);
     expect(run('samba-restricted', [])).toEqual([]);
+    // No list when IPC$ is refused, and hidden shares never listed: smbclient -L has nothing to try.
+    expect(listed('samba-list-refused')).toEqual([]);
+    expect(run('samba-hidden-login', [])).toEqual(['infra.smb.null-session :445']);
     // impacket lists IPC$ as a disk share: still the pipe share, not a file share.
     const impacket = smbclientClaims(
       { listed: parseShareList('Disk|IPC$|\nDisk|DATA|\n'), readable: ['DATA'], ms: 0 },

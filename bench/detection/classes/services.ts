@@ -4,7 +4,8 @@
 // smb2-security-mode, smb-security-mode, smb-enum-shares, and -sV for the service names) and, on Samba,
 // smbclient -L -N with ls per disk share, on real servers from Debian, each misconfigured beside its safe
 // twin. pgsql-brute, rexec-brute and rlogin-brute are left out on purpose: guessing passwords is not
-// harmless; nmap has no script that tests rsh's host trust.
+// harmless; nmap has no script that tests rsh's host trust (root's or hosts.equiv's). Shares hidden from
+// the list: nmap guesses common names only when listing fails, smbclient -L never.
 // MongoDB and CouchDB have no Debian package: their fixtures are third-party servers from npm (PouchDB
 // Server, CongoDB), beside nmap's couchdb-databases, couchdb-stats, mongodb-databases and mongodb-info;
 // Elasticsearch has no installable server at all (see docs/scanners.md).
@@ -27,6 +28,8 @@ import { startImpacketSmb } from '../../../tests/fixtures/impacket-smb.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
 import { startRealServices } from '../../../tests/fixtures/real-services.ts';
 import {
+  startSambaHiddenLogin,
+  startSambaListRefused,
   startSambaNullSession,
   startSambaRestricted,
   startSambaSmb1Shares,
@@ -43,10 +46,13 @@ import {
   startVsftpdWritable,
 } from '../../../tests/fixtures/service-servers.ts';
 import {
+  startNetkitHostsEquiv,
   startNetkitOtherHost,
   startNetkitRexec,
   startNetkitTrusting,
+  startRedoneHostsEquiv,
   startRedoneNoTrust,
+  startRedoneOtherHostsEquiv,
   startRedoneTrusting,
 } from '../../../tests/fixtures/rsh-servers.ts';
 import type { NmapRun } from '../nmap-scripts.ts';
@@ -161,14 +167,21 @@ export function nmapClaims(run: NmapRun): PlantedIssue[] {
     smbPorts.forEach((location) => claims.push({ rule_id: 'infra.smb.signing-not-required', location }));
   }
   // smb-enum-shares lists IPC$ with "Anonymous access: READ" when a null session reaches it, and each
-  // disk share the anonymous session could read the same way (it speaks SMB1 only).
-  const shares = shareAccess(run.ports.get('host')?.scripts.get('smb-enum-shares') ?? '');
+  // disk share the anonymous session could read the same way (it speaks SMB1 only). When listing fails it
+  // guesses common names, in its own upper case (Samba's names are case-insensitive), and cannot read their
+  // type: its write probe's NT_STATUS_OBJECT_NAME_NOT_FOUND then prints "Not a file share".
+  const output = run.ports.get('host')?.scripts.get('smb-enum-shares') ?? '';
+  const guessed = /Enumerating shares failed, guessing at common ones/.test(output);
+  const fileShare = (s: { name: string; type: string }) =>
+    s.type === 'STYPE_DISKTREE' || (guessed && s.type === 'Not a file share' && !s.name.endsWith('$'));
+  const shares = shareAccess(output);
   for (const location of smbPorts) {
     if (shares.some((s) => s.name === 'IPC$' && /^READ/.test(s.anonymous))) {
       claims.push({ rule_id: 'infra.smb.null-session', location });
     }
-    for (const share of shares.filter((s) => s.type === 'STYPE_DISKTREE' && /^READ/.test(s.anonymous))) {
-      claims.push({ rule_id: 'infra.smb.anonymous-share', location: `${location}/share/${share.name}` });
+    for (const share of shares.filter((s) => fileShare(s) && /^READ/.test(s.anonymous))) {
+      const name = guessed ? share.name.toLowerCase() : share.name;
+      claims.push({ rule_id: 'infra.smb.anonymous-share', location: `${location}/share/${name}` });
     }
   }
   return claims;
@@ -269,11 +282,20 @@ export const fixtures: DetectionFixture[] = [
   servicesFixture('netkit rshd: .rhosts trusts another host and user (twin)', { tcp: [514] }, () =>
     startNetkitOtherHost(514),
   ),
+  servicesFixture("rsh-redone's rshd: hosts.equiv '+' (non-root accounts)", { tcp: [514] }, () =>
+    startRedoneHostsEquiv(514),
+  ),
+  servicesFixture("netkit rshd 0.17: hosts.equiv '+' (non-root accounts)", { tcp: [514] }, () =>
+    startNetkitHostsEquiv(514),
+  ),
+  servicesFixture("rsh-redone's rshd: hosts.equiv names other hosts (twin)", { tcp: [514] }, () =>
+    startRedoneOtherHostsEquiv(514),
+  ),
   servicesFixture('netkit rexecd 0.17', { tcp: [512] }, () => startNetkitRexec(512)),
   servicesFixture('TigerVNC Xvnc: security type None', { tcp: [2342] }, startVncNoAuth),
   servicesFixture('TigerVNC Xvnc: VncAuth (twin)', { tcp: [2343] }, startVncAuth),
   servicesFixture(
-    'Samba 4.17: null session to IPC$, a guest share',
+    'Samba 4.17: null session to IPC$, a guest share and a hidden one (browseable = no)',
     { tcp: [445] },
     () => startSambaNullSession(445),
     [smbclientTool(445)],
@@ -285,7 +307,7 @@ export const fixtures: DetectionFixture[] = [
     [smbclientTool(445)],
   ),
   servicesFixture(
-    'Samba 4.17: SMB 3.1.1 only, signing mandatory, writable guest share',
+    'Samba 4.17: SMB 3.1.1 only, signing mandatory, writable guest share, hidden backup$',
     { tcp: [445] },
     () => startSambaSmb3Shares(445),
     [smbclientTool(445)],
@@ -294,6 +316,18 @@ export const fixtures: DetectionFixture[] = [
     'impacket 0.10 SimpleSMBServer: a folder shared with anyone (SMB 2.0.2)',
     { tcp: [445] },
     () => startImpacketSmb(445),
+    [smbclientTool(445)],
+  ),
+  servicesFixture(
+    'Samba 4.17: restrict anonymous = 2 (no IPC$, no list), SMB1 on, yet a guest share',
+    { tcp: [445] },
+    () => startSambaListRefused(445),
+    [smbclientTool(445)],
+  ),
+  servicesFixture(
+    'Samba 4.17: hidden shares needing a login or unreadable to guests (twin)',
+    { tcp: [445] },
+    () => startSambaHiddenLogin(445),
     [smbclientTool(445)],
   ),
   servicesFixture(

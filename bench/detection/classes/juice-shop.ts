@@ -1,0 +1,235 @@
+// OWASP Juice Shop v19.0.0, the well-known deliberately vulnerable Angular shop, which nobody on the team
+// configured: our scan logged out beside wapiti, whatweb and sqlmap. It runs when VIGIL_BENCH_JUICE_SHOP names a
+// built checkout (bench/detection/juice-shop-build.sh) and is skipped otherwise: it cannot be fetched
+// without the internet and is too large to vendor.
+//
+// The planted list is what an unauthenticated scanner can see, each with the line of Juice Shop's source
+// that causes it. Two problems are server-wide (`app.use(cors())` and the errorhandler middleware): each is
+// one issue wherever it shows, so their findings are counted once at the location "*".
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { runScan } from '../../../agents/scanners/run-scan.ts';
+import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
+import { runTool } from '../tool-process.ts';
+import type { DetectionFixture, ReferenceTool, ToolRun } from '../types.ts';
+import { sqlmapInjectionPoints } from './web-injection.ts';
+import { wapitiFindings } from './spa.ts';
+
+export const juiceShopPort = 18194;
+const home = process.env.VIGIL_BENCH_JUICE_SHOP ?? '';
+const node = process.env.VIGIL_BENCH_JUICE_SHOP_NODE ?? process.execPath;
+const cdnJquery = 'http://cdnjs.cloudflare.com/ajax/libs/jquery/2.2.4/jquery.min.js';
+
+/** Server-wide problems: one issue each, wherever a scan or tool sees them. */
+const serverWide = new Set(['web.cors.wildcard', 'web.error.verbose']);
+
+export const juiceShopPlanted: PlantedIssue[] = [
+  // Served over HTTP without the headers a shop needs (helmet only sets nosniff and frameguard).
+  { rule_id: 'web.transport.cleartext', location: '/' },
+  { rule_id: 'web.header.csp-missing', location: '/#/' },
+  { rule_id: 'web.header.referrer-policy-missing', location: '/#/' },
+  { rule_id: 'web.header.permissions-policy-missing', location: '/#/' },
+  // server.ts: app.use(cors()) answers Access-Control-Allow-Origin: * on every API.
+  { rule_id: 'web.cors.wildcard', location: '*' },
+  // server.ts: errorhandler() prints the stack trace of every error (a bad path, a bad parameter).
+  { rule_id: 'web.error.verbose', location: '*' },
+  // server.ts:269 serveIndex('ftp'), disallowed in robots.txt and linked from the About page.
+  { rule_id: 'web.directory-listing', location: '/ftp/' },
+  { rule_id: 'web.directory-listing', location: '/ftp/quarantine/' },
+  // lib/insecurity.ts isRedirectAllowed: the target only has to contain an allow-listed URL somewhere.
+  { rule_id: 'web.open-redirect', location: '/redirect?to=' },
+  // server.ts: /metrics (prom-client) without authentication.
+  { rule_id: 'web.exposed.metrics', location: '/metrics' },
+  // routes/search.ts: the search term is concatenated into SQL.
+  { rule_id: 'web.sqli.error', location: '/rest/products/search?q=' },
+  // routes/login.ts: the login e-mail is concatenated into SQL.
+  { rule_id: 'web.sqli.error', location: 'POST /rest/user/login?email=' },
+  // routes/memory.ts: every user's e-mail with the photo wall, to anyone.
+  { rule_id: 'web.api.personal-data', location: '/rest/memories/' },
+  // frontend/src/index.html: jQuery 2.2.4 (CVE-2019-11358, CVE-2020-11022, CVE-2020-11023).
+  { rule_id: 'web.vulnerable-library', location: cdnJquery },
+];
+
+const key = (issue: PlantedIssue) => `${issue.rule_id} @ ${issue.location}`;
+const plantedKeys = new Set(juiceShopPlanted.map(key));
+const collapse = (issue: PlantedIssue): PlantedIssue =>
+  serverWide.has(issue.rule_id) ? { rule_id: issue.rule_id, location: '*' } : issue;
+
+function judge(found: PlantedIssue[], falseRule: (rule: string) => boolean): Omit<ToolRun, 'ms'> {
+  const unique = [...new Map(found.map(collapse).map((f) => [key(f), f])).values()];
+  return {
+    found: unique.filter((f) => plantedKeys.has(key(f))),
+    falsePositives: unique.filter((f) => !plantedKeys.has(key(f)) && falseRule(f.rule_id)).map(key),
+  };
+}
+
+async function startJuiceShop(): Promise<RunningFixture> {
+  const child = spawn(node, ['build/app'], {
+    cwd: home,
+    env: { ...process.env, PORT: String(juiceShopPort) },
+    stdio: 'ignore',
+  });
+  const target = `http://127.0.0.1:${juiceShopPort}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const up = await fetch(`${target}/rest/admin/application-version`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) {
+      break;
+    }
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill();
+      throw new Error(`Juice Shop in ${home} did not start within 2 minutes`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return {
+    target,
+    planted: juiceShopPlanted,
+    close: async () => {
+      child.kill();
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+const wapiti: ReferenceTool = {
+  name: 'wapiti',
+  command: 'wapiti',
+  aptPackage: 'wapiti',
+  covers: (issue) =>
+    ['web.header.csp-missing', 'web.open-redirect'].includes(issue.rule_id) ||
+    issue.rule_id.startsWith('web.sqli.'),
+  async run(fixture) {
+    const out = path.join(await mkdtemp(path.join(os.tmpdir(), 'vigil-wapiti-')), 'report.json');
+    const run = await runTool(
+      'wapiti',
+      [
+        '-u',
+        `${fixture.target}/`,
+        '--flush-session',
+        '-f',
+        'json',
+        '-o',
+        out,
+        '-v',
+        '0',
+        '--max-scan-time',
+        '900',
+      ],
+      { timeoutMs: 1_200_000 },
+    );
+    const report = JSON.parse(await readFile(out, 'utf8').catch(() => '{}')) as Parameters<
+      typeof wapitiFindings
+    >[0];
+    await rm(path.dirname(out), { recursive: true, force: true });
+    // wapiti names pages by path; the shop's pages are its hash routes, which it does not run.
+    const found = wapitiFindings(report).map((f) =>
+      f.rule_id === 'web.header.csp-missing' ? { ...f, location: '/#/' } : f,
+    );
+    return { ...judge(found, (rule) => /sqli|xss|redirect|backup/.test(rule)), ms: run.ms };
+  },
+};
+
+const whatweb: ReferenceTool = {
+  name: 'whatweb',
+  command: 'whatweb',
+  aptPackage: 'whatweb',
+  covers: (issue) => issue.rule_id === 'web.vulnerable-library',
+  async run(fixture) {
+    const run = await runTool('whatweb', ['--color=never', '--log-json=-', '-q', `${fixture.target}/`], {
+      timeoutMs: 120_000,
+    });
+    const entries = JSON.parse(run.stdout || '[]') as { plugins?: Record<string, { version?: string[] }> }[];
+    // Counted when it names the library with the served, vulnerable version (it does not judge versions).
+    const jquery = entries[0]?.plugins?.JQuery?.version ?? [];
+    const found = jquery.includes('2.2.4')
+      ? [{ rule_id: 'web.vulnerable-library', location: cdnJquery }]
+      : [];
+    return { ...judge(found, () => false), ms: run.ms };
+  },
+};
+
+/** sqlmap has no discovery of its own: it is given the two injectable requests the running app sends. */
+const sqlmap: ReferenceTool = {
+  name: 'sqlmap --batch --level 2 (given both endpoints)',
+  command: 'sqlmap',
+  aptPackage: 'sqlmap',
+  covers: (issue) => issue.rule_id.startsWith('web.sqli.'),
+  async run(fixture) {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-sqlmap-'));
+    const requests: { args: string[]; location: (param: string) => string }[] = [
+      {
+        args: ['-u', `${fixture.target}/rest/products/search?q=apple`],
+        location: (p) => `/rest/products/search?${p}=`,
+      },
+      {
+        args: ['-u', `${fixture.target}/rest/user/login`, '--data', '{"email":"a@b.c","password":"x"}'],
+        location: (p) => `POST /rest/user/login?${p}=`,
+      },
+    ];
+    const found: PlantedIssue[] = [];
+    let ms = 0;
+    try {
+      for (const request of requests) {
+        const run = await runTool(
+          'sqlmap',
+          [
+            ...request.args,
+            '--batch',
+            '--level',
+            '2',
+            '--flush-session',
+            '--output-dir',
+            dir,
+            '--disable-coloring',
+          ],
+          { timeoutMs: 300_000, env: { ...process.env, HOME: dir } },
+        );
+        ms += run.ms;
+        for (const point of sqlmapInjectionPoints(run.stdout)) {
+          const param = point.param.replace(/^JSON /, '');
+          found.push({ rule_id: 'web.sqli.error', location: request.location(param) });
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    return { ...judge(found, (rule) => rule.startsWith('web.sqli.')), ms };
+  },
+};
+
+const available = home !== '' && existsSync(path.join(home, 'build/app.js'));
+if (!available) {
+  console.error(
+    'juice-shop: skipped (set VIGIL_BENCH_JUICE_SHOP to a checkout built by bench/detection/juice-shop-build.sh)',
+  );
+}
+
+export const fixtures: DetectionFixture[] = available
+  ? [
+      {
+        name: 'OWASP Juice Shop 19.0.0 (Angular + Express + SQLite), not logged in',
+        classOf: (issue) =>
+          issue.rule_id.startsWith('web.header.') || issue.rule_id === 'web.transport.cleartext'
+            ? 'juice shop: headers'
+            : 'juice shop',
+        start: startJuiceShop,
+        scan: async (f) => {
+          const result = await runScan('webapp', { target: f.target, mode: 'local' });
+          const findings = result.findings.map((finding) =>
+            serverWide.has(finding.rule_id) ? { ...finding, location: '*' } : finding,
+          );
+          const unique = [...new Map(findings.map((x) => [`${x.rule_id} @ ${x.location}`, x])).values()];
+          return { ...result, findings: unique, detail: `${result.crawl?.engine ?? 'html'} crawl` };
+        },
+        tools: [wapiti, whatweb, sqlmap],
+      },
+    ]
+  : [];
