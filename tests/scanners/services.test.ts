@@ -50,6 +50,15 @@ import {
   startVsftpdWritable,
 } from '../fixtures/service-servers.ts';
 import { startUnpackagedTwins } from '../fixtures/unpackaged-databases.ts';
+import { startCongodbFiles, startCongodbMemory } from '../fixtures/congodb-servers.ts';
+import {
+  startExpressPouchdbLocked,
+  startExpressPouchdbUnlisted,
+  startPouchdbAdminParty,
+  startPouchdbListingAdmins,
+} from '../fixtures/couchdb-servers.ts';
+import type { NpmServerName } from '../fixtures/npm-servers.ts';
+import { npmServerEntry } from '../fixtures/npm-servers.ts';
 import { measure } from './measure.ts';
 
 interface Group {
@@ -59,6 +68,8 @@ interface Group {
 }
 
 const one = (start: () => Promise<RunningFixture>) => async () => [await start()];
+/** A server installed from npm by tests/fixtures/npm-servers.ts; a name that does not exist when it is not. */
+const fromNpm = (name: NpmServerName) => npmServerEntry(name) ?? `${name} from npm`;
 const groups: Group[] = [
   {
     what: 'vsftpd: anonymous upload, no TLS',
@@ -171,7 +182,37 @@ const groups: Group[] = [
     start: one(startMemcachedSafe),
   },
   {
-    what: 'MongoDB, Elasticsearch, CouchDB twins with authentication (stand-ins: no Debian package)',
+    what: 'PouchDB Server 4.2 in memory, no admin (admin party)',
+    binaries: [fromNpm('pouchdb')],
+    start: one(() => startPouchdbAdminParty()),
+  },
+  {
+    what: 'PouchDB Server 4.2 on LevelDB with an admin: /_all_dbs still open, one database without members',
+    binaries: [fromNpm('pouchdb')],
+    start: one(() => startPouchdbListingAdmins()),
+  },
+  {
+    what: 'express-pouchdb with /_all_dbs switched off, no admin (admin party all the same)',
+    binaries: [fromNpm('pouchdb')],
+    start: one(() => startExpressPouchdbUnlisted()),
+  },
+  {
+    what: 'express-pouchdb twin: an admin, /_all_dbs switched off',
+    binaries: [fromNpm('pouchdb')],
+    start: one(() => startExpressPouchdbLocked()),
+  },
+  {
+    what: "CongoDB (smartmongo 2.2's MongoDB wire server) in memory: no access control",
+    binaries: [fromNpm('congodb')],
+    start: one(() => startCongodbMemory()),
+  },
+  {
+    what: 'CongoDB on files: no access control',
+    binaries: [fromNpm('congodb')],
+    start: one(() => startCongodbFiles()),
+  },
+  {
+    what: 'MongoDB, Elasticsearch, CouchDB 3 twins with authentication (stand-ins: no real server installable)',
     binaries: [],
     start: one(startUnpackagedTwins),
   },
@@ -307,6 +348,23 @@ describe('infrastructure scanner against real services and their safe twins', ()
       ],
       ['infra.rexec.open', /^rexec request refused: username too long$/],
       ['infra.telnet.open', /option negotiation: .*DO TERMINAL-TYPE/],
+      [
+        'infra.couchdb.unauthenticated',
+        /^GET \/_session without credentials answered userCtx \{"name":null,"roles":\["_admin"\]\}: every anonymous request is server admin \(admin party\); GET \/_all_dbs answered 200 without credentials: \["_replicator","_users","invoices"\]$/,
+        ':2384',
+      ],
+      [
+        'infra.couchdb.unauthenticated',
+        /^GET \/_all_dbs answered 200 without credentials: \["_replicator","_users","customers","payroll"\]$/,
+        ':2385',
+      ],
+      [
+        'infra.couchdb.unauthenticated',
+        /^GET \/_session without credentials answered userCtx \{"name":null,"roles":\["_admin"\]\}: every anonymous request is server admin \(admin party\)$/,
+        ':2386',
+      ],
+      ['infra.mongodb.unauthenticated', /^listDatabases without credentials: billing$/, ':2388'],
+      ['infra.mongodb.unauthenticated', /^listDatabases without credentials: billing$/, ':2389'],
     ];
     const planted = new Set([...running.values()].flat().flatMap((f) => f.planted.map((p) => p.rule_id)));
     const expected = proven.filter(([rule]) => planted.has(rule));

@@ -2,7 +2,8 @@
 // account or no password, one informational command, and a single marker file stored and deleted again
 // when anonymous FTP may write (ftp-checks.ts).
 import type { Finding } from '../../../shared/findings.ts';
-import { couchdbFindings, mysqlFindings, postgresqlFindings } from './db-checks.ts';
+import { couchdbFindings } from './couchdb.ts';
+import { mysqlFindings, postgresqlFindings } from './db-checks.ts';
 import { ftpFindings } from './ftp-checks.ts';
 import { grab } from './grab.ts';
 import type { Step } from './grab.ts';

@@ -1,7 +1,7 @@
 // Databases that let anyone in: MySQL/MariaDB with an anonymous account or root without a password,
-// PostgreSQL trusting the network (pg_hba "trust"), CouchDB answering without credentials. Each login
-// is tried with no password at all, and proven by one harmless read that the evidence names
-// (SELECT CURRENT_USER(), SELECT version(), GET /_all_dbs). No password is ever guessed.
+// PostgreSQL trusting the network (pg_hba "trust"); CouchDB is in couchdb.ts. Each login is tried with
+// no password at all, and proven by one harmless read that the evidence names (SELECT CURRENT_USER(),
+// SELECT version()). No password is ever guessed.
 import net from 'node:net';
 
 import { createConnection } from 'mysql2';
@@ -10,10 +10,8 @@ import pg from 'pg';
 
 import type { Finding } from '../../../shared/findings.ts';
 import type { CheckContext } from './checks.ts';
-import { grab } from './grab.ts';
 import { slowServiceMs } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';
-import { httpGet } from './wire.ts';
 
 const loginMs = (ctx: CheckContext) => Math.max(ctx.timing.firstByteMs * 4, slowServiceMs);
 
@@ -108,34 +106,4 @@ export async function postgresqlFindings(ctx: CheckContext): Promise<Finding[]> 
     ctx.signal?.removeEventListener('abort', abort);
     await client.end().catch(() => undefined);
   }
-}
-
-export async function couchdbFindings(ctx: CheckContext): Promise<Finding[]> {
-  const text = (
-    await grab(ctx.address, ctx.port, httpGet(ctx.host, '/_all_dbs'), {
-      firstByteMs: Math.max(ctx.timing.firstByteMs * 2, slowServiceMs),
-      signal: ctx.signal,
-    })
-  ).toString('utf8');
-  const body = text
-    .split(/\r?\n\r?\n/)
-    .slice(1)
-    .join('\n')
-    .trim();
-  let databases: unknown;
-  try {
-    databases = JSON.parse(body);
-  } catch {
-    // Guard: a truncated or HTML body is no proof.
-    return [];
-  }
-  if (!/^HTTP\/\d(\.\d)? 200/.test(text) || !Array.isArray(databases)) {
-    return [];
-  }
-  return [
-    infrastructureFinding('infra.couchdb.unauthenticated', {
-      location: ctx.location,
-      evidence: `GET /_all_dbs answered 200 without credentials: ${JSON.stringify(databases).slice(0, 200)}`,
-    }),
-  ];
 }

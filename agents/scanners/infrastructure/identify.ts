@@ -117,7 +117,8 @@ const probes: Probe[] = [
         return null;
       }
       const elastic = /You Know, for Search|"cluster_name"\s*:/.test(text);
-      const couchdb = /"couchdb"\s*:\s*"Welcome"/.test(text);
+      // Apache CouchDB's welcome is "couchdb": "Welcome", PouchDB Server's "express-pouchdb": "Welcome!".
+      const couchdb = /"(couchdb|express-pouchdb)"\s*:\s*"Welcome/.test(text);
       return {
         name: elastic ? 'elasticsearch' : couchdb ? 'couchdb' : 'http',
         banner: printable(Buffer.from(text.split(/\r?\n\r?\n/)[0]!)),

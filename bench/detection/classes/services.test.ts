@@ -118,4 +118,28 @@ describe('smbclient as claims', () => {
     expect(listedRoot({ code: 1, stdout: 'NT_STATUS_ACCESS_DENIED listing \\*\n' })).toBe(false);
     expect(listedRoot({ code: 0, stdout: 'tree connect failed: NT_STATUS_BAD_NETWORK_NAME\n' })).toBe(false);
   });
+
+  it('CouchDB open only when couchdb-databases lists databases: not its not_found, not for the admin party it cannot see', () => {
+    expect(claims('pouchdb-admin-party')).toEqual([
+      'infra.couchdb.unauthenticated :5984',
+      'infra.open-port :5984',
+    ]);
+    expect(claims('pouchdb-admins')).toEqual([
+      'infra.couchdb.unauthenticated :5984',
+      'infra.open-port :5984',
+    ]);
+    expect(claims('express-pouchdb-unlisted')).toEqual(['infra.open-port :5984']);
+    expect(claims('express-pouchdb-locked')).toEqual(['infra.open-port :5984']);
+  });
+
+  it('MongoDB open when mongodb-databases printed the databases with ok = 1', () => {
+    expect(claims('congodb-memory')).toEqual([
+      'infra.mongodb.unauthenticated :27017',
+      'infra.open-port :27017',
+    ]);
+    expect(claims('congodb-files')).toEqual([
+      'infra.mongodb.unauthenticated :27017',
+      'infra.open-port :27017',
+    ]);
+  });
 });

@@ -6,7 +6,9 @@
 // twin. pgsql-brute, rexec-brute and rlogin-brute are left out on purpose: guessing passwords is not
 // harmless; nmap has no script that tests rsh's host trust (root's or hosts.equiv's). Shares hidden from
 // the list: nmap guesses common names only when listing fails, smbclient -L never.
-// MongoDB, Elasticsearch and CouchDB have no Debian package and so no fixture here (see docs/scanners.md).
+// MongoDB and CouchDB have no Debian package: their fixtures are third-party servers from npm (PouchDB
+// Server, CongoDB), beside nmap's couchdb-databases, couchdb-stats, mongodb-databases and mongodb-info;
+// Elasticsearch has no installable server at all (see docs/scanners.md).
 import { runScan } from '../../../agents/scanners/run-scan.ts';
 import { startVsftpd } from '../../../tests/fixtures/apt-servers.ts';
 import {
@@ -15,6 +17,13 @@ import {
   startPostgresPair,
   startRedisSafe,
 } from '../../../tests/fixtures/database-servers.ts';
+import { startCongodbFiles, startCongodbMemory } from '../../../tests/fixtures/congodb-servers.ts';
+import {
+  startExpressPouchdbLocked,
+  startExpressPouchdbUnlisted,
+  startPouchdbAdminParty,
+  startPouchdbListingAdmins,
+} from '../../../tests/fixtures/couchdb-servers.ts';
 import { startImpacketSmb } from '../../../tests/fixtures/impacket-smb.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
 import { startRealServices } from '../../../tests/fixtures/real-services.ts';
@@ -67,6 +76,10 @@ export const nmapServiceScripts = [
   'smb-security-mode',
   'smb2-security-mode',
   'smb-enum-shares',
+  'couchdb-databases',
+  'couchdb-stats',
+  'mongodb-databases',
+  'mongodb-info',
 ];
 
 /** What nmap's output says, as our rules: each mapping is a plain reading of its script or service name. */
@@ -130,6 +143,19 @@ export function nmapClaims(run: NmapRun): PlantedIssue[] {
     if (/Process ID: \d/.test(out('memcached-info'))) {
       claim('infra.memcached.unauthenticated');
     }
+    // couchdb-databases prints the parsed body of GET /_all_dbs: an array's items as "1 = name", a
+    // refusal as "error = unauthorized". couchdb-stats says "NOT enabled ('admin party')" when /_config
+    // answers with CouchDB 1.x's handler table.
+    if (
+      (/^\s*\|?_?\s*1 = /m.test(out('couchdb-databases')) && !/error = /.test(out('couchdb-databases'))) ||
+      /NOT enabled \('admin party'\)/.test(out('couchdb-stats'))
+    ) {
+      claim('infra.couchdb.unauthenticated');
+    }
+    // mongodb-databases prints listDatabases' answer: its databases and "ok = 1" when it was allowed.
+    if (/\bdatabases\b/.test(out('mongodb-databases')) && /\bok = 1\b/.test(out('mongodb-databases'))) {
+      claim('infra.mongodb.unauthenticated');
+    }
     // snmp-sysdescr asks with community "public"; snmp-info uses SNMPv3 discovery, no community at all.
     if (out('snmp-sysdescr').trim() !== '') {
       claim('infra.snmp.default-community');
@@ -181,6 +207,8 @@ const nmapCovers = new Set([
   'infra.redis.unauthenticated',
   'infra.memcached.unauthenticated',
   'infra.snmp.default-community',
+  'infra.couchdb.unauthenticated',
+  'infra.mongodb.unauthenticated',
 ]);
 
 function nmap(tcp: number[], udp: number[]): ReferenceTool {
@@ -327,4 +355,24 @@ export const fixtures: DetectionFixture[] = [
     { tcp: [6390, 11299, 2334, 2335] },
     async () => together(await startRealServices(), await startRedisSafe(), await startMemcachedSafe()),
   ),
+  // On CouchDB's and MongoDB's own ports, where nmap's scripts run without -sV naming the service
+  // (it names PouchDB Server plain http); one at a time.
+  servicesFixture('PouchDB Server 4.2: in memory, no admin (admin party)', { tcp: [5984] }, () =>
+    startPouchdbAdminParty(5984),
+  ),
+  servicesFixture('PouchDB Server 4.2: LevelDB, an admin, /_all_dbs still open', { tcp: [5984] }, () =>
+    startPouchdbListingAdmins(5984),
+  ),
+  servicesFixture('express-pouchdb: /_all_dbs switched off, no admin (admin party)', { tcp: [5984] }, () =>
+    startExpressPouchdbUnlisted(5984),
+  ),
+  servicesFixture('express-pouchdb: an admin, /_all_dbs switched off (silent twin)', { tcp: [5984] }, () =>
+    startExpressPouchdbLocked(5984),
+  ),
+  servicesFixture(
+    'CongoDB (smartmongo 2.2 MongoDB wire server): in memory, no access control',
+    { tcp: [27017] },
+    () => startCongodbMemory(27017),
+  ),
+  servicesFixture('CongoDB: on files, no access control', { tcp: [27017] }, () => startCongodbFiles(27017)),
 ];
