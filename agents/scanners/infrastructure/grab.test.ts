@@ -26,6 +26,27 @@ const untilLine =
     got.toString().includes(line) ? Buffer.from(reply) : 'wait';
 
 describe('grab', () => {
+  it('takes another source port when the chosen one cannot be bound, and only when it may choose', async () => {
+    const port = await scripted([[10, 'hello\r\n']]);
+    // The source port we would choose is taken (as rshd's own 514 is, or a port in TIME_WAIT).
+    const taken = net.createServer();
+    servers.push(taken);
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const busy = (taken.address() as AddressInfo).port;
+    const chosen: number[] = [];
+    const got = await grab('127.0.0.1', port, null, {
+      firstByteMs: 1000,
+      localPort: () => {
+        chosen.push(chosen.length === 0 ? busy : 0);
+        return chosen.at(-1)!;
+      },
+    });
+    expect(got.toString()).toBe('hello\r\n');
+    expect(chosen).toEqual([busy, 0]);
+    // A fixed port is not replaced: the conversation ends empty.
+    expect((await grab('127.0.0.1', port, null, { firstByteMs: 1000, localPort: busy })).length).toBe(0);
+  });
+
   it('waits for an answer that arrives in pieces well apart, up to the reply time', async () => {
     const port = await scripted([
       [50, '220-first line\r\n'],

@@ -12,8 +12,12 @@ export interface GrabOptions {
   maxBytes?: number;
   /** Ends the conversation at once (scan stopped). */
   signal?: AbortSignal;
-  /** Source port to bind (rlogin wants a reserved one); a bind error ends the conversation empty. */
-  localPort?: number;
+  /**
+   * Source port to bind (rlogin wants a reserved one). Given as a chooser, a port that cannot be bound
+   * (in use, or in TIME_WAIT from an earlier conversation) is replaced by another, up to three times;
+   * a bind error ends the conversation empty otherwise.
+   */
+  localPort?: number | (() => number);
   /**
    * Further messages, each sent once the peer's answer so far makes its step return one. A step returns
    * 'wait' while the awaited answer is incomplete (the wait for it goes on, up to firstByteMs from the
@@ -23,21 +27,41 @@ export interface GrabOptions {
   then?: Step[];
 }
 
-export function grab(
+const bindErrors = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES']);
+
+export async function grab(
   address: string,
   port: number,
   send: Buffer | string | null,
   options: GrabOptions,
 ): Promise<Buffer> {
+  const choose = options.localPort;
+  for (let attempt = 1; ; attempt += 1) {
+    const localPort = typeof choose === 'function' ? choose() : choose;
+    const { data, bindFailed } = await grabOnce(address, port, send, options, localPort);
+    if (!bindFailed || typeof choose !== 'function' || attempt === 3) {
+      return data;
+    }
+  }
+}
+
+function grabOnce(
+  address: string,
+  port: number,
+  send: Buffer | string | null,
+  options: GrabOptions,
+  localPort: number | undefined,
+): Promise<{ data: Buffer; bindFailed: boolean }> {
   // Guard: a scan already stopped opens no new connection (an aborted signal fires no more events).
   if (options.signal?.aborted) {
-    return Promise.resolve(Buffer.alloc(0));
+    return Promise.resolve({ data: Buffer.alloc(0), bindFailed: false });
   }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let bindFailed = false;
     const steps = [...(options.then ?? [])];
-    const socket = net.connect({ host: address, port, localPort: options.localPort });
+    const socket = net.connect({ host: address, port, localPort });
     let timer = setTimeout(() => finish(), options.firstByteMs + 2000);
     /** When the answer awaited by the current step is due. */
     let replyBy = Date.now() + options.firstByteMs;
@@ -45,7 +69,7 @@ export function grab(
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', finish);
       socket.destroy();
-      resolve(Buffer.concat(chunks));
+      resolve({ data: Buffer.concat(chunks), bindFailed });
     };
     socket.once('connect', () => {
       clearTimeout(timer);
@@ -101,7 +125,10 @@ export function grab(
       }
       timer = setTimeout(finish, options.idleMs ?? 120);
     });
-    socket.once('error', finish);
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      bindFailed = localPort !== undefined && error.syscall === 'bind' && bindErrors.has(error.code ?? '');
+      finish();
+    });
     socket.once('close', finish);
     options.signal?.addEventListener('abort', finish, { once: true });
   });

@@ -274,7 +274,7 @@ export async function identifyService(
       const reply = await grab(address, port, probe.send(host), {
         firstByteMs: timing.firstByteMs * 2,
         signal,
-        localPort: probe.localPort?.(),
+        localPort: probe.localPort,
       });
       const match = (reply.length > 0 ? probe.match(reply) : null) ?? greetingIn(reply, port);
       if (match) {

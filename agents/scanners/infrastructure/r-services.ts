@@ -82,6 +82,16 @@ export interface RshTrust {
  */
 export const hostTrustAccounts = ['bin', 'daemon', 'sys', 'nobody'] as const;
 
+/** The given source port first, then random reserved ones when it cannot be bound (grab's chooser). */
+const startingAt = (first: number) => {
+  let next = first;
+  return () => {
+    const port = next;
+    next = reservedPort();
+    return port;
+  };
+};
+
 /** Distinct reserved source ports for claims sent side by side, from a random start. */
 export const reservedPorts = (count: number, first = reservedPort()) =>
   Array.from({ length: count }, (_, i) => 512 + ((first - 512 + i * 97) % 512));
@@ -95,7 +105,11 @@ async function claim(
   localPort: number,
 ): Promise<RshTrust | null> {
   const reply = parseRshReply(
-    await grab(address, port, rshRequest(account, account), { firstByteMs, signal, localPort }),
+    await grab(address, port, rshRequest(account, account), {
+      firstByteMs,
+      signal,
+      localPort: startingAt(localPort),
+    }),
   );
   return reply?.accepted
     ? { clientUser: account, account, output: reply.text, ran: reply.ran === true }
