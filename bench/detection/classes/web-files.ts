@@ -1,11 +1,13 @@
 // Web files, methods and server pages: backups and dumps, listings, status and metrics pages, actuators,
 // WebDAV writes, TRACE, robots.txt entries, verbose errors, wildcard CORS and header-advertised paths,
 // beside wapiti, nmap's http-* scripts and whatweb, on real Apache, lighttpd, nginx and node_exporter
-// (plus a Spring actuator stand-in: Debian has no Spring Boot server) and on two sites that must stay
-// silent (a hardened Apache, an nginx SPA answering 200 everywhere) and the Node SPA fixture.
+// (plus a Spring actuator stand-in: Debian has no Spring Boot server), real Express apps from npm, and on
+// sites that must stay silent (a hardened Apache, an nginx SPA answering 200 everywhere, Express in
+// production) and the Node SPA fixture.
 import { runScan } from '../../../agents/scanners/run-scan.ts';
 import { startApacheBad, startApacheGood } from '../../../tests/fixtures/apt-apache.ts';
 import { startLighttpd } from '../../../tests/fixtures/apt-lighttpd.ts';
+import { startExpressApp } from '../../../tests/fixtures/express-apps.ts';
 import { startNginxSpa, startNodeExporter } from '../../../tests/fixtures/apt-web-extras.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
 import { startSpa } from '../../../tests/fixtures/spa.ts';
@@ -32,6 +34,11 @@ export const fixtures: DetectionFixture[] = [
   fixture('lighttpd 1.4: mod_status, mod_webdav, robots-only listing, leftovers, cgitb', startLighttpd),
   fixture('node_exporter: open /metrics and pprof', startNodeExporter),
   fixture('Spring Boot actuators (Node stand-in)', () => startSpringActuator(springPort)),
+  fixture('Express 4 outside production: serve-index (details), its own stack traces', () =>
+    startExpressApp('development'),
+  ),
+  fixture('Express 4 with errorhandler and serve-index (icons)', () => startExpressApp('errorhandler')),
+  fixture('Express 4 in production (silent)', () => startExpressApp('production')),
   fixture('Apache 2.4 hardened (silent)', startApacheGood),
   fixture('nginx SPA, try_files to index.html (silent)', startNginxSpa),
   fixture('Node SPA answering 200 everywhere (silent)', () => startSpa(18166)),
