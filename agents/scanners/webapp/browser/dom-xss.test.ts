@@ -20,10 +20,10 @@ const response: HttpResponse = {
   body: '',
   redirects: [],
 };
-const page = (href: string): Page => ({
+const page = (href: string, html = '<html><script src="/app.js"></script></html>'): Page => ({
   url: new URL(href),
   response,
-  facts: parseHtml('<html></html>', new URL(href)),
+  facts: parseHtml(html, new URL(href)),
   depth: 0,
 });
 
@@ -68,6 +68,18 @@ describe('DOM XSS targets', () => {
       'https://app.example/#/page0?q=',
       'https://app.example/#/page1?q=',
     ]);
+  });
+
+  it('leaves out documents without a script (files, listings): nothing there writes into the page', () => {
+    const targets = routeTargets(
+      [
+        page('https://app.example/files/notes.md?v=1', '<pre>notes</pre>'),
+        page('https://app.example/#/search?q=x'),
+      ],
+      ['q'],
+      { maxRoutes: 5, paramsPerRoute: 2 },
+    );
+    expect(targets.map((t) => t.location(t.params[0]!))).toEqual(['https://app.example/#/search?q=']);
   });
 
   it('bounds the routes and the parameters per route', () => {

@@ -91,7 +91,8 @@ export function routeTargets(
   const out = new Map<string, RouteTarget & { seen: number }>();
   for (const page of pages) {
     const url = page.url;
-    if (!page.facts) {
+    // A document without a script (a file, a listing) has nothing that could write a value into the page.
+    if (!page.facts || page.facts.scripts.length === 0) {
       continue;
     }
     const hash = hashQuery(url);
