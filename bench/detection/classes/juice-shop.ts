@@ -9,7 +9,7 @@
 // component's DOM XSS is one issue on either route that renders it.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,7 +18,7 @@ import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/plant
 import { runTool } from '../tool-process.ts';
 import type { DetectionFixture, ReferenceTool, ToolRun } from '../types.ts';
 import { sqlmapInjectionPoints } from './web-injection.ts';
-import { wapitiFindings } from './spa.ts';
+import { wapitiScan } from './spa.ts';
 
 export const juiceShopPort = 18194;
 const home = process.env.VIGIL_BENCH_JUICE_SHOP ?? '';
@@ -122,30 +122,9 @@ const wapiti: ReferenceTool = {
     ['web.header.csp-missing', 'web.open-redirect'].includes(issue.rule_id) ||
     issue.rule_id.startsWith('web.sqli.'),
   async run(fixture) {
-    const out = path.join(await mkdtemp(path.join(os.tmpdir(), 'vigil-wapiti-')), 'report.json');
-    const run = await runTool(
-      'wapiti',
-      [
-        '-u',
-        `${fixture.target}/`,
-        '--flush-session',
-        '-f',
-        'json',
-        '-o',
-        out,
-        '-v',
-        '0',
-        '--max-scan-time',
-        '900',
-      ],
-      { timeoutMs: 1_200_000 },
-    );
-    const report = JSON.parse(await readFile(out, 'utf8').catch(() => '{}')) as Parameters<
-      typeof wapitiFindings
-    >[0];
-    await rm(path.dirname(out), { recursive: true, force: true });
+    const { run, found: reported } = await wapitiScan(fixture.target, [], 900);
     // wapiti names pages by path; the shop's pages are its hash routes, which it does not run.
-    const found = wapitiFindings(report).map((f) =>
+    const found = reported.map((f) =>
       f.rule_id === 'web.header.csp-missing' ? { ...f, location: '/#/' } : f,
     );
     return { ...judge(found, (rule) => /sqli|xss|redirect|backup/.test(rule)), ms: run.ms };

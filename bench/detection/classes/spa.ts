@@ -3,7 +3,9 @@
 // routes, a sessionStorage token), scanned by us (rendered in Chromium, before and after logging in) beside
 // wapiti and whatweb, which do not run JavaScript: their recall on what only the running app shows is the
 // point. Logged in, wapiti gets the session's token as a header, as a person would copy it from the browser.
-import { readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 
 import { runScan } from '../../../agents/scanners/run-scan.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
@@ -12,6 +14,7 @@ import { spaDeskPorts, spaDeskSessionPlanted, startSpaDesk } from '../../../test
 import type { RunningShop } from '../../../tests/fixtures/spa-shop.ts';
 import { spaShopSessionPlanted, startSpaShop } from '../../../tests/fixtures/spa-shop.ts';
 import { runTool } from '../tool-process.ts';
+import type { ProcessRun } from '../tool-process.ts';
 import type { DetectionFixture, ReferenceTool, ToolRun } from '../types.ts';
 
 /** What a crawl sees without running the bundle: the shell's own headers. */
@@ -72,6 +75,32 @@ export function wapitiFindings(report: { vulnerabilities?: Record<string, Wapiti
   return found;
 }
 
+/** wapiti's crawl and attack modules on `target`, read back through wapitiFindings. */
+export async function wapitiScan(
+  target: string,
+  extraArgs: string[],
+  maxScanSeconds: number,
+): Promise<{ run: ProcessRun; found: PlantedIssue[] }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-wapiti-'));
+  const out = path.join(dir, 'report.json');
+  try {
+    const run = await runTool(
+      'wapiti',
+      [
+        ...['-u', `${target}/`, '--flush-session', '-f', 'json', '-o', out, '-v', '0'],
+        ...['--max-scan-time', String(maxScanSeconds), ...extraArgs],
+      ],
+      { timeoutMs: (maxScanSeconds + 300) * 1000 },
+    );
+    const report = JSON.parse(await readFile(out, 'utf8').catch(() => '{}')) as Parameters<
+      typeof wapitiFindings
+    >[0];
+    return { run, found: wapitiFindings(report) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 const wapitiCovers = new Set([
   'web.header.csp-missing',
   'web.clickjacking',
@@ -108,32 +137,9 @@ function wapiti(loggedIn: boolean): ReferenceTool {
     covers: (issue) => wapitiCovers.has(issue.rule_id),
     async run(fixture: RunningFixture): Promise<ToolRun> {
       const app = fixture as RunningShop | RunningDesk;
-      const out = `/tmp/vigil-bench-wapiti-${process.pid}-${Date.now()}.json`;
       const header = loggedIn ? ['-H', `Authorization: Bearer ${await sessionToken(app)}`] : [];
-      const run = await runTool(
-        'wapiti',
-        [
-          '-u',
-          `${fixture.target}/`,
-          '--flush-session',
-          '-f',
-          'json',
-          '-o',
-          out,
-          '-v',
-          '0',
-          '--max-scan-time',
-          '600',
-          ...header,
-        ],
-        { timeoutMs: 900_000 },
-      );
-      const report = JSON.parse(await readFile(out, 'utf8').catch(() => '{}')) as Parameters<
-        typeof wapitiFindings
-      >[0];
-      await rm(out, { force: true });
+      const { run, found } = await wapitiScan(fixture.target, header, 600);
       const plantedKeys = new Set(fixture.planted.map((p) => `${p.rule_id} @ ${p.location}`));
-      const found = wapitiFindings(report);
       return {
         found: found.filter((f) => plantedKeys.has(`${f.rule_id} @ ${f.location}`)),
         // Injection and redirect reports where none was planted would be false; header notes are not.
