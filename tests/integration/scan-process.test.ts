@@ -17,16 +17,33 @@ afterAll(async () => {
   await drip.close();
 });
 
-/** Processes whose command line names the scan process's entry (none may outlive a scan). */
+/**
+ * Scan processes started by this test file (descendants of this process whose command line names the
+ * scan process's entry): none may outlive a scan. Other files' scans, running in parallel, are not ours.
+ */
 async function scanProcesses(): Promise<number[]> {
   const { readdir } = await import('node:fs/promises');
-  const pids: number[] = [];
+  const parents = new Map<number, number>();
   for (const name of await readdir('/proc')) {
-    if (/^\d+$/.test(name)) {
-      const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
-      if (cmdline.includes('scan-child')) {
-        pids.push(Number(name));
+    const stat = /^\d+$/.test(name) ? await readFile(`/proc/${name}/stat`, 'utf8').catch(() => null) : null;
+    const ppid = stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+    if (ppid) {
+      parents.set(Number(name), Number(ppid));
+    }
+  }
+  const ours = (pid: number): boolean => {
+    for (let at: number | undefined = pid; at && at > 1; at = parents.get(at)) {
+      if (at === process.pid) {
+        return true;
       }
+    }
+    return false;
+  };
+  const pids: number[] = [];
+  for (const pid of parents.keys()) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes('scan-child') && ours(pid)) {
+      pids.push(pid);
     }
   }
   return pids;
