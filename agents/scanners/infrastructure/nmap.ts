@@ -1,6 +1,7 @@
 // Optional version names from `nmap -sV` when nmap is installed; the scanner works fully without it.
 // VIGIL_SCAN_NMAP=off skips it (tests do, to stay deterministic and fast).
 import { execFile } from 'node:child_process';
+import { inertText } from '../core/inert-text.ts';
 import { scannerSettings } from '../core/settings.ts';
 
 export async function nmapVersions(
@@ -42,7 +43,8 @@ export async function nmapVersions(
       .filter(Boolean)
       .join(' ');
     if (name) {
-      versions.set(Number(match[1]), name);
+      // nmap's names quote what the service sent: kept as inert text, and short.
+      versions.set(Number(match[1]), inertText(name).slice(0, 120));
     }
   }
   return versions;
