@@ -5,7 +5,7 @@ import type { Finding } from '../../../shared/findings.ts';
 import type { ResolvedTarget } from '../target-policy.ts';
 import { scannerSettings } from './settings.ts';
 import { certificateFindings } from './tls-cert.ts';
-import { serverHelloLie } from './tls-honesty.ts';
+import { choosesNonSuite, serverHelloLie } from './tls-honesty.ts';
 import { connectionGate, probeHello, type ProbeOptions } from './tls-probe.ts';
 import { describeProof, proveByHandshake } from './tls-proof.ts';
 import { tlsFinding, type TlsRuleId } from './tls-rules.ts';
@@ -86,6 +86,33 @@ async function provenSuiteFindings(
     );
 }
 
+/** What a handshake can show on its own: the presence of a legacy version or of a weak class of suites. */
+const presences: TlsRuleId[] = [
+  'tls.legacy-protocol',
+  'tls.null-cipher',
+  'tls.anonymous-cipher',
+  'tls.cbc-tls10',
+  'tls.weak-dh',
+];
+
+/** The findings completed handshakes prove on a server whose ServerHellos cannot be believed. */
+async function provenDespiteLies(location: string, probe: ProbeOptions): Promise<Finding[]> {
+  const gate = connectionGate(PROOFS_AT_ONCE);
+  const proofs = await Promise.all(
+    presences.map(async (rule) => ({ rule, proof: await gate(() => proveByHandshake(rule, probe)) })),
+  );
+  return proofs.flatMap(({ rule, proof }) =>
+    proof.completed
+      ? [
+          tlsFinding(rule, {
+            location,
+            evidence: `${describeProof(proof)}: a handshake offering only such suites completed, though the server's ServerHellos cannot be believed`,
+          }),
+        ]
+      : [],
+  );
+}
+
 /** Every TLS finding of `target`:`port`, located at `location`, and whether its ServerHellos lie. */
 export async function tlsReport(
   target: ResolvedTarget,
@@ -101,6 +128,12 @@ export async function tlsReport(
     ...(signal ? { signal } : {}),
     ...(pace ? { pace } : {}),
   };
+  // A server that chooses a code that is no suite is not surveyed: its every ServerHello is worthless, and
+  // one that "accepts" all 335 suites at every version would cost over a thousand connections.
+  const early = await choosesNonSuite('TLSv1.2', probe);
+  if (early) {
+    return { findings: await provenDespiteLies(location, probe), lie: early };
+  }
   const survey = await surveyTls(probe);
   const lie = accepted(survey).length > 0 ? await serverHelloLie(survey, probe) : null;
   return {

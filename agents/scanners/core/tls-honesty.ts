@@ -40,25 +40,28 @@ export function impossibleChoice(survey: TlsSurvey): string | null {
 }
 
 /**
+ * Whether the server, offered only codes that are not suites at `version`, chose one: why its ServerHellos
+ * prove nothing, or null (a real server refuses with an alert or hangs up).
+ */
+export async function choosesNonSuite(
+  version: ProtocolVersion,
+  options: ProbeOptions,
+): Promise<string | null> {
+  const outcome = await probeHello(version, NON_SUITES, options);
+  return outcome.accepted
+    ? `offered only codes that are not cipher suites (GREASE values, signalling codes), it chose a cipher suite that does not exist (${hex(outcome.suite)}) in its ${version} ServerHello`
+    : null;
+}
+
+/**
  * Why the survey's ServerHellos prove nothing, or null when the server chose like a real one: a choice
- * impossible at its version, or a choice among codes that are not suites (each version it answered is
- * offered only those; a real server refuses with an alert or hangs up, a liar picks one).
+ * of a code that is no suite at any version it answered, or a choice impossible at its version.
  */
 export async function serverHelloLie(survey: TlsSurvey, options: ProbeOptions): Promise<string | null> {
-  const answers = await Promise.all(
-    accepted(survey).map(async ({ version }) => ({
-      version,
-      outcome: await probeHello(version, NON_SUITES, options),
-    })),
-  );
-  const chosen = answers.find(({ outcome }) => outcome.accepted);
+  const chosen = await Promise.all(accepted(survey).map(({ version }) => choosesNonSuite(version, options)));
   const reasons = [
-    ...(chosen?.outcome.accepted
-      ? [
-          `offered only codes that are not cipher suites (GREASE values, signalling codes), it chose a cipher suite that does not exist (${hex(chosen.outcome.suite)}) in its ${chosen.version} ServerHello`,
-        ]
-      : []),
-    ...[impossibleChoice(survey) ?? []].flat(),
-  ];
+    ...chosen.filter((reason) => reason !== null).slice(0, 1),
+    impossibleChoice(survey),
+  ].filter((reason) => reason !== null);
   return reasons.length > 0 ? reasons.join('; ') : null;
 }
