@@ -4,7 +4,10 @@
 // sent reaches a finding as anything but printable text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { hostLimits, type HostLimits } from '../../agents/scanners/infrastructure/host-budget.ts';
+import { detectServices } from '../../agents/scanners/infrastructure/service-detection.ts';
 import { runScan, type ScanResult } from '../../agents/scanners/run-scan.ts';
+import { listenOnEvery, onLines, type Listening } from '../fixtures/hostile/listeners.ts';
 import type { HostileTarget } from '../fixtures/hostile/case.ts';
 import {
   cipherRules,
@@ -164,4 +167,60 @@ describe('a host with many real, distinct services', () => {
     );
     expect(m).toEqual([]);
   });
+});
+
+describe('the limits of one host, on a host with more open ports than they allow', () => {
+  // 400 ports, each greeting with an FTP banner of its own (a honeypot imitating services), under limits
+  // scaled down so the suite stays quick: the product's are hostLimits.
+  const ports = Array.from({ length: 400 }, (_, i) => 20_000 + i);
+  const limits: HostLimits = { ...hostLimits, lookedAt: 128, examined: 40 };
+  let running: Listening;
+  beforeAll(async () => {
+    running = await listenOnEvery(ports, (socket, port) => {
+      socket.write(`220 FTP service ${port} ready\r\n`);
+      onLines(socket, (line) =>
+        socket.write(/^QUIT/i.test(line) ? '221 Bye.\r\n' : '500 Unknown command.\r\n'),
+      );
+    });
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  const detect = (overrides: Partial<HostLimits>) =>
+    detectServices({
+      target: { host: '127.0.0.1', address: '127.0.0.1', family: 4 },
+      host: '127.0.0.1',
+      display: '127.0.0.1',
+      open: ports,
+      scanned: ports.length,
+      firstByteMs: 400,
+      count: () => undefined,
+      limits: { ...limits, ...overrides },
+    });
+
+  it('examines no more ports than allowed, says which it left, and calls the host what it is', async () => {
+    const { findings, cutShort } = await detect({});
+    const open = findings.filter((f) => f.rule_id === 'infra.open-port');
+    // Forty examined ports, one finding for the rest.
+    expect(open).toHaveLength(41);
+    expect(open.filter((f) => /not examined/.test(f.evidence))).toHaveLength(1);
+    expect(open.find((f) => /not examined/.test(f.evidence))!.evidence).toMatch(
+      /^open; 360 open ports were not examined \(beyond the 128 ports whose first answers are compared, and the 40 examined in full\)/,
+    );
+    // The finding each examined port repeats word for word is said once.
+    expect(findings.filter((f) => f.rule_id === 'infra.ftp.cleartext')).toHaveLength(1);
+    expect(findings.find((f) => f.rule_id === 'infra.host.tarpit')?.evidence).toBe(
+      '400 of the 400 scanned ports accepted a connection; their first answers differ (128 different answers on 128 ports compared)',
+    );
+    // The verdict explains the ports left out: the result is not cut short.
+    expect(cutShort).toBeNull();
+  }, 120_000);
+
+  it('stops when the connection budget runs out, and says so', async () => {
+    const { findings, cutShort } = await detect({ connections: 300 });
+    expect(cutShort).toBe('the per-host budget of 300 connections ran out');
+    expect(findings.find((f) => /not examined/.test(f.evidence))?.evidence).toMatch(
+      /not examined \(the per-host budget of 300 connections ran out\)/,
+    );
+  }, 120_000);
 });

@@ -104,15 +104,18 @@ function httpSignature(reply: Buffer): { signature: string; summary: string } | 
 }
 
 function clearTextSignature(greeting: Buffer, reply: Buffer, port: number): FirstAnswer | null {
+  // A greeting late for its wait arrives after our request: it is still the service's greeting.
+  const first = greeting.length > 0 ? greeting : reply;
+  const known = first.length > 0 ? identifyGreeting(first, port) : null;
+  if (known) {
+    return { port, signature: `greeting ${known.banner}`, summary: `${known.name}: ${known.banner}` };
+  }
   if (greeting.length > 0) {
-    const known = identifyGreeting(greeting, port);
-    return known
-      ? { port, signature: `greeting ${known.banner}`, summary: `${known.name}: ${known.banner}` }
-      : {
-          port,
-          signature: `greeting ${digest(greeting)}`,
-          summary: `greeting: ${printable(greeting, 80) || `${greeting.length} bytes, none printable`}`,
-        };
+    return {
+      port,
+      signature: `greeting ${digest(greeting)}`,
+      summary: `greeting: ${printable(greeting, 80) || `${greeting.length} bytes, none printable`}`,
+    };
   }
   if (reply.length > 0) {
     const http = httpSignature(reply);
