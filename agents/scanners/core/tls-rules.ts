@@ -1,7 +1,6 @@
 // Every TLS rule, shared by the web-application and infrastructure scanners (a TLS port is checked the
 // same wherever it is found). The first six ids predate the raw-ClientHello survey and keep their meaning.
-import { inertText } from './inert-text.ts';
-import { ruleBook, type FindingDetail, type Rule } from './rule.ts';
+import { ruleBook, type Rule } from './rule.ts';
 
 const A02 = 'A02:2021 Cryptographic Failures';
 const rule = (title: string, cvss: string, cwe: Rule['cwe'], remediation: string): Rule => ({
@@ -152,7 +151,4 @@ export const tlsRules = {
 } satisfies Record<string, Rule>;
 
 export type TlsRuleId = keyof typeof tlsRules;
-const book = ruleBook<TlsRuleId>(tlsRules);
-/** A finding of these rules; certificate names and the like reach it only as inert text. */
-export const tlsFinding = (id: TlsRuleId, detail: FindingDetail) =>
-  book(id, { ...detail, location: inertText(detail.location), evidence: inertText(detail.evidence) });
+export const tlsFinding = ruleBook<TlsRuleId>(tlsRules);

@@ -2,6 +2,7 @@
 // rule with its places; the open ports left unexamined; and the host's own verdict when it answers on
 // every port or the same way on many (a tarpit, a proxy or a honeypot).
 import type { Finding } from '../../../shared/findings.ts';
+import { findingFieldCaps } from '../core/inert-text.ts';
 import { tlsFinding, tlsRules, type TlsRuleId } from '../core/tls-rules.ts';
 import type { Examined } from './examine-port.ts';
 import type { HostLimits } from './host-budget.ts';
@@ -9,7 +10,7 @@ import { describePlaces, type AlikeGroup } from './host-survey.ts';
 import { infrastructureFinding, type InfrastructureRuleId } from './rules.ts';
 
 /** The rule books keep evidence to this many characters; a note about places must fit beside it. */
-const evidenceRoom = 500;
+const evidenceRoom = findingFieldCaps.evidence;
 
 /**
  * `finding` with `note` added to its evidence, made again through its rule book (so the book's limits

@@ -3,6 +3,8 @@
 import type { ScanOptions, ScanResult } from '../core/context.ts';
 import { FindingSet } from '../core/context.ts';
 import { ScanStoppedError } from '../core/http-client.ts';
+import { PHASE_SHARE } from '../core/limits.ts';
+import { withMoreEvidence } from '../core/rule.ts';
 import { PhaseRunner } from '../core/phases.ts';
 import { forEachLimit } from '../core/pool.ts';
 import { ProgressTracker } from '../core/progress.ts';
@@ -35,15 +37,17 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
   const display = target.family === 6 ? `[${target.address}]` : target.address;
   let requests = 0;
   const progress = new ProgressTracker(options.onProgress, () => requests);
-  const phases = new PhaseRunner(progress, options.signal);
-  const findings = new FindingSet();
+  const phases = new PhaseRunner(progress, options.signal, {
+    phaseMs: (options.timeLimitMs ?? Number.POSITIVE_INFINITY) * PHASE_SHARE,
+  });
+  const findings = new FindingSet(options.onFinding);
   let open: number[] = [];
   let firstByteMs = 500;
-  await phases.run('port scan', 60, async (tick) => {
+  await phases.run('port scan', 60, async (tick, signal) => {
     const result = await connectScan({
       address: target.address,
       ports,
-      signal: options.signal,
+      signal,
       onProgress: tick,
     });
     requests += result.attempts;
@@ -51,8 +55,7 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
     // Services that speak first do so within a few RTTs; never wait less than 400 ms nor more than 3 s.
     firstByteMs = Math.min(3000, Math.max(400, Math.round(result.rttMs * 10)));
   });
-  let detectionCut: string | null = null;
-  await phases.run('service detection', 30, async (tick) => {
+  await phases.run('service detection', 30, async (tick, signal) => {
     const detection = await detectServices({
       target,
       host,
@@ -60,20 +63,25 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
       open,
       scanned: ports.length,
       firstByteMs,
-      signal: options.signal,
+      signal,
       onProgress: tick,
+      onFinding: (finding) => findings.add(finding),
       count: (n) => {
         requests += n;
       },
     });
     detection.findings.forEach((finding) => findings.add(finding));
-    detectionCut = detection.cutShort;
-    if (options.signal?.aborted) {
+    // Open ports the host's budget left unexamined: the scan is partial, and says why (a stop or the
+    // phase's deadline is recorded by the phase runner itself).
+    if (detection.cutShort && !signal.aborted) {
+      phases.fail('service detection', detection.cutShort);
+    }
+    if (signal.aborted) {
       throw new ScanStoppedError('aborted');
     }
   });
   // UDP has no connect scan: only SNMP is probed, on the UDP ports asked for, a few datagrams each.
-  await phases.run('udp services', 5, async (tick) => {
+  await phases.run('udp services', 5, async (tick, signal) => {
     let done = 0;
     await forEachLimit(
       udpPorts,
@@ -81,28 +89,21 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
       async (port) => {
         requests += 8;
         const wait = Math.min(3000, Math.max(1000, firstByteMs * 2));
-        const found = await snmpFindings(
-          target.address,
-          port,
-          `${display}:${port}/udp`,
-          wait,
-          options.signal,
-        );
+        const found = await snmpFindings(target.address, port, `${display}:${port}/udp`, wait, signal);
         found.forEach((finding) => findings.add(finding));
         tick(++done, udpPorts.length);
       },
-      options.signal,
+      signal,
     );
   });
-  await phases.run('version detection', 10, async () => {
-    const versions = await nmapVersions(target.address, open, options.signal);
-    for (const finding of findings.list()) {
-      const port = Number(finding.location.split(':').pop());
-      const version = versions.get(port);
-      if (finding.rule_id === 'infra.open-port' && version) {
-        finding.evidence = `${finding.evidence} (nmap: ${version})`;
-      }
-    }
+  await phases.run('version detection', 10, async (_tick, signal) => {
+    const versions = await nmapVersions(target.address, open, signal);
+    findings.revise((finding) => {
+      const version = versions.get(Number(finding.location.split(':').pop()));
+      return finding.rule_id === 'infra.open-port' && version
+        ? withMoreEvidence(finding, `(nmap: ${version})`)
+        : finding;
+    });
   });
   progress.finish();
   return {
@@ -110,7 +111,6 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
     type: 'infrastructure',
     findings: findings.list(),
     stats: { requests, duration_ms: Date.now() - started },
-    // Open ports the host's budget left unexamined make the result partial (the findings say which).
-    partial: phases.partial || detectionCut !== null,
+    ...phases.outcome(),
   };
 }

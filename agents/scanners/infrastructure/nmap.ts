@@ -1,7 +1,6 @@
 // Optional version names from `nmap -sV` when nmap is installed; the scanner works fully without it.
 // VIGIL_SCAN_NMAP=off skips it (tests do, to stay deterministic and fast).
 import { execFile } from 'node:child_process';
-import { inertText } from '../core/inert-text.ts';
 import { scannerSettings } from '../core/settings.ts';
 
 export async function nmapVersions(
@@ -43,8 +42,8 @@ export async function nmapVersions(
       .filter(Boolean)
       .join(' ');
     if (name) {
-      // nmap's names quote what the service sent: kept as inert text, and short.
-      versions.set(Number(match[1]), inertText(name).slice(0, 120));
+      // nmap's names quote what the service sent; the finding they join makes them inert (rule.ts).
+      versions.set(Number(match[1]), name.slice(0, 120));
     }
   }
   return versions;

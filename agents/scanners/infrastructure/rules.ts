@@ -1,7 +1,6 @@
 // Rules of the infrastructure scanner (exposed services on the network).
-import { inertText } from '../core/inert-text.ts';
 import { ruleBook } from '../core/rule.ts';
-import type { FindingDetail, Rule } from '../core/rule.ts';
+import type { Rule } from '../core/rule.ts';
 import { hostRules } from './rules-host.ts';
 import { serviceRules } from './rules-services.ts';
 import { sshRules } from './rules-ssh.ts';
@@ -153,7 +152,4 @@ export const infrastructureRules = {
 } satisfies Record<string, Rule>;
 
 export type InfrastructureRuleId = keyof typeof infrastructureRules;
-const book = ruleBook<InfrastructureRuleId>(infrastructureRules);
-/** A finding of these rules; what a target sent reaches its evidence and location only as inert text. */
-export const infrastructureFinding = (id: InfrastructureRuleId, detail: FindingDetail) =>
-  book(id, { ...detail, location: inertText(detail.location), evidence: inertText(detail.evidence) });
+export const infrastructureFinding = ruleBook<InfrastructureRuleId>(infrastructureRules);

@@ -23,6 +23,11 @@ export interface DetectionInput extends Omit<PortContext, 'signal' | 'pace'> {
   scanned: number;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Findings that are final as soon as their port is examined (a host with fewer open ports than are
+   * compared: nothing will be collapsed), so that a scan killed mid-way still reports them.
+   */
+  onFinding?: (finding: Finding) => void;
   /** Test seam: other limits than the product's. */
   limits?: HostLimits;
 }
@@ -100,7 +105,11 @@ async function detect(input: DetectionInput, limits: HostLimits, budget: HostBud
       chosen,
       EXAMINED_AT_ONCE,
       async (port) => {
-        examined.set(port, await examinePort(ctx, port));
+        const result = await examinePort(ctx, port);
+        examined.set(port, result);
+        if (looks.length === 0) {
+          result.findings.forEach((finding) => input.onFinding?.(finding));
+        }
         tick();
       },
       budget.signal,
