@@ -118,6 +118,17 @@ describe('HttpClient deadlines', () => {
     expect(response.elapsedMs).toBeGreaterThanOrEqual(650);
   });
 
+  it('gives a path that dripped past its deadline less patience from then on', async () => {
+    const server = await dripping('HTTP/1.1 200 OK\r\n\r\n', 20);
+    const made = client({ timeoutMs: 200, responseTimeoutMs: 2000, impatientMs: 300 });
+    const first = await made.request(server.url);
+    const second = await made.request(`${server.url}?again=1`);
+    expect(first.cutShort).toBe('deadline');
+    expect(second.cutShort).toBe('deadline');
+    // Bytes counted instead of time measured: the second wait was a fraction of the first.
+    expect(second.body.length).toBeLessThan(first.body.length / 2);
+  });
+
   it('ends a dripping request at once when the scan is stopped', async () => {
     const server = await dripping('HTTP/1.1 200 OK\r\n\r\n');
     const stop = new AbortController();

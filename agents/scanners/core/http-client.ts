@@ -32,7 +32,30 @@ export const httpDefaults = {
   responseMs: 30_000,
   /** Body bytes kept of one response. */
   maxBodyBytes: 1_000_000,
+  /**
+   * Each deadline of a request to a path that already ran into a deadline in this scan (and, once three
+   * paths have, to any path of the site): a tarpit gets one request's worth of patience, not one per probe.
+   */
+  impatientMs: 5_000,
 };
+
+/** Paths of one site that ran into a deadline: a tarpit's patience is spent once. */
+class SlowPaths {
+  private readonly paths = new Set<string>();
+  private readonly origins = new Map<string, number>();
+
+  note(url: URL): void {
+    const key = `${url.origin}${url.pathname}`;
+    if (!this.paths.has(key)) {
+      this.paths.add(key);
+      this.origins.set(url.origin, (this.origins.get(url.origin) ?? 0) + 1);
+    }
+  }
+
+  has(url: URL): boolean {
+    return this.paths.has(`${url.origin}${url.pathname}`) || (this.origins.get(url.origin) ?? 0) >= 3;
+  }
+}
 
 export interface HttpResponse {
   url: string;
@@ -118,6 +141,8 @@ export interface HttpClientOptions {
   responseTimeoutMs?: number;
   /** Body bytes kept of one response; default 1 MB. */
   maxBodyBytes?: number;
+  /** Each deadline of a request to a path (or site) that already ran into one; default 5 s. */
+  impatientMs?: number;
   /** Requests per second this client may send (the target's limit); unlimited when absent. */
   rateLimit?: number;
   /** An authenticated scan's login; set once the scan has logged in. */
@@ -139,6 +164,7 @@ export class HttpClient {
   };
 
   private readonly limiter: RateLimiter | null;
+  private readonly slow = new SlowPaths();
 
   constructor(private readonly options: HttpClientOptions) {
     this.limiter = options.rateLimit === undefined ? null : new RateLimiter(options.rateLimit);
@@ -242,7 +268,7 @@ export class HttpClient {
     this.requests += 1;
     // Every request, redirect hops included, waits for its slot under the target's rate limit.
     await this.limiter?.acquire(this.options.signal);
-    const limits = this.limits(init);
+    const limits = this.limits(init, url);
     const answer = await exchange({
       url,
       method: init.method ?? 'GET',
@@ -255,7 +281,15 @@ export class HttpClient {
       ...(this.options.signal ? { signal: this.options.signal } : {}),
       // The tolerant reader's second sending is a request like any other: counted and paced.
       beforeResend: () => this.turn(),
+    }).catch((error: unknown) => {
+      if (error instanceof HttpTimeoutError && error.deadline !== 'idle') {
+        this.slow.note(url);
+      }
+      throw error;
     });
+    if (answer.cutShort === 'deadline') {
+      this.slow.note(url);
+    }
     return {
       url: url.href,
       status: answer.status,
@@ -267,7 +301,7 @@ export class HttpClient {
     };
   }
 
-  private limits(init: RequestInit): { idleMs: number; headersMs: number; responseMs: number } {
+  private limits(init: RequestInit, url: URL): { idleMs: number; headersMs: number; responseMs: number } {
     const idleMs = init.timeoutMs ?? this.options.timeoutMs ?? httpDefaults.idleMs;
     const responseMs = Math.max(
       idleMs,
@@ -277,6 +311,13 @@ export class HttpClient {
       idleMs,
       init.headersTimeoutMs ?? this.options.headersTimeoutMs ?? httpDefaults.headersMs,
     );
-    return { idleMs, headersMs: Math.min(headersMs, responseMs), responseMs };
+    const cap = this.slow.has(url)
+      ? (this.options.impatientMs ?? httpDefaults.impatientMs)
+      : Number.POSITIVE_INFINITY;
+    return {
+      idleMs: Math.min(idleMs, cap),
+      headersMs: Math.min(headersMs, responseMs, cap),
+      responseMs: Math.min(responseMs, cap),
+    };
   }
 }

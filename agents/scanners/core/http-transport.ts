@@ -335,7 +335,7 @@ export async function exchange(input: ExchangeInput): Promise<Exchange> {
       throw new HttpProtocolError(
         input.url.href,
         `response headers larger than ${maxHeaderBytes / 1024} KB, more than browsers accept`,
-        excerpt,
+        '',
       );
     }
     if (!safeMethods.has(input.method)) {
