@@ -246,6 +246,17 @@ describe('HttpClient reads what browsers read', () => {
     expect(message).not.toMatch(/[\u0000-\u001f]/);
   });
 
+  it('keeps the body before a broken chunk of an answer to a POST, without sending it twice', async () => {
+    const server = await answering(
+      'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\n',
+    );
+    const response = await client().request(server.url, { method: 'POST', body: 'a=1' });
+    expect(response.body).toBe('hello');
+    expect(response.cutShort).toBe('malformed');
+    expect(response.malformed?.[0]).toMatch(/^invalid body framing: /);
+    expect(server.connections()).toBe(1);
+  });
+
   it('does not send a POST twice to read a malformed answer', async () => {
     const server = await answering('HTTP/1.1 200 OK\r\nnot a header\r\n\r\nok');
     const error = await client()

@@ -279,8 +279,13 @@ export class HttpClient {
       limits,
       maxBody: init.maxBodyBytes ?? this.options.maxBodyBytes ?? httpDefaults.maxBodyBytes,
       ...(this.options.signal ? { signal: this.options.signal } : {}),
-      // The tolerant reader's second sending is a request like any other: counted and paced.
-      beforeResend: () => this.turn(),
+      // The tolerant reader's second sending is a request like any other: budgeted, counted and paced.
+      beforeResend: () => {
+        if (this.requests >= (this.options.maxRequests ?? Number.POSITIVE_INFINITY)) {
+          throw new ScanStoppedError('budget');
+        }
+        return this.turn();
+      },
     }).catch((error: unknown) => {
       if (error instanceof HttpTimeoutError && error.deadline !== 'idle') {
         this.slow.note(url);
