@@ -1,8 +1,13 @@
 // The scanner's HTTP client against raw loopback servers that drip, stall, lie and break the protocol in
 // the ways real and hostile servers do: every deadline ends the request, and every answer a browser reads
 // is read, with a note of what was wrong.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -10,7 +15,7 @@ import { TargetPolicy } from '../target-policy.ts';
 import { HttpClient, HttpProtocolError, HttpTimeoutError, ScanStoppedError } from './http-client.ts';
 import type { HttpClientOptions } from './http-client.ts';
 
-const servers: net.Server[] = [];
+const servers: (net.Server | tls.Server)[] = [];
 const clients: HttpClient[] = [];
 const timers: NodeJS.Timeout[] = [];
 afterEach(async () => {
@@ -272,6 +277,47 @@ describe('HttpClient reads what browsers read', () => {
     expect(response.body.startsWith('bodyx')).toBe(true);
     expect(response.cutShort).toBe('deadline');
     expect(response.malformed).toContain('a header line that is not a header, ignored: "not a header"');
+  });
+
+  it('reads a malformed answer over TLS too (the tolerant reader makes its own TLS connection)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'vigil-http-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        'key.pem',
+        '-out',
+        'cert.pem',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+      ],
+      { cwd: dir, stdio: 'pipe' },
+    );
+    const server = tls.createServer(
+      { key: readFileSync(path.join(dir, 'key.pem')), cert: readFileSync(path.join(dir, 'cert.pem')) },
+      (socket) => {
+        socket.on('error', () => undefined);
+        socket.once('data', () =>
+          socket.end('HTTP/1.1 200 OK\r\nnot a header\r\ncontent-length: 2\r\n\r\nok'),
+        );
+      },
+    );
+    rmSync(dir, { recursive: true });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/page`;
+    const response = await client().request(url);
+    expect(response.body).toBe('ok');
+    expect(response.malformed).toEqual(['a header line that is not a header, ignored: "not a header"']);
   });
 
   it('notes Transfer-Encoding beside Content-Length, which Node reads leniently', async () => {

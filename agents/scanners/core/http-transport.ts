@@ -323,6 +323,9 @@ function parseError(error: unknown): (Error & { code: string; reason?: string; r
 
 /** One request and its answer, read as browsers read it; throws typed errors for what no one can read. */
 export async function exchange(input: ExchangeInput): Promise<Exchange> {
+  if (input.signal?.aborted) {
+    throw new ScanStoppedError('aborted');
+  }
   try {
     return await nodeExchange(input);
   } catch (error) {
