@@ -165,13 +165,20 @@ export class HttpClient {
 
   private readonly limiter: RateLimiter | null;
   private readonly slow = new SlowPaths();
+  /** The running phase's signal (its time limit and the scan's stop); the scan's own signal before any phase. */
+  private scoped: AbortSignal | undefined;
 
   constructor(private readonly options: HttpClientOptions) {
     this.limiter = options.rateLimit === undefined ? null : new RateLimiter(options.rateLimit);
   }
 
   get signal(): AbortSignal | undefined {
-    return this.options.signal;
+    return this.scoped ?? this.options.signal;
+  }
+
+  /** Every later request ends when `signal` aborts (the phase runner scopes requests to the running phase). */
+  scope(signal: AbortSignal): void {
+    this.scoped = signal;
   }
 
   /** Every later request carries this login (or none, with null). */
@@ -221,7 +228,7 @@ export class HttpClient {
    */
   async turn(): Promise<void> {
     this.requests += 1;
-    await this.limiter?.acquire(this.options.signal);
+    await this.limiter?.acquire(this.signal);
   }
 
   /**
@@ -248,7 +255,8 @@ export class HttpClient {
   }
 
   private async once(url: URL, init: RequestInit): Promise<Omit<HttpResponse, 'redirects'>> {
-    if (this.options.signal?.aborted) {
+    const signal = this.signal;
+    if (signal?.aborted) {
       throw new ScanStoppedError('aborted');
     }
     // Guard: the budget bounds how hard one scan can hit a customer's site.
@@ -267,7 +275,7 @@ export class HttpClient {
     }
     this.requests += 1;
     // Every request, redirect hops included, waits for its slot under the target's rate limit.
-    await this.limiter?.acquire(this.options.signal);
+    await this.limiter?.acquire(signal);
     const limits = this.limits(init, url);
     const answer = await exchange({
       url,
@@ -278,7 +286,7 @@ export class HttpClient {
       agent: this.agents[url.protocol as 'http:' | 'https:'],
       limits,
       maxBody: init.maxBodyBytes ?? this.options.maxBodyBytes ?? httpDefaults.maxBodyBytes,
-      ...(this.options.signal ? { signal: this.options.signal } : {}),
+      ...(signal ? { signal } : {}),
       // The tolerant reader's second sending is a request like any other: budgeted, counted and paced.
       beforeResend: () => {
         if (this.requests >= (this.options.maxRequests ?? Number.POSITIVE_INFINITY)) {

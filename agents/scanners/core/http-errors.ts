@@ -1,15 +1,7 @@
 // Why a request got no answer the scanner can use. Messages quote what the target sent, so every quote
-// goes through `inert`: a status line full of escape sequences must read as text in a log or a terminal.
-
-/** `text` with control characters shown as \xNN and cut to `max` characters. */
-export function inert(text: string, max = 120): string {
-  const shown = text.replace(
-    // eslint-disable-next-line no-control-regex -- the point is to find control characters
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-  );
-  return shown.length > max ? `${shown.slice(0, max)}…` : shown;
-}
+// is made inert (inert-text.ts): a status line full of escape sequences must read as text in a log or a
+// terminal.
+import { inertText } from './inert-text.ts';
 
 /** Which deadline ended the request. */
 export type HttpDeadline = 'headers' | 'response' | 'idle';
@@ -27,7 +19,7 @@ export class HttpTimeoutError extends Error {
     readonly deadline: HttpDeadline,
     readonly ms: number,
   ) {
-    super(`${deadlineText[deadline]} from ${inert(url, 200)} within ${ms} ms`);
+    super(`${deadlineText[deadline]} from ${inertText(url, 200)} within ${ms} ms`);
     this.name = 'HttpTimeoutError';
   }
 }
@@ -41,7 +33,9 @@ export class HttpProtocolError extends Error {
     /** The first bytes the target sent, as inert text. */
     readonly excerpt: string,
   ) {
-    super(`unreadable answer from ${inert(url, 200)}: ${problem}${excerpt ? ` (began "${excerpt}")` : ''}`);
+    super(
+      `unreadable answer from ${inertText(url, 200)}: ${problem}${excerpt ? ` (began "${excerpt}")` : ''}`,
+    );
     this.name = 'HttpProtocolError';
   }
 }

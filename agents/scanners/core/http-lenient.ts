@@ -5,7 +5,8 @@
 // Chromium's limit) is an HttpProtocolError. Incremental: the bytes of a drip are not parsed again.
 import type { IncomingHttpHeaders } from 'node:http';
 
-import { HttpProtocolError, inert } from './http-errors.ts';
+import { HttpProtocolError } from './http-errors.ts';
+import { inertText } from './inert-text.ts';
 
 /** Chromium's limit on the size of a response's headers (and so ours). */
 export const maxHeaderBytes = 256 * 1024;
@@ -98,7 +99,7 @@ export function readHead(bytes: Buffer, url: string, searchFrom = 0): Head | nul
     throw new HttpProtocolError(
       url,
       'no HTTP status line',
-      inert(bytes.subarray(start, start + 40).toString('latin1'), 40),
+      inertText(bytes.subarray(start, start + 40).toString('latin1'), 40),
     );
   }
   const end = headEnd(bytes, Math.max(start, searchFrom - 3));
@@ -120,10 +121,10 @@ export function readHead(bytes: Buffer, url: string, searchFrom = 0): Head | nul
   const [statusLine = '', ...lines] = text.split(/\r?\n/);
   const status = /^HTTP\/(\S*)[ \t]+(\d{3})(?:[ \t]|$)/i.exec(statusLine);
   if (!status) {
-    throw new HttpProtocolError(url, 'no status code in the status line', inert(statusLine, 40));
+    throw new HttpProtocolError(url, 'no status code in the status line', inertText(statusLine, 40));
   }
   if (status[1] !== '1.1' && status[1] !== '1.0') {
-    notes.push(`unusual HTTP version "${inert(status[1]!, 16)}"`);
+    notes.push(`unusual HTTP version "${inertText(status[1]!, 16)}"`);
   }
   const pairs: [string, string][] = [];
   for (const line of lines.filter((l) => l !== '')) {
@@ -137,11 +138,11 @@ export function readHead(bytes: Buffer, url: string, searchFrom = 0): Head | nul
     const name = line.slice(0, Math.max(colon, 0)).trim().toLowerCase();
     // A field name is a token: no separators, no spaces, nothing outside visible ASCII.
     if (colon <= 0 || !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) {
-      notes.push(`a header line that is not a header, ignored: "${inert(line, 60)}"`);
+      notes.push(`a header line that is not a header, ignored: "${inertText(line, 60)}"`);
       continue;
     }
     if (/[ \t]$/.test(line.slice(0, colon))) {
-      notes.push(`space before the colon in header ${inert(name, 40)}`);
+      notes.push(`space before the colon in header ${inertText(name, 40)}`);
     }
     pairs.push([name, line.slice(colon + 1).trim()]);
   }
@@ -176,7 +177,7 @@ export function framing(head: Head, method: string, rawLengths: string[]): Frami
     return { kind: 'length', length: Number(distinct[0]), notes };
   }
   notes.push(
-    `${distinct.length > 1 ? 'conflicting' : 'invalid'} Content-Length (${inert(distinct.join(', '), 60)}); read to the end of the connection`,
+    `${distinct.length > 1 ? 'conflicting' : 'invalid'} Content-Length (${inertText(distinct.join(', '), 60)}); read to the end of the connection`,
   );
   return { kind: 'close', notes };
 }
@@ -303,7 +304,7 @@ export class LenientReader {
       throw new HttpProtocolError(
         this.url,
         sent ? 'the answer ended inside its headers' : 'no answer',
-        inert(sent, 40),
+        inertText(sent, 40),
       );
     }
     const complete =

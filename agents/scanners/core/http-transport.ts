@@ -11,8 +11,9 @@ import tls from 'node:tls';
 
 import { pinnedLookup } from '../target-policy.ts';
 import type { ResolvedTarget } from '../target-policy.ts';
-import { HttpProtocolError, HttpTimeoutError, inert } from './http-errors.ts';
+import { HttpProtocolError, HttpTimeoutError } from './http-errors.ts';
 import type { HttpDeadline } from './http-errors.ts';
+import { inertText } from './inert-text.ts';
 import { contentLengths, framing, LenientReader, maxHeaderBytes, readHead } from './http-lenient.ts';
 import type { CutShort, LenientAnswer } from './http-lenient.ts';
 import { ScanStoppedError } from './scan-stopped.ts';
@@ -238,7 +239,7 @@ function nodeExchange(input: ExchangeInput): Promise<Exchange> {
       } else if (parse) {
         // Framing that breaks mid-body (a bad chunk size) on a request not sent twice: the response ends
         // or errors with what came before the break, and that is the page.
-        broken = `invalid body framing: ${inert(parse.reason ?? parse.message)}`;
+        broken = `invalid body framing: ${inertText(parse.reason ?? parse.message, 120)}`;
       } else {
         settle.done(answer('closed'));
       }
@@ -333,7 +334,7 @@ export async function exchange(input: ExchangeInput): Promise<Exchange> {
     if (!parse) {
       throw error;
     }
-    const excerpt = inert(parse.rawPacket?.subarray(0, 40).toString('latin1') ?? '', 40);
+    const excerpt = inertText(parse.rawPacket?.subarray(0, 40).toString('latin1') ?? '', 40);
     if (parse.code === 'HPE_HEADER_OVERFLOW') {
       throw new HttpProtocolError(
         input.url.href,
@@ -342,7 +343,7 @@ export async function exchange(input: ExchangeInput): Promise<Exchange> {
       );
     }
     if (!safeMethods.has(input.method)) {
-      throw new HttpProtocolError(input.url.href, inert(parse.reason ?? parse.message), excerpt);
+      throw new HttpProtocolError(input.url.href, inertText(parse.reason ?? parse.message, 120), excerpt);
     }
     await input.beforeResend();
     return rawExchange(input);
