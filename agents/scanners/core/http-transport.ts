@@ -6,116 +6,20 @@
 // what arrived, as a browser shows what arrived.
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
-import tls from 'node:tls';
+import type net from 'node:net';
 
 import { pinnedLookup } from '../target-policy.ts';
-import type { ResolvedTarget } from '../target-policy.ts';
-import { HttpProtocolError, HttpTimeoutError } from './http-errors.ts';
-import type { HttpDeadline } from './http-errors.ts';
-import { inertText } from './inert-text.ts';
-import { contentLengths, framing, LenientReader, maxHeaderBytes, readHead } from './http-lenient.ts';
+import { armDeadlines } from './http-deadlines.ts';
+import type { Exchange, ExchangeInput } from './http-deadlines.ts';
+import { HttpProtocolError } from './http-errors.ts';
+import { contentLengths, framing, maxHeaderBytes, readHead } from './http-head.ts';
 import type { CutShort, LenientAnswer } from './http-lenient.ts';
+import { rawExchange } from './http-raw.ts';
+import { inertText } from './inert-text.ts';
 import { ScanStoppedError } from './scan-stopped.ts';
-
-export interface ExchangeLimits {
-  /** Longest silence (no byte at all) before the answer is given up or, mid-body, cut short. */
-  idleMs: number;
-  /** From the send to the end of the response headers. */
-  headersMs: number;
-  /** From the send to the end of the body. */
-  responseMs: number;
-}
-
-export interface ExchangeInput {
-  url: URL;
-  method: string;
-  headers: Record<string, string>;
-  body?: string;
-  target: ResolvedTarget;
-  agent: http.Agent;
-  limits: ExchangeLimits;
-  maxBody: number;
-  signal?: AbortSignal;
-  /** Called before the tolerant reader sends the request again (the client counts it and paces it). */
-  beforeResend: () => Promise<void>;
-}
-
-export interface Exchange extends LenientAnswer {
-  /** From the send to the end of the body; absent when a deadline cut the body (the answer never ended). */
-  elapsedMs?: number;
-}
 
 /** Methods whose second sending changes nothing on the target (what the tolerant reader may resend). */
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
-
-type Settle = { done: (answer: LenientAnswer) => void; fail: (error: unknown) => void };
-
-/**
- * Arms the three deadlines and the abort signal around one exchange; `cut` is asked for what arrived
- * (null when no head came, which makes the deadline an HttpTimeoutError).
- */
-function guard(
-  input: ExchangeInput,
-  resolve: (exchange: Exchange) => void,
-  reject: (error: unknown) => void,
-  cut: (reason: CutShort) => LenientAnswer | null,
-  release: () => void,
-): Settle & { headersArrived: () => void; idle: () => void } {
-  const { url, limits, signal } = input;
-  const sentAt = performance.now();
-  let settled = false;
-  const settle = (action: () => void) => {
-    if (!settled) {
-      settled = true;
-      clearTimeout(headersTimer);
-      clearTimeout(responseTimer);
-      signal?.removeEventListener('abort', onAbort);
-      action();
-      release();
-    }
-  };
-  const done = (answer: LenientAnswer) =>
-    settle(() => {
-      const timed = answer.cutShort !== 'deadline' && answer.cutShort !== 'idle';
-      resolve({ ...answer, ...(timed ? { elapsedMs: performance.now() - sentAt } : {}) });
-    });
-  const fail = (error: unknown) =>
-    settle(() => reject(signal?.aborted ? new ScanStoppedError('aborted') : error));
-  const expire = (reason: 'deadline' | 'idle', deadline: HttpDeadline, ms: number) => {
-    let answer: LenientAnswer | null;
-    try {
-      answer = cut(reason);
-    } catch (error) {
-      fail(error);
-      return;
-    }
-    if (answer) {
-      done(answer);
-    } else {
-      fail(new HttpTimeoutError(url.href, deadline, ms));
-    }
-  };
-  const onAbort = () => fail(new ScanStoppedError('aborted'));
-  const headersTimer = setTimeout(
-    () => fail(new HttpTimeoutError(url.href, 'headers', limits.headersMs)),
-    limits.headersMs,
-  );
-  const responseTimer = setTimeout(
-    () => expire('deadline', 'response', limits.responseMs),
-    limits.responseMs,
-  );
-  signal?.addEventListener('abort', onAbort, { once: true });
-  if (signal?.aborted) {
-    onAbort();
-  }
-  return {
-    done,
-    fail,
-    headersArrived: () => clearTimeout(headersTimer),
-    idle: () => expire('idle', 'idle', limits.idleMs),
-  };
-}
 
 /** Records the bytes of a response head as they come off the socket, for the notes Node does not give. */
 class HeadCapture {
@@ -182,7 +86,7 @@ function nodeExchange(input: ExchangeInput): Promise<Exchange> {
         ...(cutShort ? { cutShort } : {}),
       };
     };
-    const settle = guard(
+    const settle = armDeadlines(
       input,
       resolve,
       reject,
@@ -245,74 +149,6 @@ function nodeExchange(input: ExchangeInput): Promise<Exchange> {
       }
     });
     request.end(input.body);
-  });
-}
-
-/** The request as bytes, for the tolerant reader's own connection (which it closes after the answer). */
-function serialise(input: ExchangeInput): string {
-  const { url, headers, body } = input;
-  const lines = [`${input.method} ${url.pathname}${url.search} HTTP/1.1`, `host: ${url.host}`];
-  for (const [name, value] of Object.entries(headers)) {
-    if (!/^(host|connection|content-length)$/i.test(name)) {
-      lines.push(`${name}: ${value.replace(/[\r\n]/g, ' ')}`);
-    }
-  }
-  lines.push('connection: close');
-  if (body !== undefined) {
-    lines.push(`content-length: ${Buffer.byteLength(body)}`);
-  }
-  return `${lines.join('\r\n')}\r\n\r\n${body ?? ''}`;
-}
-
-function rawExchange(input: ExchangeInput): Promise<Exchange> {
-  const { url } = input;
-  return new Promise((resolve, reject) => {
-    const reader = new LenientReader(url.href, input.method, input.maxBody);
-    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const options = { host, port, lookup: pinnedLookup(input.target) };
-    const socket =
-      url.protocol === 'https:'
-        ? tls.connect({
-            ...options,
-            ...(net.isIP(host) ? {} : { servername: host }),
-            rejectUnauthorized: false,
-            ALPNProtocols: ['http/1.1'],
-          })
-        : net.connect(options);
-    const settle = guard(
-      input,
-      resolve,
-      reject,
-      (reason) => (reader.hasHead ? reader.cut(reason) : null),
-      () => socket.destroy(),
-    );
-    socket.setTimeout(input.limits.idleMs, () => settle.idle());
-    socket.on('data', (chunk: Buffer) => {
-      try {
-        reader.push(chunk);
-      } catch (error) {
-        settle.fail(error);
-        return;
-      }
-      if (reader.hasHead) {
-        settle.headersArrived();
-      }
-      if (reader.answer) {
-        settle.done(reader.answer);
-      }
-    });
-    const ended = () => {
-      try {
-        settle.done(reader.end());
-      } catch (error) {
-        settle.fail(error);
-      }
-    };
-    socket.on('end', ended);
-    socket.on('close', ended);
-    socket.on('error', (error) => (reader.hasHead ? ended() : settle.fail(error)));
-    socket.write(serialise(input));
   });
 }
 
