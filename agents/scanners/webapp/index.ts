@@ -250,6 +250,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     ...(crawl
       ? { crawl: { ...crawl, ...(crawled?.session ? { login: crawled.session.report() } : {}) } }
       : {}),
-    partial: phases.partial || injectionCut,
+    // Pages the browser cut short, or rendering stopped early, leave the result partial too.
+    partial: phases.partial || injectionCut || Boolean(crawl?.stopped ?? crawl?.cut_total),
   };
 }
