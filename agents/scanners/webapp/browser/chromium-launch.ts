@@ -56,18 +56,38 @@ function setprivPath(): string | null {
   return null;
 }
 
-/** Who Chromium should run as: null when the scan is not root (it runs as the scan's own user then). */
-export function unprivilegedAccount(): Account | 'none-found' | null {
+/** Whether this process's user namespace maps `uid` (a root inside `unshare --user` maps only itself). */
+function mapped(uid: number): boolean {
+  try {
+    return readFileSync('/proc/self/uid_map', 'utf8')
+      .trim()
+      .split('\n')
+      .some((line) => {
+        const [inside, , count] = line.trim().split(/\s+/).map(Number);
+        return uid >= inside! && uid < inside! + count!;
+      });
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Who Chromium should run as: null when the scan is not root (it runs as the scan's own user then), or
+ * why no unprivileged account can be had.
+ */
+export function unprivilegedAccount(): Account | { none: string } | null {
   if (process.platform !== 'linux' || process.geteuid?.() !== 0) {
     return null;
   }
   for (const name of browserAccounts) {
     const account = lookUp(name);
     if (account) {
-      return account;
+      return mapped(account.uid)
+        ? account
+        : { none: `running as root in a user namespace that maps no other account (not ${name})` };
     }
   }
-  return 'none-found';
+  return { none: `running as root and no unprivileged account (${browserAccounts.join(', ')}) exists` };
 }
 
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -150,7 +170,7 @@ export function launchFailure(error: unknown): string {
 export async function launchChromium(executable: string, args: string[]): Promise<Launched> {
   const found = unprivilegedAccount();
   const setpriv = setprivPath();
-  const account = found !== null && found !== 'none-found' && setpriv ? found : null;
+  const account = found !== null && !('none' in found) && setpriv ? found : null;
   const asRoot = found !== null && !account;
   const attempts: Attempt[] = [
     ...(asRoot ? [] : [{ account, sandbox: true }]),
@@ -160,16 +180,16 @@ export async function launchChromium(executable: string, args: string[]): Promis
   const failures: string[] = [];
   if (asRoot) {
     failures.push(
-      found === 'none-found'
-        ? `running as root and no unprivileged account (${browserAccounts.join(', ')}) exists`
-        : 'running as root and setpriv (util-linux) is missing',
+      found && 'none' in found ? found.none : 'running as root and setpriv (util-linux) is missing',
     );
   }
   for (const attempt of attempts) {
-    const dirs = makeDirs(executable, attempt.account, setpriv);
+    let dirs: BrowserDirs | null = null;
     try {
+      dirs = makeDirs(executable, attempt.account, setpriv);
       const context = await chromium.launchPersistentContext(dirs.profile, {
-        executablePath: dirs.script,
+        // Windows runs no shell script: Chromium is started directly (and its pid is not known).
+        executablePath: process.platform === 'win32' ? executable : dirs.script,
         headless: true,
         chromiumSandbox: attempt.sandbox,
         args,
@@ -197,7 +217,9 @@ export async function launchChromium(executable: string, args: string[]): Promis
         : `off${who ? ` (${who})` : ''}: ${failures.join('; ')}`;
       return { context, dirs, sandbox };
     } catch (error) {
-      await removeDirs(dirs);
+      if (dirs) {
+        await removeDirs(dirs);
+      }
       failures.push(
         `${attempt.sandbox ? 'the sandbox did not start' : 'Chromium did not start'}${attempt.account ? ` as ${attempt.account.name}` : ''} (${launchFailure(error)})`,
       );

@@ -187,7 +187,7 @@ class ChromiumBrowser implements ScanBrowser {
   /** Kills the browser now; the tabs' calls then throw ScanBrowserStopped. */
   stop(reason: string): void {
     this.stopped ??= reason;
-    void this.close();
+    void this.close().catch(() => undefined);
   }
 
   assertRunning(): void {

@@ -204,7 +204,13 @@ export function watchMemory(
 ): Watch {
   let peak = 0;
   const look = () => {
-    const processes = tree.list();
+    let processes: BrowserProcess[];
+    try {
+      processes = tree.list();
+    } catch {
+      // Guard: a look that fails (out of file descriptors) is skipped; an exception here would end the process.
+      return;
+    }
     const total = processes.reduce((sum, p) => sum + p.bytes, 0);
     peak = Math.max(peak, total);
     if (total > caps.treeBytes) {

@@ -330,9 +330,10 @@ export class BrowserRouter {
     if (result === 'timeout') {
       this.abandoned += 1;
       this.counts.refused += 1;
-      void pending.finally(() => {
+      const ended = () => {
         this.abandoned -= 1;
-      });
+      };
+      pending.then(ended, ended);
       return refuse(`no answer within ${routerLimits.answerMs} ms`);
     }
     return 'error' in result ? refuse(String(result.error)) : result.value;
