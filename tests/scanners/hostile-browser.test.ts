@@ -28,8 +28,8 @@ const mb = 1024 * 1024;
 
 /** What this test process may use while scanning (the unbounded router took 3.5 GB in 45 s). */
 const nodeCaps = { rss: 1536 * mb, heap: 1024 * mb };
-/** Chromium's tree: its cap, plus what it can grow between two looks of the watch (a few hundred MB). */
-const chromiumCap = browserLimits.treeBytes + 768 * mb;
+/** Chromium's tree: its cap, plus what it can grow between two looks of the watch and the kill. */
+const chromiumCap = browserLimits.treeBytes + 512 * mb;
 
 /** Every Chromium process this test process started (their directory names carry its pid). */
 const ourChromium = () => new ProcessTree(null, `${tmpdir()}/vigil-browser-${process.pid}-`);

@@ -48,11 +48,15 @@ export const browserLimits = {
   /** V8's old-generation heap of each renderer: a page past it crashes its own renderer, nothing more. */
   rendererHeapMb: 512,
   /** One renderer's own memory (heap, array buffers, DOM): past it, that renderer is killed. */
-  rendererBytes: 1024 * mb,
-  /** All of the browser's processes together: past it, the browser is killed and rendering stops. */
-  treeBytes: 2048 * mb,
-  /** How often the process tree is measured. */
-  watchEveryMs: 250,
+  rendererBytes: 768 * mb,
+  /**
+   * All of the browser's processes together: past it, the browser is killed and rendering stops. Under
+   * the web scan's own cap for its whole process tree (2 GB, core/limits.ts), with room for the scan's
+   * Node process, so that a hostile page costs the rendering, not the scan.
+   */
+  treeBytes: 1280 * mb,
+  /** How often the process tree is measured (an allocating page grows by about 100 MB in that time). */
+  watchEveryMs: 100,
 };
 
 /** The flags of issue 15, then the ones that cut Chromium off from the network outside interception. */

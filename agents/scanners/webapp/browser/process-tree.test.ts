@@ -20,7 +20,7 @@ describe('watchMemory', () => {
     const renderers: number[] = [];
     const trees: number[] = [];
     const watch = watchMemory(
-      { list: () => processes },
+      { list: () => processes, measure: () => processes },
       { rendererBytes: 250 * mb, treeBytes: 1000 * mb },
       5,
       { renderer: (pid) => renderers.push(pid), tree: (bytes) => trees.push(bytes) },

@@ -109,6 +109,8 @@ function listAll(): (ProcInfo & { command?: string; rss?: number })[] {
  */
 export class ProcessTree {
   private readonly known = new Map<number, { ours: boolean; renderer: boolean }>();
+  /** The members the last full look found. */
+  private members: BrowserProcess[] = [];
 
   constructor(
     private readonly rootPid: number | null,
@@ -158,7 +160,22 @@ export class ProcessTree {
         this.known.delete(pid);
       }
     }
+    this.members = out;
     return out;
+  }
+
+  /**
+   * The members of the last full look, measured again (a few reads, where a full look reads every
+   * process of the machine): what the watch does between two full looks. Elsewhere than Linux, a full look.
+   */
+  measure(): BrowserProcess[] {
+    if (!hasProc) {
+      return this.list();
+    }
+    return this.members.flatMap((p) => {
+      const now = readProc(String(p.pid));
+      return now && !now.zombie ? [{ ...p, bytes: memoryOf(p.pid), cpu: now.cpu }] : [];
+    });
   }
 
   /** SIGKILLs every process of the browser, looking again until none is left (or after a few rounds). */
@@ -195,18 +212,25 @@ export interface Watch {
   readonly peak: number;
 }
 
-/** Looks at the tree every `everyMs`; calls back when a renderer or the whole tree passes its cap. */
+/** A full look (every process of the machine, for new members) once in this many looks. */
+const fullLookEvery = 10;
+
+/**
+ * Looks at the tree every `everyMs` (its known members; the whole machine for new ones every tenth look);
+ * calls back when a renderer or the whole tree passes its cap.
+ */
 export function watchMemory(
-  tree: Pick<ProcessTree, 'list'>,
+  tree: Pick<ProcessTree, 'list' | 'measure'>,
   caps: MemoryCaps,
   everyMs: number,
   on: { renderer: (pid: number, bytes: number) => void; tree: (bytes: number) => void },
 ): Watch {
   let peak = 0;
+  let looks = 0;
   const look = () => {
     let processes: BrowserProcess[];
     try {
-      processes = tree.list();
+      processes = looks++ % fullLookEvery === 0 ? tree.list() : tree.measure();
     } catch {
       // Guard: a look that fails (out of file descriptors) is skipped; an exception here would end the process.
       return;
