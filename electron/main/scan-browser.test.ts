@@ -18,6 +18,8 @@ function fakeElectron() {
       options: Record<string, unknown>;
       destroyed: boolean;
       crashed: boolean;
+      listeners: string[];
+      leavesAnyway: boolean;
       commands: [string, unknown][];
       loaded: string[];
     }[],
@@ -47,7 +49,15 @@ function fakeElectron() {
     record: (typeof state.windows)[number];
     webContents;
     constructor(options: Record<string, unknown>) {
-      this.record = { options, destroyed: false, crashed: false, commands: [], loaded: [] };
+      this.record = {
+        options,
+        destroyed: false,
+        crashed: false,
+        listeners: [],
+        leavesAnyway: false,
+        commands: [],
+        loaded: [],
+      };
       state.windows.push(this.record);
       const record = this.record;
       this.webContents = {
@@ -70,6 +80,13 @@ function fakeElectron() {
         getURL: () => record.loaded.at(-1) ?? '',
         forcefullyCrashRenderer: () => {
           record.crashed = true;
+        },
+        on: (event: string, listener: (e: { preventDefault(): void }) => void) => {
+          record.listeners.push(event);
+          // A page asking to stay: the engine must let it go.
+          let prevented = false;
+          listener({ preventDefault: () => (prevented = true) });
+          record.leavesAnyway = prevented;
         },
         setWindowOpenHandler: () => undefined,
         debugger: {
@@ -174,6 +191,7 @@ describe('the Electron scan browser', () => {
       show: false,
       webPreferences: { offscreen: true, sandbox: true, contextIsolation: true, nodeIntegration: false },
     });
+    expect(state.windows[0]).toMatchObject({ listeners: ['will-prevent-unload'], leavesAnyway: true });
     expect(state.windows[0]!.commands).toContainEqual([
       'Page.addScriptToEvaluateOnNewDocument',
       { source: 'window.__vigil = 1' },

@@ -43,6 +43,8 @@ export interface ScanWebContentsLike {
   getURL(): string;
   /** Ends the renderer process at once (a page whose script never yields cannot be asked to stop). */
   forcefullyCrashRenderer(): void;
+  /** A page asking "leave this page?": preventing the event's default leaves it anyway. */
+  on(event: 'will-prevent-unload', listener: (event: { preventDefault(): void }) => void): unknown;
   setWindowOpenHandler(handler: () => { action: 'deny' }): void;
   debugger: {
     attach(version: string): void;
@@ -288,6 +290,8 @@ export function electronScanBrowser(electron: ScanBrowserElectron): ScanBrowserL
         windows.add(window);
         const contents = window.webContents;
         contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+        // A page that asks the visitor to stay would keep the tab, and the crawl, forever.
+        contents.on('will-prevent-unload', (event) => event.preventDefault());
         // The same instrumentation Playwright's addInitScript gives: before any of the page's scripts.
         contents.debugger.attach('1.3');
         await contents.debugger.sendCommand('Page.enable');

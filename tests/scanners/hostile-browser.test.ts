@@ -213,6 +213,8 @@ describe.skipIf(!chromium)(
       const pages: Record<string, string> = {
         '/spin': '<p>busy</p><script>setTimeout(() => { for (;;) {} }, 50)</script>',
         '/ok': '<p>fine</p>',
+        '/stay':
+          '<p>stay</p><script>addEventListener("beforeunload", (e) => { e.preventDefault(); e.returnValue = "stay"; });</script>',
       };
       beforeAll(async () => {
         browser = await chromiumLauncher(chromium!)({
@@ -246,6 +248,15 @@ describe.skipIf(!chromium)(
         const before = cpu();
         await sleep(1000);
         expect(cpu() - before).toBeLessThan(40);
+        await tab.goto('http://site.test/ok', 5000);
+        expect(await tab.evaluate('document.body.innerText')).toBe('fine');
+      }, 60_000);
+
+      it('leaves a page that asks the visitor to stay', async () => {
+        const tab = await browser.newTab();
+        await tab.goto('http://site.test/stay', 5000);
+        // What the crawl runs in a page (its snapshot, its forms) counts as the visitor's activation.
+        await tab.evaluate('document.title');
         await tab.goto('http://site.test/ok', 5000);
         expect(await tab.evaluate('document.body.innerText')).toBe('fine');
       }, 60_000);

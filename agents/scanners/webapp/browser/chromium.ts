@@ -226,8 +226,13 @@ class ChromiumBrowser implements ScanBrowser {
     }
     const page = (opened as { value: Page }).value;
     page.setDefaultTimeout(browserLimits.tabMs);
-    // A dialog the init script could not stub (one opened by a frame's javascript: URL) is dismissed.
-    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+    // A dialog the init script could not stub (one opened by a frame's javascript: URL) is dismissed; a
+    // "leave this page?" is accepted, or a page that asks it would keep the tab (and the crawl) forever.
+    page.on(
+      'dialog',
+      (dialog) =>
+        void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined),
+    );
     return page;
   }
 
