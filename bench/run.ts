@@ -1,7 +1,9 @@
 // `npm run bench`: every benchmark; prints a table and writes bench/results/latest.json.
-// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth, scanners, web, reports, detection).
+// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth, scanners, hostile, web, reports,
+// detection).
 import { benchAuth } from './auth.ts';
 import { benchDetection } from './detection.ts';
+import { benchHostile } from './hostile.ts';
 import { benchRealtime } from './realtime.ts';
 import { report, type BenchRow } from './lib/report.ts';
 import { benchReports } from './reports.ts';
@@ -17,6 +19,7 @@ const groups: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
   auth: () => benchAuth(),
   web: () => benchWeb(),
   scanners: () => benchScanners(),
+  hostile: () => benchHostile(),
   reports: () => benchReports(),
   detection: () => benchDetection(),
 };

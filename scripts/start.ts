@@ -11,6 +11,7 @@ import { defaultWebDir } from '../server/web/routes.ts';
 import { createServiceClient } from '../agents/queue/client.ts';
 import { scannerSettings } from '../agents/scanners/core/settings.ts';
 import { startAgent } from '../agents/worker/agent.ts';
+import { logUnhandledRejections } from '../agents/lib/process-guard.ts';
 import { electronBinary } from './lib/electron-binary.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -30,6 +31,7 @@ function buildIfMissing(output: string, script: string, what: string, args: stri
   });
 }
 
+logUnhandledRejections();
 // Every setting is read and checked once, before anything starts (a wrong value stops here, listed).
 try {
   processSettings();

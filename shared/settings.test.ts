@@ -35,7 +35,12 @@ describe('readSettings', () => {
       VIGIL_SCAN_BROWSER: true,
       CHROMIUM_PATH: undefined,
       VIGIL_SCAN_TLS_CA_FILE: undefined,
+      VIGIL_SCAN_MAX_MINUTES: undefined,
+      VIGIL_SCAN_MAX_MEMORY_MB: undefined,
     });
+    expect(
+      readSettings(ScannerSettings, { VIGIL_SCAN_MAX_MINUTES: '5', VIGIL_SCAN_MAX_MEMORY_MB: '1024' }),
+    ).toMatchObject({ VIGIL_SCAN_MAX_MINUTES: 5, VIGIL_SCAN_MAX_MEMORY_MB: 1024 });
     expect(readSettings(StackSettings, { VIGIL_LOCAL_MODE: '' }).VIGIL_LOCAL_MODE).toBe(true);
   });
 
@@ -55,6 +60,12 @@ describe('readSettings', () => {
       /VIGIL_PORT: must be a whole number/,
     );
     expect(() => readSettings(ScannerSettings, { VIGIL_SCAN_NMAP: 'disabled' })).toThrow(/VIGIL_SCAN_NMAP/);
+    expect(() => readSettings(ScannerSettings, { VIGIL_SCAN_MAX_MINUTES: '0' })).toThrow(
+      /VIGIL_SCAN_MAX_MINUTES/,
+    );
+    expect(() => readSettings(ScannerSettings, { VIGIL_SCAN_MAX_MEMORY_MB: '2G' })).toThrow(
+      /VIGIL_SCAN_MAX_MEMORY_MB: must be a whole number of MB/,
+    );
     expect(() => readSettings(DesktopSettings, { VIGIL_API_URL: 'not a url' })).toThrow(/VIGIL_API_URL/);
     expect(() => readSettings(StackSettings, { DATABASE_URL: 'http://db' })).toThrow(/DATABASE_URL/);
   });

@@ -119,6 +119,19 @@ export const ScannerSettings = z.object({
    * besides the system store; the machine's own store is never changed.
    */
   VIGIL_SCAN_TLS_CA_FILE: optionalText,
+  /** Every scan's time limit in minutes, instead of its type's default (web 20, API 10, infrastructure 30). */
+  VIGIL_SCAN_MAX_MINUTES: optionalText
+    .pipe(z.string().regex(/^\d+$/, 'must be a whole number of minutes').optional())
+    .transform((v) => (v === undefined ? undefined : Number(v)))
+    .pipe(z.number().int().min(1).max(1440).optional()),
+  /**
+   * The memory cap in MB of every scan's processes (Chromium included), instead of its type's default
+   * (web 2048, API and infrastructure 768).
+   */
+  VIGIL_SCAN_MAX_MEMORY_MB: optionalText
+    .pipe(z.string().regex(/^\d+$/, 'must be a whole number of MB').optional())
+    .transform((v) => (v === undefined ? undefined : Number(v)))
+    .pipe(z.number().int().min(256).max(65536).optional()),
 });
 export type ScannerSettings = z.infer<typeof ScannerSettings>;
 

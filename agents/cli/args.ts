@@ -9,7 +9,7 @@ import { TargetLogin } from '../../shared/target-login.ts';
 import type { ScanType } from '../../shared/findings.ts';
 import { parsePorts } from '../scanners/infrastructure/ports.ts';
 
-export const usage = `usage: npm run scan -- --type webapp|infrastructure|api --target URL_OR_HOST [--ports LIST] [--openapi URL] [--rate N] [--login FILE] [--json]
+export const usage = `usage: npm run scan -- --type webapp|infrastructure|api --target URL_OR_HOST [--ports LIST] [--openapi URL] [--rate N] [--login FILE] [--max-time SECONDS] [--max-memory MB] [--json]
 
   --type      webapp (crawl and web checks), infrastructure (TCP port scan and service checks) or api (OpenAPI-driven checks)
   --target    a URL (webapp, api) or a host name / IP address (infrastructure)
@@ -19,7 +19,13 @@ export const usage = `usage: npm run scan -- --type webapp|infrastructure|api --
   --login     webapp only: a JSON file with the site's login, to scan logged in too: {"kind":"form","login_url",
               "username_field","password_field","username","password"[,"logged_in_marker"]}, {"kind":"cookie",
               "cookie":"name=value"} or {"kind":"header","header_name":"Authorization","header_value":"Bearer …"}
-  --json      print the result as JSON on stdout instead of a report`;
+  --max-time  end the scan after this many seconds, 10 to 86400, keeping what it found (default: web 1200,
+              api 600, infrastructure 1800, or VIGIL_SCAN_MAX_MINUTES)
+  --max-memory  memory cap in MB of the scan's processes, Chromium included, 256 to 65536 (default: web 2048,
+              others 768, or VIGIL_SCAN_MAX_MEMORY_MB)
+  --json      print the result as JSON on stdout instead of a report
+
+  Ctrl-C stops the scan and prints what it found so far; a second Ctrl-C quits at once.`;
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -34,6 +40,10 @@ export interface CliArgs {
   rate?: number;
   /** webapp: the site's login, read from the --login file. */
   login?: TargetLogin;
+  /** The scan's time limit in seconds. */
+  maxTime?: number;
+  /** The memory cap of the scan's processes in MB. */
+  maxMemory?: number;
   json: boolean;
   help: boolean;
 }
@@ -50,6 +60,18 @@ const schema = z.object({
     .refine((n) => n >= 0.1 && n <= 1000, '--rate must be between 0.1 and 1000 requests per second')
     .optional(),
   login: z.string().optional(),
+  'max-time': z
+    .string()
+    .regex(/^\d+$/, '--max-time must be a whole number of seconds')
+    .transform(Number)
+    .refine((n) => n >= 10 && n <= 86_400, '--max-time must be between 10 and 86400 seconds')
+    .optional(),
+  'max-memory': z
+    .string()
+    .regex(/^\d+$/, '--max-memory must be a whole number of MB')
+    .transform(Number)
+    .refine((n) => n >= 256 && n <= 65_536, '--max-memory must be between 256 and 65536 MB')
+    .optional(),
   json: z.boolean().default(false),
 });
 
@@ -65,6 +87,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         openapi: { type: 'string' },
         rate: { type: 'string' },
         login: { type: 'string' },
+        'max-time': { type: 'string' },
+        'max-memory': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -109,8 +133,14 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (args.openapi !== undefined) {
     checkUrl(args.openapi, '--openapi');
   }
-  const { login: loginFile, ...rest } = args;
-  return { ...rest, ...(loginFile === undefined ? {} : { login: readLogin(loginFile) }), help: false };
+  const { login: loginFile, 'max-time': maxTime, 'max-memory': maxMemory, ...rest } = args;
+  return {
+    ...rest,
+    ...(loginFile === undefined ? {} : { login: readLogin(loginFile) }),
+    ...(maxTime === undefined ? {} : { maxTime }),
+    ...(maxMemory === undefined ? {} : { maxMemory }),
+    help: false,
+  };
 }
 
 /** The login file: read and validated here; its problems are named, its secrets never repeated. */

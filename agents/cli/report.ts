@@ -2,7 +2,9 @@
 import pc from 'picocolors';
 
 import type { Severity } from '../../shared/findings.ts';
+import { inertText } from '../scanners/core/inert-text.ts';
 import type { ScanProgress } from '../scanners/core/progress.ts';
+import type { StopReason } from '../scanners/core/scan-stopped.ts';
 import type { ScanResult } from '../scanners/run-scan.ts';
 
 const paint: Record<Severity, (text: string) => string> = {
@@ -13,28 +15,45 @@ const paint: Record<Severity, (text: string) => string> = {
   info: pc.dim,
 };
 
+const stopped: Record<StopReason, string> = {
+  cancelled: 'stopped',
+  deadline: 'time limit reached',
+  memory: 'memory cap reached',
+  budget: 'request budget used up',
+  crashed: 'the scan process failed',
+};
+
+/** Text that came from a target or a scan (banners, reasons, errors), as one inert line. */
+const line = (text: string, max = 500) => inertText(text, max);
+
 export function renderReport(result: ScanResult): string {
   const lines: string[] = [];
   const counts = new Map<Severity, number>();
   result.findings.forEach((f) => counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1));
-  lines.push(pc.bold(`Vigil ${result.type} scan of ${result.target}`));
+  lines.push(pc.bold(`Vigil ${result.type} scan of ${line(result.target)}`));
   lines.push(
-    `${result.stats.requests} requests in ${(result.stats.duration_ms / 1000).toFixed(1)} s${result.partial ? pc.yellow(' (stopped early: partial result)') : ''}`,
+    `${result.stats.requests} requests in ${(result.stats.duration_ms / 1000).toFixed(1)} s${result.partial ? pc.yellow(' (partial result)') : ''}`,
   );
+  if (result.stopped) {
+    lines.push(pc.yellow(`${stopped[result.stopped.reason]}: ${line(result.stopped.detail)}`));
+  }
+  for (const failure of result.phase_errors) {
+    lines.push(pc.yellow(`phase "${line(failure.phase, 80)}" did not finish: ${line(failure.error)}`));
+  }
   const crawl = result.crawl;
   if (crawl) {
     const how =
       crawl.engine === 'html'
         ? `HTML crawl only${crawl.reason ? ` (${crawl.reason})` : ''}`
         : `${crawl.rendered} of ${crawl.pages} pages rendered in ${crawl.engine === 'electron' ? 'Electron' : 'Chromium'} ${crawl.browser ?? ''}, ${crawl.api_calls} API calls seen`;
-    lines.push(pc.dim(how.trim()));
+    lines.push(pc.dim(line(how.trim())));
     if (crawl.login) {
       lines.push(
         crawl.login.status === 'logged-in'
           ? pc.dim(
-              `logged in: ${crawl.login.detail}${crawl.login.renewals ? ` (renewed ${crawl.login.renewals}×)` : ''}`,
+              `logged in: ${line(crawl.login.detail)}${crawl.login.renewals ? ` (renewed ${crawl.login.renewals}×)` : ''}`,
             )
-          : pc.yellow(`login ${crawl.login.status}: ${crawl.login.detail}`),
+          : pc.yellow(`login ${crawl.login.status}: ${line(crawl.login.detail)}`),
       );
     }
   }
@@ -44,19 +63,20 @@ export function renderReport(result: ScanResult): string {
   lines.push(`${result.findings.length} findings: ${summary}`, '');
   for (const finding of result.findings) {
     lines.push(
-      `${paint[finding.severity](finding.severity.toUpperCase().padEnd(8))} ${pc.bold(finding.title)}  ${pc.dim(finding.rule_id)}`,
+      `${paint[finding.severity](finding.severity.toUpperCase().padEnd(8))} ${pc.bold(line(finding.title))}  ${pc.dim(line(finding.rule_id))}`,
     );
-    lines.push(`         at ${finding.location}`);
-    lines.push(`         ${finding.evidence}`);
+    // Findings are made inert where they are made; a finding read from elsewhere (a file) is made so here.
+    lines.push(`         at ${line(finding.location, 600)}`);
+    lines.push(`         ${line(finding.evidence)}`);
     lines.push(
       pc.dim(
         `         ${finding.cwe} · ${finding.owasp} · CVSS ${finding.cvss.score} ${finding.cvss.vector}`,
       ),
     );
-    lines.push(`         fix: ${finding.remediation}`, '');
+    lines.push(`         fix: ${line(finding.remediation, 2000)}`, '');
   }
   if (result.findings.length === 0) {
-    lines.push(pc.green('No findings.'));
+    lines.push(result.partial ? pc.yellow('No findings before the scan ended.') : pc.green('No findings.'));
   }
   return lines.join('\n');
 }
@@ -87,7 +107,7 @@ export function progressBar(stream: NodeJS.WriteStream): {
       const filled = Math.round((p.percent / 100) * width);
       const eta = p.etaSeconds === null ? '' : ` eta ${p.etaSeconds}s`;
       stream.write(
-        `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.percent.toFixed(0).padStart(3)}% ${p.phase.padEnd(18)} ${p.requestsPerSecond} req/s${eta}\u001b[K`,
+        `\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${p.percent.toFixed(0).padStart(3)}% ${line(p.phase, 40).padEnd(18)} ${p.requestsPerSecond} req/s${eta}\u001b[K`,
       );
     },
     done() {

@@ -5,6 +5,9 @@
 import type { Finding, ScanType, Severity } from '../../shared/findings.ts';
 import type { ServiceClient } from '../queue/client.ts';
 import type { CrawlReport } from '../scanners/core/context.ts';
+import type { PhaseFailure } from '../scanners/core/phases.ts';
+import type { ScanStop } from '../scanners/core/scan-stopped.ts';
+import type { ScanResources } from '../scanners/isolation/scan-process.ts';
 import type { Json } from '../../shared/database.types.ts';
 import { queueNotifications } from '../notify/outbox.ts';
 import { fingerprint } from './fingerprint.ts';
@@ -28,6 +31,12 @@ export interface ProcessInput {
   crawl?: CrawlReport;
   /** A stopped or budget-limited scan: its findings count, but it cannot prove anything fixed. */
   partial: boolean;
+  /** Why the scan ended before every check ran (cancelled, time limit, memory cap, crash). */
+  stopped?: ScanStop;
+  /** Phases that failed or ran out of time, each with its reason. */
+  phaseErrors?: PhaseFailure[];
+  /** The time and memory limits of the scan's processes, and the peak memory seen. */
+  resources?: ScanResources;
   finalStatus: 'completed' | 'stopped';
 }
 
@@ -90,6 +99,9 @@ export async function processScan(db: ServiceClient, input: ProcessInput): Promi
         new_finding_ids: ingested.new,
         fixed_finding_ids: ingested.fixed,
         partial: input.partial,
+        ...(input.stopped ? { stopped: { ...input.stopped } } : {}),
+        phase_errors: (input.phaseErrors ?? []).map((failure) => ({ ...failure })),
+        ...(input.resources ? { resources: { ...input.resources } } : {}),
         stats: input.stats,
         scanner: input.scanner,
         // A plain JSON object (its optional fields are left out, never undefined).

@@ -62,7 +62,7 @@ export async function loadReportData(
     loadFindings(db, t),
     db
       .from('scan_results')
-      .select('status')
+      .select('status, partial:analyzed_results->partial')
       .eq('user_id', t.userId)
       .gte('created_at', start)
       .lt('created_at', end)
@@ -136,6 +136,8 @@ export async function loadReportData(
     scans: {
       total: scans.data?.length ?? 0,
       completed: (scans.data ?? []).filter((s) => s.status === 'completed').length,
+      // Completed scans that did not run every check (a time limit, a failed phase): said in the summary.
+      partial: (scans.data ?? []).filter((s) => s.status === 'completed' && s.partial === true).length,
       failed: (scans.data ?? []).filter((s) => s.status === 'failed').length,
     },
     events: {

@@ -42,7 +42,8 @@ export interface ReportData {
   /** Findings first seen during the period. */
   newInPeriod: number;
   risk: { score: number; previous: number; delta: number };
-  scans: { total: number; completed: number; failed: number };
+  /** `partial`: completed scans that did not run every check (they count among `completed`). */
+  scans: { total: number; completed: number; partial: number; failed: number };
   events: { total: number; open: number; bySeverity: Record<string, number> };
   insights: { title: string; confidence: number }[];
   recommendations: { title: string; priority: string; category: string }[];

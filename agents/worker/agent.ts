@@ -8,7 +8,10 @@ import { enqueueDueReports } from '../reports/scheduler.ts';
 import { enqueueDueScans } from '../scheduler/scheduler.ts';
 import { enqueueVerificationScans } from '../pipeline/verification.ts';
 import type { ScanMode } from '../scanners/target-policy.ts';
-import { runScanJob } from './scan-job.ts';
+import type { JobRow } from '../queue/queue.ts';
+import { scanLimits } from '../scanners/core/limits.ts';
+import { configuredScanLimits } from '../scanners/core/settings.ts';
+import { runScanJob, ScanPayload } from './scan-job.ts';
 import { runVerifyJob } from './verify-job.ts';
 import { Worker, type WorkerOptions } from './worker.ts';
 
@@ -28,6 +31,7 @@ export interface Agent {
 export function startAgent(options: AgentOptions): Agent {
   const log = options.log ?? ((m: string) => console.log(m));
   const worker = new Worker({
+    timeLimitMs: jobTimeLimit,
     ...options,
     handlers: { scan: runScanJob, verify: runVerifyJob, report: runReportJob },
   });
@@ -72,4 +76,19 @@ export function startAgent(options: AgentOptions): Agent {
       await worker.stop();
     },
   };
+}
+
+const minute = 60_000;
+
+/**
+ * How long a job may hold a worker slot: a scan its own time limit and a minute to write its findings;
+ * a report or a verification a few minutes. The worker's backstop; the work stops itself well before.
+ */
+export function jobTimeLimit(job: JobRow): number {
+  if (job.kind === 'scan') {
+    const payload = ScanPayload.safeParse(job.payload);
+    const type = payload.success ? payload.data.scanner : 'infrastructure';
+    return scanLimits(type, configuredScanLimits()).timeMs + minute;
+  }
+  return job.kind === 'report' ? 10 * minute : 5 * minute;
 }

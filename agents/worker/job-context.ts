@@ -10,7 +10,10 @@ export interface JobContext {
   mode: ScanMode;
   /** Opens targets' saved logins (shared/sealed-login.ts); absent when this worker was given none. */
   credentialsKey?: string;
-  /** Aborted when the job is cancelled (reason 'cancelled') or the worker lost it (reason 'lost'). */
+  /**
+   * Aborted when the job is cancelled (reason 'cancelled'), the worker lost it (reason 'lost'), or it ran
+   * past the worker's time limit for it (a ScanStop with reason 'deadline').
+   */
   signal: AbortSignal;
   /** Progress the next heartbeat records on the job row. */
   setProgress(progress: Json): void;
@@ -28,9 +31,13 @@ export class PermanentJobError extends Error {
 }
 
 /** Why the job's signal was aborted, if it was. */
-export function abortReason(signal: AbortSignal): 'cancelled' | 'lost' | null {
+export function abortReason(signal: AbortSignal): 'cancelled' | 'lost' | 'deadline' | null {
   if (!signal.aborted) {
     return null;
   }
-  return signal.reason === 'cancelled' ? 'cancelled' : 'lost';
+  const reason: unknown = signal.reason;
+  if (reason === 'cancelled' || reason === 'lost') {
+    return reason;
+  }
+  return 'deadline';
 }

@@ -5,7 +5,10 @@ import nodemailer from 'nodemailer';
 import { readSettings, WorkerSettings } from '../../shared/settings.ts';
 import { scannerSettings } from '../scanners/core/settings.ts';
 import { serviceClientFromEnv } from '../queue/client.ts';
+import { logUnhandledRejections } from '../lib/process-guard.ts';
 import { startAgent } from './agent.ts';
+
+logUnhandledRejections();
 
 // Every setting is read here, before any work: a value that means nothing stops the worker.
 const env = readSettings(WorkerSettings, process.env);

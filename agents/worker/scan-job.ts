@@ -1,12 +1,15 @@
-// A scan job: load the customer's target (refusing unverified ones), run the scanner within the target's
-// rate limit, with the job's abort signal and honest progress (phase, percent, requests/s, ETA) written to scan_results.progress,
-// then hand the findings to the pipeline. A cancel ends the scan keeping what it found (status stopped).
+// A scan job: load the customer's target (refusing unverified ones), run the scanner in its own process
+// within the target's rate limit and the scan's time and memory limits, with the job's abort signal and
+// honest progress (phase, percent, requests/s, ETA) written to scan_results.progress, then hand the
+// findings to the pipeline. A cancel ends the scan keeping what it found (status stopped); a scan cut short
+// by its limits, a failed phase or a crash completes as partial, saying why.
 import { z } from 'zod';
 import { findingSchema } from '../../shared/findings.ts';
 import type { Json } from '../../shared/database.types.ts';
 import { processScan } from '../pipeline/process-scan.ts';
 import type { ScanProgress } from '../scanners/core/progress.ts';
-import { runScan } from '../scanners/run-scan.ts';
+import { configuredScanLimits } from '../scanners/core/settings.ts';
+import { runIsolatedScan } from '../scanners/isolation/scan-process.ts';
 import { TargetRefusedError } from '../scanners/target-policy.ts';
 import { targetLogin } from '../targets/login.ts';
 import { ScanTargetRow, scannerTarget, scanRateLimit, TargetError } from '../targets/target.ts';
@@ -101,7 +104,9 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
       })
       .eq('id', payload.scan_result_id)
       .in('status', ['queued', 'in_progress']);
-    result = await runScan(payload.scanner, {
+    // In a process of its own, within the scan's time and memory limits: a hostile target can end
+    // this scan, never the worker or the other jobs it runs.
+    result = await runIsolatedScan(payload.scanner, {
       target: pointAt.target,
       ...(pointAt.openapi ? { openapi: pointAt.openapi } : {}),
       ...(payload.options.ports ? { ports: payload.options.ports } : {}),
@@ -109,10 +114,12 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
       mode: ctx.mode,
       // The target's request rate, shared among the scans of it that may run at once.
       rateLimit: scanRateLimit(target),
+      limits: configuredScanLimits(),
       signal: ctx.signal,
       onProgress: (p) => {
         latest = { ...p, attempt: ctx.job.attempts };
       },
+      onLog: (line) => ctx.log(line),
     });
   } catch (e) {
     if (e instanceof TargetRefusedError) {
@@ -141,6 +148,9 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
       ? { crawl: saved && 'failed' in saved ? { ...result.crawl, login: saved.failed } : result.crawl }
       : {}),
     partial: result.partial || reason === 'cancelled',
+    ...(result.stopped ? { stopped: result.stopped } : {}),
+    phaseErrors: result.phase_errors,
+    resources: result.resources,
     finalStatus: reason === 'cancelled' ? 'stopped' : 'completed',
   });
   return {
@@ -148,5 +158,7 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
     new: outcome.new.length,
     fixed: outcome.fixed.length,
     stopped: reason === 'cancelled',
+    partial: result.partial,
+    ...(result.stopped ? { stop_reason: result.stopped.reason } : {}),
   };
 }

@@ -6,6 +6,8 @@ import os from 'node:os';
 import type { Json } from '../../shared/database.types.ts';
 import type { ServiceClient } from '../queue/client.ts';
 import { Queue, type JobKind, type JobRow } from '../queue/queue.ts';
+import { formatDuration } from '../scanners/core/limits.ts';
+import { scanStop } from '../scanners/core/scan-stopped.ts';
 import type { ScanMode } from '../scanners/target-policy.ts';
 import { PermanentJobError, type JobHandler } from './job-context.ts';
 
@@ -24,8 +26,17 @@ export interface WorkerOptions {
   heartbeatMs?: number;
   /** Pause between claims when the queue is empty. */
   pollMs?: number;
+  /**
+   * The longest a job may hold a slot. A job still running then is aborted (reason 'deadline') and, if
+   * it has not ended shortly after, failed for good and its slot freed: no job holds a worker forever.
+   * Scans end themselves within their own limits well before (scan-process.ts); this is the backstop.
+   */
+  timeLimitMs?: (job: JobRow) => number;
   log?: (message: string) => void;
 }
+
+/** After a job's time limit aborts it, how long it may take to end before its slot is taken back. */
+const ABANDON_GRACE_MS = 10_000;
 
 export class Worker {
   readonly id: string;
@@ -132,7 +143,7 @@ export class Worker {
     const handler = this.options.handlers[job.kind as JobKind];
     const abort = new AbortController();
     let progress: Json | undefined;
-    const state: { verdict: 'running' | 'cancelled' | 'lost' } = { verdict: 'running' };
+    const state: { verdict: 'running' | 'cancelled' | 'lost' | 'abandoned' } = { verdict: 'running' };
     const beat = setInterval(() => {
       this.queue
         .heartbeat(job.id, this.id, this.lease, progress)
@@ -146,11 +157,27 @@ export class Worker {
     }, this.options.heartbeatMs ?? 1000);
     this.beats.add(beat);
     this.aborts.add(abort);
+    const limitMs = this.options.timeLimitMs?.(job) ?? Number.POSITIVE_INFINITY;
+    let overtime: NodeJS.Timeout | undefined;
+    // Settles (with an error) only when the job ran past its time limit and did not end after the abort.
+    const abandoned = new Promise<never>((_, reject) => {
+      if (!Number.isFinite(limitMs)) {
+        return;
+      }
+      overtime = setTimeout(() => {
+        abort.abort(scanStop('deadline', `the job reached its time limit of ${formatDuration(limitMs)}`));
+        overtime = setTimeout(() => {
+          state.verdict = 'abandoned';
+          reject(new PermanentJobError(`the job ran past its time limit of ${formatDuration(limitMs)}`));
+        }, ABANDON_GRACE_MS);
+      }, limitMs);
+    });
+    abandoned.catch(() => undefined);
     try {
       if (!handler) {
         throw new PermanentJobError(`this worker has no handler for ${job.kind} jobs`);
       }
-      const result = await handler({
+      const run = handler({
         db: this.options.db,
         job,
         mode: this.options.mode,
@@ -161,6 +188,7 @@ export class Worker {
         },
         log: (m) => this.log(`${job.kind} ${job.id}: ${m}`),
       });
+      const result = await Promise.race([run, abandoned]);
       // Guard: a worker that lost its lease (or was killed) must not overwrite the new holder's work.
       if (state.verdict === 'lost' || this.dead) {
         return;
@@ -174,6 +202,7 @@ export class Worker {
       const outcome = await this.queue.fail(job.id, this.id, message, !(error instanceof PermanentJobError));
       this.log(`${job.kind} ${job.id} failed (${outcome}): ${message}`);
     } finally {
+      clearTimeout(overtime);
       clearInterval(beat);
       this.beats.delete(beat);
       this.aborts.delete(abort);

@@ -66,7 +66,7 @@ export function drawSummary(doc: Doc, data: ReportData): void {
     `Open findings at period end: ${data.open.length}`,
     `Critical: ${counts.critical}   High: ${counts.high}   Medium: ${counts.medium}   Low: ${counts.low}   Info: ${counts.info}`,
     `New during the period: ${data.newInPeriod}   Fixed during the period: ${data.fixedInPeriod}`,
-    `Scans: ${data.scans.total} (${data.scans.completed} completed, ${data.scans.failed} failed)`,
+    `Scans: ${data.scans.total} (${data.scans.completed} completed${data.scans.partial ? `, ${data.scans.partial} of them partial` : ''}, ${data.scans.failed} failed)`,
     `Security events: ${data.events.total} (${data.events.open} still open)`,
   ];
   doc.font('Helvetica').fontSize(10).fillColor(COLORS.text);

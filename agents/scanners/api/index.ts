@@ -5,7 +5,9 @@ import type { ScanOptions, ScanResult } from '../core/context.ts';
 import { FindingSet } from '../core/context.ts';
 import { probeCors } from '../core/cors.ts';
 import { HttpClient } from '../core/http-client.ts';
+import { PHASE_SHARE } from '../core/limits.ts';
 import { PhaseRunner } from '../core/phases.ts';
+import { reachTarget } from '../core/reach.ts';
 import { ProgressTracker } from '../core/progress.ts';
 import { TargetPolicy } from '../target-policy.ts';
 import { parseWebTarget } from '../webapp/index.ts';
@@ -34,13 +36,17 @@ export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
   });
   const progress = new ProgressTracker(options.onProgress, () => client.requests);
-  const phases = new PhaseRunner(progress, options.signal);
-  const findings = new FindingSet();
+  const phases = new PhaseRunner(progress, options.signal, {
+    phaseMs: (options.timeLimitMs ?? Number.POSITIVE_INFINITY) * PHASE_SHARE,
+    onPhase: (signal) => client.scope(signal),
+  });
+  const findings = new FindingSet(options.onFinding);
   const addAll = (list: Finding[]) => list.forEach((finding) => findings.add(finding));
   let operations: Operation[] = [];
   try {
     await policy.assertUrl(target);
     await phases.run('openapi', 5, async () => {
+      await reachTarget(client, target, (why) => phases.fail('openapi', why));
       operations = (await loadOperations(client, target, options.openapi)).operations.slice(
         0,
         apiLimits.maxOperations,
@@ -79,6 +85,6 @@ export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
     type: 'api',
     findings: findings.list(),
     stats: { requests: client.requests, duration_ms: Date.now() - started },
-    partial: phases.partial,
+    ...phases.outcome(),
   };
 }

@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 import type { HttpClient } from '../core/http-client.ts';
+import { ScanCannotRunError } from '../core/reach.ts';
 
 const parameterSchema = z.object({
   name: z.string(),
@@ -141,7 +142,7 @@ export async function loadOperations(
     } catch (error) {
       // Guard: with an explicit --openapi a broken document is the user's error; while discovering it just is not one.
       if (openapi) {
-        throw new Error(
+        throw new ScanCannotRunError(
           `the OpenAPI document at ${specUrl.href} is not a valid OpenAPI 3 document (JSON or YAML): ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`,
           { cause: error },
         );

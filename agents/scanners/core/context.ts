@@ -3,6 +3,7 @@ import type { Finding, ScanType } from '../../../shared/findings.ts';
 import type { ScanBrowserLauncher } from '../../../shared/scan-browser.ts';
 import type { TargetLogin } from '../../../shared/target-login.ts';
 import type { ScanMode, Resolver } from '../target-policy.ts';
+import type { PhaseOutcome } from './phases.ts';
 import type { ProgressCallback } from './progress.ts';
 
 export interface ScanOptions {
@@ -10,6 +11,9 @@ export interface ScanOptions {
   mode: ScanMode;
   signal?: AbortSignal;
   onProgress?: ProgressCallback;
+  /** Each finding as it is made (and again when revised): the scan process streams them out, so a scan
+   * that is killed still reports what it found. */
+  onFinding?: (finding: Finding) => void;
   /** Infrastructure: port list such as "22,80,8000-8100"; default the bundled top 1000. */
   ports?: string;
   /** API: where the OpenAPI document is; default discovery at well-known paths. */
@@ -28,6 +32,12 @@ export interface ScanOptions {
   browser?: { launch: ScanBrowserLauncher; engine: 'chromium' | 'electron' } | null;
   /** Web: the target's login; the scan then also crawls and probes in the logged-in session. */
   login?: TargetLogin;
+  /**
+   * The scan's time limit in milliseconds: at it, the running phase is stopped and the scan ends with
+   * what it found (partial, stopped for 'deadline'). The isolated runner (scan-process.ts) also enforces
+   * it from outside, so a scan that does not heed it is ended anyway.
+   */
+  timeLimitMs?: number;
 }
 
 /** How an authenticated scan's login went. */
@@ -68,25 +78,30 @@ export interface CrawlReport {
   };
 }
 
-export interface ScanResult {
+/**
+ * `partial` is true when the scan was stopped (`stopped` says why: cancelled, its time limit, its memory
+ * cap, its request budget, a crash) or a phase failed (`phase_errors`); what it found is kept either way.
+ */
+export interface ScanResult extends PhaseOutcome {
   target: string;
   type: ScanType;
   findings: Finding[];
   stats: { requests: number; duration_ms: number };
   /** Web scans: which crawl ran (HTML only, or pages rendered in Chromium or Electron). */
   crawl?: CrawlReport;
-  /** True when the scan was stopped (abort) or hit its budget before every check ran. */
-  partial: boolean;
 }
 
 /** Findings of one scan, one per rule and location. */
 export class FindingSet {
   private readonly byKey = new Map<string, Finding>();
 
+  constructor(private readonly onFinding?: (finding: Finding) => void) {}
+
   add(finding: Finding): void {
     const key = `${finding.rule_id}\u0000${finding.location}`;
     if (!this.byKey.has(key)) {
       this.byKey.set(key, finding);
+      this.onFinding?.(finding);
     }
   }
 
@@ -98,5 +113,16 @@ export class FindingSet {
 
   list(): Finding[] {
     return [...this.byKey.values()];
+  }
+
+  /** Replaces each finding with what `change` makes of it (same rule and location). */
+  revise(change: (finding: Finding) => Finding): void {
+    for (const [key, finding] of this.byKey) {
+      const changed = change(finding);
+      if (changed !== finding) {
+        this.byKey.set(key, changed);
+        this.onFinding?.(changed);
+      }
+    }
   }
 }

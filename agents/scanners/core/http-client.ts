@@ -96,13 +96,20 @@ export class HttpClient {
   };
 
   private readonly limiter: RateLimiter | null;
+  /** The running phase's signal (its time limit and the scan's stop); the scan's own signal before any phase. */
+  private scoped: AbortSignal | undefined;
 
   constructor(private readonly options: HttpClientOptions) {
     this.limiter = options.rateLimit === undefined ? null : new RateLimiter(options.rateLimit);
   }
 
   get signal(): AbortSignal | undefined {
-    return this.options.signal;
+    return this.scoped ?? this.options.signal;
+  }
+
+  /** Every later request ends when `signal` aborts (the phase runner scopes requests to the running phase). */
+  scope(signal: AbortSignal): void {
+    this.scoped = signal;
   }
 
   /** Every later request carries this login (or none, with null). */
@@ -152,7 +159,7 @@ export class HttpClient {
    */
   async turn(): Promise<void> {
     this.requests += 1;
-    await this.limiter?.acquire(this.options.signal);
+    await this.limiter?.acquire(this.signal);
   }
 
   /** Like request, but a network error (refused, reset, timeout) is null; stops and refusals still throw. */
@@ -176,7 +183,8 @@ export class HttpClient {
   }
 
   private async once(url: URL, init: RequestInit): Promise<Omit<HttpResponse, 'redirects'>> {
-    if (this.options.signal?.aborted) {
+    const signal = this.signal;
+    if (signal?.aborted) {
       throw new ScanStoppedError('aborted');
     }
     // Guard: the budget bounds how hard one scan can hit a customer's site.
@@ -195,7 +203,7 @@ export class HttpClient {
     }
     this.requests += 1;
     // Every request, redirect hops included, waits for its slot under the target's rate limit.
-    await this.limiter?.acquire(this.options.signal);
+    await this.limiter?.acquire(signal);
     const transport = url.protocol === 'https:' ? https : http;
     const maxBody = init.maxBodyBytes ?? this.options.maxBodyBytes ?? 1_000_000;
     const timeout = init.timeoutMs ?? this.options.timeoutMs ?? 10_000;
@@ -208,7 +216,7 @@ export class HttpClient {
           headers,
           agent: this.agents[url.protocol as 'http:' | 'https:'],
           lookup: pinnedLookup(target),
-          signal: this.options.signal,
+          signal,
           timeout,
         },
         (response) => {
@@ -237,13 +245,13 @@ export class HttpClient {
           // A server that closes before the Content-Length it announced (a middleware that rewrote the body)
           // still sent a page: browsers and curl show what arrived, and so do we.
           const cutShort = (error: NodeJS.ErrnoException) =>
-            error.code === 'ECONNRESET' && error.message === 'aborted' && !this.options.signal?.aborted;
+            error.code === 'ECONNRESET' && error.message === 'aborted' && !signal?.aborted;
           response.on('error', (error) => (size > maxBody || cutShort(error) ? finish() : reject(error)));
         },
       );
       request.on('timeout', () => request.destroy(new Error(`timeout after ${timeout} ms`)));
       request.on('error', (error) => {
-        reject(this.options.signal?.aborted ? new ScanStoppedError('aborted') : error);
+        reject(signal?.aborted ? new ScanStoppedError('aborted') : error);
       });
       request.end(init.body);
     });

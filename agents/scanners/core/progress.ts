@@ -4,6 +4,8 @@ export interface ScanProgress {
   /** 0..100 */
   percent: number;
   requestsPerSecond: number;
+  /** Requests (or probes) sent so far. */
+  requests: number;
   /** Estimated seconds left, or null before there is enough to estimate. */
   etaSeconds: number | null;
 }
@@ -42,6 +44,7 @@ export class ProgressTracker {
       phase: this.phase,
       percent: Math.round(percent * 10) / 10,
       requestsPerSecond: elapsed > 0 ? Math.round(this.requestCount() / elapsed) : 0,
+      requests: this.requestCount(),
       etaSeconds: eta === null ? null : Math.round(eta),
     });
   }

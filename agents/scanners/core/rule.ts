@@ -2,6 +2,7 @@
 // only adds where it found it and what it saw.
 import type { ComplianceRef, Finding } from '../../../shared/findings.ts';
 import { cvssBaseScore, severityFromScore } from './cvss.ts';
+import { findingFieldCaps, inertText } from './inert-text.ts';
 
 /** Control families a finding maps to; each names the controls of the four frameworks we report on. */
 export const controlFamilies = {
@@ -87,18 +88,24 @@ export function ruleBook<Id extends string>(rules: Record<Id, Rule>) {
     const rule = rules[id];
     const vector = detail.cvss ?? rule.cvss;
     const score = cvssBaseScore(vector);
+    // Guard: location, evidence and an instance's remediation carry what the target sent; made inert here,
+    // where every finding is made, they reach terminals, reports and pages only as text.
     return {
       rule_id: id,
-      title: rule.title,
+      title: inertText(rule.title, findingFieldCaps.title),
       severity: severityFromScore(score),
       cwe: rule.cwe,
-      location: detail.location,
-      // Evidence is shown in reports and stored; keep it short and single-line-ish.
-      evidence: detail.evidence.length > 500 ? `${detail.evidence.slice(0, 497)}...` : detail.evidence,
+      location: inertText(detail.location, findingFieldCaps.location),
+      evidence: inertText(detail.evidence, findingFieldCaps.evidence),
       cvss: { vector, score },
       owasp: rule.owasp,
-      remediation: detail.remediation ?? rule.remediation,
+      remediation: inertText(detail.remediation ?? rule.remediation, findingFieldCaps.remediation),
       compliance: controlFamilies[rule.family],
     };
   };
+}
+
+/** `finding` with `more` added to its evidence, made inert like the rest (nmap's version names, say). */
+export function withMoreEvidence(finding: Finding, more: string): Finding {
+  return { ...finding, evidence: inertText(`${finding.evidence} ${more}`, findingFieldCaps.evidence) };
 }

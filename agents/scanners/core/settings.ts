@@ -22,3 +22,16 @@ export function scannerSettings(): ScannerSettings {
   }
   return parsed;
 }
+
+/** The scan limits the settings override (VIGIL_SCAN_MAX_MINUTES, VIGIL_SCAN_MAX_MEMORY_MB). */
+export function configuredScanLimits(): { timeMs?: number; memoryMb?: number } {
+  const settings = scannerSettings();
+  return {
+    ...(settings.VIGIL_SCAN_MAX_MINUTES === undefined
+      ? {}
+      : { timeMs: settings.VIGIL_SCAN_MAX_MINUTES * 60_000 }),
+    ...(settings.VIGIL_SCAN_MAX_MEMORY_MB === undefined
+      ? {}
+      : { memoryMb: settings.VIGIL_SCAN_MAX_MEMORY_MB }),
+  };
+}

@@ -4,6 +4,8 @@ import type { Finding } from '../../../shared/findings.ts';
 import type { ScanOptions, ScanResult } from '../core/context.ts';
 import { FindingSet } from '../core/context.ts';
 import { ScanStoppedError } from '../core/http-client.ts';
+import { PHASE_SHARE } from '../core/limits.ts';
+import { withMoreEvidence } from '../core/rule.ts';
 import { PhaseRunner } from '../core/phases.ts';
 import { forEachLimit } from '../core/pool.ts';
 import { ProgressTracker } from '../core/progress.ts';
@@ -40,15 +42,17 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
   const display = target.family === 6 ? `[${target.address}]` : target.address;
   let requests = 0;
   const progress = new ProgressTracker(options.onProgress, () => requests);
-  const phases = new PhaseRunner(progress, options.signal);
-  const findings = new FindingSet();
+  const phases = new PhaseRunner(progress, options.signal, {
+    phaseMs: (options.timeLimitMs ?? Number.POSITIVE_INFINITY) * PHASE_SHARE,
+  });
+  const findings = new FindingSet(options.onFinding);
   let open: number[] = [];
   let firstByteMs = 500;
-  await phases.run('port scan', 60, async (tick) => {
+  await phases.run('port scan', 60, async (tick, signal) => {
     const result = await connectScan({
       address: target.address,
       ports,
-      signal: options.signal,
+      signal,
       onProgress: tick,
     });
     requests += result.attempts;
@@ -57,7 +61,7 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
     firstByteMs = Math.min(3000, Math.max(400, Math.round(result.rttMs * 10)));
   });
   const services = new Map<number, ServiceInfo | null>();
-  await phases.run('service detection', 30, async (tick) => {
+  await phases.run('service detection', 30, async (tick, signal) => {
     let done = 0;
     await forEachLimit(
       open,
@@ -73,7 +77,7 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
             host,
             port,
             { firstByteMs },
-            options.signal ? AbortSignal.any([options.signal, tlsAnswered.signal]) : tlsAnswered.signal,
+            AbortSignal.any([signal, tlsAnswered.signal]),
           ),
           speaksTls(target, port, firstByteMs * 4).then((yes) => {
             if (yes) {
@@ -89,7 +93,7 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
         const checkFindings: Finding[] = tls
           ? await tlsFindings(target, port, location, {
               timeoutMs: firstByteMs * 4,
-              signal: options.signal,
+              signal,
               // Each TLS probe is a connection of its own: counted like the others.
               pace: () => {
                 requests += 1;
@@ -104,7 +108,7 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
                   port,
                   location,
                   timing: { firstByteMs },
-                  signal: options.signal,
+                  signal,
                 },
                 service,
               )
@@ -119,14 +123,14 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
         checkFindings.forEach((finding) => findings.add(finding));
         tick(++done, open.length);
       },
-      options.signal,
+      signal,
     );
-    if (options.signal?.aborted) {
+    if (signal.aborted) {
       throw new ScanStoppedError('aborted');
     }
   });
   // UDP has no connect scan: only SNMP is probed, on the UDP ports asked for, a few datagrams each.
-  await phases.run('udp services', 5, async (tick) => {
+  await phases.run('udp services', 5, async (tick, signal) => {
     let done = 0;
     await forEachLimit(
       udpPorts,
@@ -134,28 +138,21 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
       async (port) => {
         requests += 8;
         const wait = Math.min(3000, Math.max(1000, firstByteMs * 2));
-        const found = await snmpFindings(
-          target.address,
-          port,
-          `${display}:${port}/udp`,
-          wait,
-          options.signal,
-        );
+        const found = await snmpFindings(target.address, port, `${display}:${port}/udp`, wait, signal);
         found.forEach((finding) => findings.add(finding));
         tick(++done, udpPorts.length);
       },
-      options.signal,
+      signal,
     );
   });
-  await phases.run('version detection', 10, async () => {
-    const versions = await nmapVersions(target.address, open, options.signal);
-    for (const finding of findings.list()) {
-      const port = Number(finding.location.split(':').pop());
-      const version = versions.get(port);
-      if (finding.rule_id === 'infra.open-port' && version) {
-        finding.evidence = `${finding.evidence} (nmap: ${version})`;
-      }
-    }
+  await phases.run('version detection', 10, async (_tick, signal) => {
+    const versions = await nmapVersions(target.address, open, signal);
+    findings.revise((finding) => {
+      const version = versions.get(Number(finding.location.split(':').pop()));
+      return finding.rule_id === 'infra.open-port' && version
+        ? withMoreEvidence(finding, `(nmap: ${version})`)
+        : finding;
+    });
   });
   progress.finish();
   return {
@@ -163,6 +160,6 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
     type: 'infrastructure',
     findings: findings.list(),
     stats: { requests, duration_ms: Date.now() - started },
-    partial: phases.partial,
+    ...phases.outcome(),
   };
 }

@@ -4,7 +4,9 @@ import type { ScanOptions, ScanResult } from '../core/context.ts';
 import { FindingSet } from '../core/context.ts';
 import { probeCors } from '../core/cors.ts';
 import { header, HttpClient } from '../core/http-client.ts';
+import { PHASE_SHARE } from '../core/limits.ts';
 import { PhaseRunner } from '../core/phases.ts';
+import { reachTarget } from '../core/reach.ts';
 import { forEachLimit } from '../core/pool.ts';
 import { ProgressTracker } from '../core/progress.ts';
 import { speaksTls, tlsFindings } from '../core/tls-check.ts';
@@ -78,26 +80,28 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
   });
   const progress = new ProgressTracker(options.onProgress, () => client.requests);
-  const phases = new PhaseRunner(progress, options.signal);
-  const findings = new FindingSet();
+  const phases = new PhaseRunner(progress, options.signal, {
+    phaseMs: (options.timeLimitMs ?? Number.POSITIVE_INFINITY) * PHASE_SHARE,
+    onPhase: (signal) => client.scope(signal),
+  });
+  const findings = new FindingSet(options.onFinding);
   const addAll = (list: Finding[]) => list.forEach((finding) => findings.add(finding));
   let pages: Page[] = [];
   let endpoints: Endpoint[] = [];
   let crawled = null as CrawlOutcome | null;
   const scriptBodies: { url: URL; body: string }[] = [];
   let discovery: Discovery = { endpoints: [], resources: [], findings: [] };
-  let injectionCut = false;
   let siteMaps: SiteMaps | undefined;
   const directories = () => directoriesOf(knownUrls(pages, endpoints, siteMaps), start, 12);
   try {
     await policy.assertUrl(start);
     await phases.run('transport', 5, async () => {
-      const first = await client.request(start);
-      const location = header(first, 'location');
+      const first = await reachTarget(client, start, (why) => phases.fail('transport', why));
+      const location = first ? header(first, 'location') : undefined;
       const next = location ? new URL(location, start) : null;
       if (next?.protocol === 'https:' && next.hostname === start.hostname && start.protocol === 'http:') {
         start = new URL(next.href);
-      } else if (start.protocol === 'http:') {
+      } else if (first && start.protocol === 'http:') {
         const resolved = await policy.resolve(start.hostname);
         // HTTPS on the standard port next to plain HTTP means users could be on TLS but are not sent there.
         const httpsNextDoor = (start.port === '' || start.port === '80') && (await speaksTls(resolved, 443));
@@ -121,7 +125,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
             Number(start.port || 443),
             start.origin,
             // TLS probes are connections to the customer's server too: they take turns of its rate limit.
-            { signal: options.signal, pace: () => client.turn() },
+            { signal: client.signal, pace: () => client.turn() },
           ),
         );
       }
@@ -129,7 +133,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     await phases.run('robots & sitemap', 2, async () => {
       siteMaps = await readSiteMaps(client, start);
     });
-    await phases.run('crawl', 25, async (tick) => {
+    await phases.run('crawl', 25, async (tick, signal) => {
       crawled = await runCrawl({
         client,
         start,
@@ -137,10 +141,21 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         browser: chooseBrowser(options.browser),
         ...(siteMaps ? { seeds: siteMaps.seeds } : {}),
         ...(options.login ? { login: options.login } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal,
         tick,
       });
       ({ pages, endpoints } = crawled);
+      // Rendering that stopped early (the browser over its memory cap) or pages the browser cut short
+      // leave the scan partial, saying so (crawl.cut and crawl.stopped tell the rest).
+      const rendering = crawled.report;
+      if (rendering.stopped && !signal.aborted) {
+        phases.fail('crawl', `rendering stopped: ${rendering.stopped}`);
+      } else if (rendering.cut_total) {
+        phases.fail(
+          'crawl',
+          `${rendering.cut_total} page(s) cut short in the browser (${rendering.cut![0]!.reason})`,
+        );
+      }
       addAll(headerFindings(pages));
       pages.forEach((page) => addAll(secretFindings(page.url.href, page.response.body)));
     });
@@ -230,8 +245,10 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
         onFinding: (finding) => findings.add(finding),
         onProgress: tick,
       });
-      // Parameters left unprobed for want of budget make the scan partial, as a stop would.
-      injectionCut = skipped > 0;
+      // Parameters left unprobed for want of budget make the scan partial, saying so.
+      if (skipped > 0) {
+        phases.fail('injection', `${skipped} parameter(s) left unprobed: the scan's request budget ran out`);
+      }
     });
     await phases.run('error pages', 5, async (tick) => {
       addAll(await errorPageFindings(client, directories(), endpoints, tick));
@@ -250,7 +267,6 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     ...(crawl
       ? { crawl: { ...crawl, ...(crawled?.session ? { login: crawled.session.report() } : {}) } }
       : {}),
-    // Pages the browser cut short, or rendering stopped early, leave the result partial too.
-    partial: phases.partial || injectionCut || Boolean(crawl?.stopped ?? crawl?.cut_total),
+    ...phases.outcome(),
   };
 }

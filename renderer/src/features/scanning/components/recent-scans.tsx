@@ -1,5 +1,6 @@
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { useRecentScans } from '../api/get-recent-scans.ts';
+import { completenessNote } from '../lib/completeness-note.ts';
 import { crawlNote } from '../lib/crawl-note.ts';
 import { severityLabel } from '../lib/scan-status.ts';
 import { SCANNERS } from '../lib/scanners.ts';
@@ -53,6 +54,7 @@ export function RecentScans({ userId }: { userId: string }) {
             <tbody>
               {scans.data.map((scan) => {
                 const note = crawlNote(scan.analyzed_results);
+                const completeness = completenessNote(scan.analyzed_results);
                 return (
                   <tr key={scan.id} className="border-t">
                     <td className="p-3">{nameOf(scan.scan_type)}</td>
@@ -71,6 +73,22 @@ export function RecentScans({ userId }: { userId: string }) {
                     </td>
                     <td className="p-3">
                       <ScanStatusBadge status={scan.status} />
+                      {completeness ? (
+                        <details className="mt-1 max-w-[16rem] text-xs text-amber-700 dark:text-amber-400">
+                          <summary className="cursor-pointer">{completeness.text}</summary>
+                          {completeness.details.length > 0 ? (
+                            <ul className="mt-1 list-disc space-y-0.5 pl-4 break-words text-muted-foreground">
+                              {completeness.details.map((line, i) => (
+                                <li key={i}>{line}</li>
+                              ))}
+                            </ul>
+                          ) : (
+                            <p className="mt-1 text-muted-foreground">
+                              Not every check ran; findings not seen this time are not marked fixed.
+                            </p>
+                          )}
+                        </details>
+                      ) : null}
                     </td>
                     <td className="p-3">
                       {scan.status === 'completed' ? severityLabel(scan.severity_level) : '—'}
