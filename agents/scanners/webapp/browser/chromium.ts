@@ -144,7 +144,11 @@ class ChromiumBrowser implements ScanBrowser {
   private readonly watch: Watch;
   private lastKill: { reason: string; at: number } | null = null;
   private closing: Promise<void> | null = null;
-  private readonly onAbort = () => this.stop('the scan was stopped');
+  private readonly onAbort = () => {
+    // The scan's own words when its stop carries them (a phase that reached its time limit).
+    const detail = (this.options.signal?.reason as { detail?: unknown } | undefined)?.detail;
+    this.stop(typeof detail === 'string' ? detail : 'the scan was stopped');
+  };
 
   constructor(
     private readonly launched: Launched,
