@@ -7,7 +7,8 @@ import type { ScanBrowserRequest } from '../../../../shared/scan-browser.ts';
 import { HttpClient } from '../../core/http-client.ts';
 import { TargetPolicy } from '../../target-policy.ts';
 import { ScanSession } from '../auth/session.ts';
-import { BrowserRouter, routerLimits } from './router.ts';
+import { BrowserRouter } from './router.ts';
+import { routerLimits } from './router-answers.ts';
 
 let server: http.Server;
 let origin = '';
