@@ -3,7 +3,11 @@
 import { createHash } from 'node:crypto';
 import type { Finding, ScanType } from '../../shared/findings.ts';
 
-/** Location without volatile parts: lower-case scheme and host, no fragment, default ports dropped. */
+/**
+ * Location without volatile parts: lower-case scheme and host, no fragment, default ports dropped. What a
+ * location means (the URL a crawl asked for rather than a random landing URL) is settled where the
+ * finding is made, by the scanner that knows.
+ */
 export function normaliseLocation(location: string): string {
   try {
     const url = new URL(location);

@@ -241,10 +241,23 @@ Header always merge Vary Origin`,
   {
     key: 'injection',
     title: 'Fix injection flaws in application code',
-    rules: ['web.xss.', 'web.sqli.', 'api.sqli.', 'web.open-redirect'],
-    summary: 'User input reaches HTML, SQL or redirects unchecked; this is fixed in code, not configuration.',
+    rules: [
+      'web.xss.',
+      'web.sqli.',
+      'api.sqli.',
+      'web.open-redirect',
+      'web.path-traversal',
+      'web.ssti',
+      'web.command-injection',
+    ],
+    summary:
+      'User input reaches HTML, SQL, file paths, templates, shell commands or redirects unchecked; this is fixed in code, not configuration.',
     steps: [
       { title: 'Use parameterised queries or an ORM for every SQL statement that includes input' },
+      {
+        title:
+          'Never build file paths, templates or shell commands from input: map input to an allow-list of known names, render templates from fixed sources with data passed as variables, and call programs with an argument list instead of a shell',
+      },
       {
         title:
           "Encode output for its context (HTML, attribute, JavaScript) with the template engine's auto-escaping",
@@ -298,8 +311,9 @@ Header always merge Vary Origin`,
   {
     key: 'api-access-control',
     title: 'Require authentication and limits on the API',
-    rules: ['api.auth.', 'api.method.', 'api.rate-limit.', 'api.error.', 'web.auth.'],
-    summary: 'API operations run without authentication, without rate limits or with verbose errors.',
+    rules: ['api.auth.', 'api.method.', 'api.rate-limit.', 'api.error.', 'web.auth.', 'web.graphql.'],
+    summary:
+      'API operations run without authentication, without rate limits, with verbose errors or a self-describing schema.',
     steps: [
       { title: 'Require a token on every non-public operation and check the caller may act on the object' },
       {
@@ -314,6 +328,11 @@ Header always merge Vary Origin`,
         },
       },
       { title: 'Return generic error bodies in production; log the details server-side' },
+      {
+        title: 'Turn off GraphQL introspection in production',
+        detail:
+          'Apollo Server: introspection: false; graphql-core/Graphene: a validation rule that rejects __schema and __type; Hasura: HASURA_GRAPHQL_ENABLE_INTROSPECTION false for public roles.',
+      },
     ],
   },
 ];

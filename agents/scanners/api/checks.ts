@@ -1,12 +1,17 @@
 // The API checks, each over the operations read from the OpenAPI document. Only GET, HEAD, OPTIONS and
 // TRACE are sent to real operations, plus malformed bodies that a parser must reject before any handler
-// runs: the scanner never changes data on the target.
+// runs: the scanner never changes data on the target. A check judges an operation only once the target
+// has proven it is there (proof.ts): a document can be stale, and a site can answer 404 or an app shell
+// for every path.
 import type { Finding } from '../../../shared/findings.ts';
+import type { CorsResult } from '../core/cors.ts';
+import { probeCors } from '../core/cors.ts';
 import type { HttpClient, HttpResponse } from '../core/http-client.ts';
 import { header } from '../core/http-client.ts';
 import { findSqlError } from '../core/sql-errors.ts';
 import { findStackTrace } from '../core/stack-trace.ts';
 import type { Operation } from './openapi.ts';
+import { endpointAnswers, isSuccessfulApiAnswer, provesOperation } from './proof.ts';
 import { apiFinding } from './rules.ts';
 
 const where = (op: Operation, suffix = '') => `${op.method} ${op.url.origin}${op.url.pathname}${suffix}`;
@@ -16,7 +21,7 @@ export async function authAndHeaderFindings(client: HttpClient, operations: Oper
   let nosniffReported = false;
   for (const op of operations.filter((o) => o.method === 'GET')) {
     const response = await client.tryRequest(op.url);
-    if (!response) {
+    if (!endpointAnswers(response)) {
       continue;
     }
     const json = /json/i.test(header(response, 'content-type') ?? '');
@@ -33,7 +38,7 @@ export async function authAndHeaderFindings(client: HttpClient, operations: Oper
         }),
       );
     }
-    if (op.secured && response.status >= 200 && response.status < 300) {
+    if (op.secured && (await provesOperation(client, op.url, response))) {
       findings.push(
         apiFinding('api.auth.missing', {
           location: where(op),
@@ -149,6 +154,13 @@ export async function methodFindings(
       continue;
     }
     const options = await client.tryRequest(ops[0]!.url, { method: 'OPTIONS' });
+    // A path the server does not serve (a stale document, a site without this API) allows nothing.
+    const live =
+      (options !== null && options.status >= 200 && options.status < 300) ||
+      endpointAnswers(await client.tryRequest(ops[0]!.url));
+    if (!live) {
+      continue;
+    }
     const allow = (
       options ? (header(options, 'allow') ?? header(options, 'access-control-allow-methods') ?? '') : ''
     ).toUpperCase();
@@ -170,19 +182,56 @@ export async function methodFindings(
 
 const rateLimitHeaders = /^(ratelimit(-\w+)?|x-ratelimit-\w+|x-rate-limit-\w+|retry-after)$/i;
 
-export async function rateLimitFindings(client: HttpClient, url: URL, burst = 30): Promise<Finding[]> {
-  const responses = await Promise.all(Array.from({ length: burst }, () => client.tryRequest(url)));
+/**
+ * Where to burst: a public GET without path parameters first, then the other GETs, then the base URL.
+ * The first of them that answers as a working API operation is the one judged.
+ */
+export function rateLimitCandidates(gets: Operation[], base: URL): URL[] {
+  const open = gets.filter((op) => !op.secured && op.pathParams.length === 0);
+  return [...new Set([...open, ...gets].map((op) => op.url.href).concat(base.href))].map(
+    (href) => new URL(href),
+  );
+}
+
+export async function rateLimitFindings(
+  client: HttpClient,
+  candidates: URL[],
+  burst = 30,
+): Promise<Finding[]> {
+  let url: URL | null = null;
+  for (const candidate of candidates.slice(0, 4)) {
+    if (await provesOperation(client, candidate, await client.tryRequest(candidate))) {
+      url = candidate;
+      break;
+    }
+  }
+  // No working API operation answered: rate limiting of 404s or of an app shell is not the question.
+  if (!url) {
+    return [];
+  }
+  const probe = url;
+  const responses = await Promise.all(Array.from({ length: burst }, () => client.tryRequest(probe)));
   const answered = responses.filter((r): r is HttpResponse => r !== null);
+  const served = answered.filter(isSuccessfulApiAnswer);
   const limited = answered.some(
     (r) => r.status === 429 || Object.keys(r.headers).some((name) => rateLimitHeaders.test(name)),
   );
-  if (answered.length < burst / 2 || limited) {
+  // Failures in the burst (errors, 503s, dropped connections) may be a limit of another kind: not judged.
+  if (served.length < burst / 2 || limited) {
     return [];
   }
   return [
     apiFinding('api.rate-limit.missing', {
       location: `GET ${url.origin}${url.pathname}`,
-      evidence: `${answered.length} requests in a burst: no 429 and no RateLimit/Retry-After headers (statuses ${[...new Set(answered.map((r) => r.status))].join(', ')})`,
+      evidence: `${served.length} of ${burst} requests in a burst answered successfully: no 429 and no RateLimit/Retry-After headers (statuses ${[...new Set(answered.map((r) => r.status))].join(', ')})`,
     }),
   ];
+}
+
+/** CORS of `url`, judged only where an API answers (a site's pages are the web scanner's). */
+export async function apiCors(client: HttpClient, url: URL): Promise<CorsResult> {
+  if (!endpointAnswers(await client.tryRequest(url))) {
+    return { reflected: null, nullOrigin: null };
+  }
+  return probeCors(client, url);
 }

@@ -3,7 +3,6 @@
 import type { Finding } from '../../../shared/findings.ts';
 import type { ScanOptions, ScanResult } from '../core/context.ts';
 import { FindingSet } from '../core/context.ts';
-import { probeCors } from '../core/cors.ts';
 import { HttpClient } from '../core/http-client.ts';
 import { PHASE_SHARE } from '../core/limits.ts';
 import { PhaseRunner } from '../core/phases.ts';
@@ -12,10 +11,12 @@ import { ProgressTracker } from '../core/progress.ts';
 import { TargetPolicy } from '../target-policy.ts';
 import { parseWebTarget } from '../webapp/index.ts';
 import {
+  apiCors,
   authAndHeaderFindings,
   errorFindings,
   injectionFindings,
   methodFindings,
+  rateLimitCandidates,
   rateLimitFindings,
 } from './checks.ts';
 import { loadOperations } from './openapi.ts';
@@ -61,7 +62,7 @@ export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
     await phases.run('methods', 10, async () => addAll(await methodFindings(client, operations, target)));
     await phases.run('cors', 10, async () => {
       for (const url of [...new Set([target.href, ...gets.slice(0, 6).map((op) => op.url.href)])]) {
-        const result = await probeCors(client, new URL(url));
+        const result = await apiCors(client, new URL(url));
         const location = `${new URL(url).origin}${new URL(url).pathname}`;
         if (result.reflected) {
           findings.add(apiFinding('api.cors.reflected-origin', { location, evidence: result.reflected }));
@@ -72,9 +73,7 @@ export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
       }
     });
     await phases.run('rate limiting', 20, async () => {
-      // Burst an unauthenticated-friendly read: a public GET without parameters, else any GET, else the base URL.
-      const probe = gets.find((op) => !op.secured && op.pathParams.length === 0) ?? gets[0];
-      addAll(await rateLimitFindings(client, probe?.url ?? target));
+      addAll(await rateLimitFindings(client, rateLimitCandidates(gets, target)));
     });
   } finally {
     client.close();

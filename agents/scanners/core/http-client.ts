@@ -1,17 +1,61 @@
 // The one HTTP client of the scanners: every request goes through the target policy (resolved address
-// pinned for the connection, redirects re-checked hop by hop), counts against a request budget, has a
-// timeout, reads at most `maxBodyBytes`, and leaves no faster than the target's rate limit allows.
+// pinned for the connection, redirects re-checked hop by hop), counts against a request budget, ends by
+// its deadlines whatever the target does (http-transport.ts), reads at most `maxBodyBytes`, and leaves
+// no faster than the target's rate limit allows. Answers are read as browsers read them: malformed ones
+// come back with notes of what was wrong, unreadable ones as typed errors (http-errors.ts).
 // Certificates are not verified here: scanners must read badly configured sites; the TLS check reports
 // certificate problems separately.
 import http from 'node:http';
 import https from 'node:https';
 
-import { pinnedLookup } from '../target-policy.ts';
 import type { TargetPolicy } from '../target-policy.ts';
+import { HttpProtocolError, HttpTimeoutError } from './http-errors.ts';
+import type { CutShort } from './http-lenient.ts';
+import { exchange } from './http-transport.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { ScanStoppedError } from './scan-stopped.ts';
 
-export { ScanStoppedError };
+export { HttpProtocolError, HttpTimeoutError, ScanStoppedError };
+export type { CutShort };
+
+/**
+ * Defaults of the per-request limits. A deadline is never shorter than the silence a request is allowed
+ * (a probe that waits 20 s for a delayed answer gets 20 s for its headers too), and the headers' never
+ * longer than the whole response's.
+ */
+export const httpDefaults = {
+  /** Longest silence, no byte at all, before a request is given up (or, mid-body, cut short). */
+  idleMs: 10_000,
+  /** From the send (connect and TLS included) to the end of the response headers. */
+  headersMs: 15_000,
+  /** From the send to the end of the body, however slowly it drips. */
+  responseMs: 30_000,
+  /** Body bytes kept of one response. */
+  maxBodyBytes: 1_000_000,
+  /**
+   * Each deadline of a request to a path that already ran into a deadline in this scan (and, once three
+   * paths have, to any path of the site): a tarpit gets one request's worth of patience, not one per probe.
+   */
+  impatientMs: 5_000,
+};
+
+/** Paths of one site that ran into a deadline: a tarpit's patience is spent once. */
+class SlowPaths {
+  private readonly paths = new Set<string>();
+  private readonly origins = new Map<string, number>();
+
+  note(url: URL): void {
+    const key = `${url.origin}${url.pathname}`;
+    if (!this.paths.has(key)) {
+      this.paths.add(key);
+      this.origins.set(url.origin, (this.origins.get(url.origin) ?? 0) + 1);
+    }
+  }
+
+  has(url: URL): boolean {
+    return this.paths.has(`${url.origin}${url.pathname}`) || (this.origins.get(url.origin) ?? 0) >= 3;
+  }
+}
 
 export interface HttpResponse {
   url: string;
@@ -22,9 +66,17 @@ export interface HttpResponse {
   redirects: string[];
   /**
    * Milliseconds from sending the (last hop's) request, after its rate-limit slot, to the end of its body:
-   * what time-based probes measure. Absent on responses this client did not fetch.
+   * what time-based probes measure. Absent on responses this client did not fetch, and on bodies a
+   * deadline or a silence cut short (they never ended, so their time says nothing).
    */
   elapsedMs?: number;
+  /**
+   * Why `body` is only what arrived: the size cap, the whole-response deadline, a silence mid-body, a
+   * connection closed early, or a body whose framing broke. Absent when the body is whole.
+   */
+  cutShort?: CutShort;
+  /** What was wrong with the answer as sent (bare LF, a Content-Length that lies...), as inert text. */
+  malformed?: string[];
 }
 
 export interface RequestInit {
@@ -33,7 +85,12 @@ export interface RequestInit {
   body?: string;
   /** 'same-origin' follows redirects that stay on the origin; 'any' follows all (each hop re-checked). */
   followRedirects?: 'none' | 'same-origin' | 'any';
+  /** This request's longest silence (the client's `timeoutMs` otherwise). */
   timeoutMs?: number;
+  /** This request's deadline for its response headers (the client's otherwise). */
+  headersTimeoutMs?: number;
+  /** This request's deadline for its whole response (the client's otherwise). */
+  responseTimeoutMs?: number;
   /** 'latin1' keeps every byte as one character, for magic numbers of binary files (archives, dumps). */
   encoding?: 'utf8' | 'latin1';
   /**
@@ -73,8 +130,19 @@ export interface HttpClientOptions {
   policy: TargetPolicy;
   signal?: AbortSignal;
   maxRequests?: number;
+  /** Longest silence before a request is given up or, mid-body, cut short; default 10 s. */
   timeoutMs?: number;
+  /** From the send (connect and TLS included) to the end of the response headers; default 15 s. */
+  headersTimeoutMs?: number;
+  /**
+   * From the send to the end of the body, whatever the drip; default 30 s. What arrived by then is
+   * returned, marked `cutShort: 'deadline'`; with no headers by then the request fails.
+   */
+  responseTimeoutMs?: number;
+  /** Body bytes kept of one response; default 1 MB. */
   maxBodyBytes?: number;
+  /** Each deadline of a request to a path (or site) that already ran into one; default 5 s. */
+  impatientMs?: number;
   /** Requests per second this client may send (the target's limit); unlimited when absent. */
   rateLimit?: number;
   /** An authenticated scan's login; set once the scan has logged in. */
@@ -96,6 +164,7 @@ export class HttpClient {
   };
 
   private readonly limiter: RateLimiter | null;
+  private readonly slow = new SlowPaths();
   /** The running phase's signal (its time limit and the scan's stop); the scan's own signal before any phase. */
   private scoped: AbortSignal | undefined;
 
@@ -162,7 +231,10 @@ export class HttpClient {
     await this.limiter?.acquire(this.signal);
   }
 
-  /** Like request, but a network error (refused, reset, timeout) is null; stops and refusals still throw. */
+  /**
+   * Like request, but a network error (refused, reset, timeout, an unreadable answer) is null; stops and
+   * refusals still throw.
+   */
   async tryRequest(input: string | URL, init: RequestInit = {}): Promise<HttpResponse | null> {
     try {
       return await this.request(input, init);
@@ -204,56 +276,61 @@ export class HttpClient {
     this.requests += 1;
     // Every request, redirect hops included, waits for its slot under the target's rate limit.
     await this.limiter?.acquire(signal);
-    const transport = url.protocol === 'https:' ? https : http;
-    const maxBody = init.maxBodyBytes ?? this.options.maxBodyBytes ?? 1_000_000;
-    const timeout = init.timeoutMs ?? this.options.timeoutMs ?? 10_000;
-    const sentAt = performance.now();
-    return new Promise((resolve, reject) => {
-      const request = transport.request(
-        url,
-        {
-          method: init.method ?? 'GET',
-          headers,
-          agent: this.agents[url.protocol as 'http:' | 'https:'],
-          lookup: pinnedLookup(target),
-          signal,
-          timeout,
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size <= maxBody) {
-              chunks.push(chunk);
-            } else {
-              // Guard: a huge or endless body must not exhaust memory; what we have is enough to judge.
-              chunks.push(chunk.subarray(0, Math.max(0, maxBody - (size - chunk.length))));
-              response.destroy();
-              finish();
-            }
-          });
-          const finish = () =>
-            resolve({
-              url: url.href,
-              status: response.statusCode ?? 0,
-              headers: response.headers,
-              body: Buffer.concat(chunks).toString(init.encoding ?? 'utf8'),
-              elapsedMs: performance.now() - sentAt,
-            });
-          response.on('end', finish);
-          // A server that closes before the Content-Length it announced (a middleware that rewrote the body)
-          // still sent a page: browsers and curl show what arrived, and so do we.
-          const cutShort = (error: NodeJS.ErrnoException) =>
-            error.code === 'ECONNRESET' && error.message === 'aborted' && !signal?.aborted;
-          response.on('error', (error) => (size > maxBody || cutShort(error) ? finish() : reject(error)));
-        },
-      );
-      request.on('timeout', () => request.destroy(new Error(`timeout after ${timeout} ms`)));
-      request.on('error', (error) => {
-        reject(signal?.aborted ? new ScanStoppedError('aborted') : error);
-      });
-      request.end(init.body);
+    const limits = this.limits(init, url);
+    const answer = await exchange({
+      url,
+      method: init.method ?? 'GET',
+      headers,
+      ...(init.body === undefined ? {} : { body: init.body }),
+      target,
+      agent: this.agents[url.protocol as 'http:' | 'https:'],
+      limits,
+      maxBody: init.maxBodyBytes ?? this.options.maxBodyBytes ?? httpDefaults.maxBodyBytes,
+      ...(signal ? { signal } : {}),
+      // The tolerant reader's second sending is a request like any other: budgeted, counted and paced.
+      beforeResend: () => {
+        if (this.requests >= (this.options.maxRequests ?? Number.POSITIVE_INFINITY)) {
+          throw new ScanStoppedError('budget');
+        }
+        return this.turn();
+      },
+    }).catch((error: unknown) => {
+      if (error instanceof HttpTimeoutError && error.deadline !== 'idle') {
+        this.slow.note(url);
+      }
+      throw error;
     });
+    if (answer.cutShort === 'deadline') {
+      this.slow.note(url);
+    }
+    return {
+      url: url.href,
+      status: answer.status,
+      headers: answer.headers,
+      body: answer.body.toString(init.encoding ?? 'utf8'),
+      ...(answer.elapsedMs === undefined ? {} : { elapsedMs: answer.elapsedMs }),
+      ...(answer.cutShort ? { cutShort: answer.cutShort } : {}),
+      ...(answer.notes.length > 0 ? { malformed: answer.notes } : {}),
+    };
+  }
+
+  private limits(init: RequestInit, url: URL): { idleMs: number; headersMs: number; responseMs: number } {
+    const idleMs = init.timeoutMs ?? this.options.timeoutMs ?? httpDefaults.idleMs;
+    const responseMs = Math.max(
+      idleMs,
+      init.responseTimeoutMs ?? this.options.responseTimeoutMs ?? httpDefaults.responseMs,
+    );
+    const headersMs = Math.max(
+      idleMs,
+      init.headersTimeoutMs ?? this.options.headersTimeoutMs ?? httpDefaults.headersMs,
+    );
+    const cap = this.slow.has(url)
+      ? (this.options.impatientMs ?? httpDefaults.impatientMs)
+      : Number.POSITIVE_INFINITY;
+    return {
+      idleMs: Math.min(idleMs, cap),
+      headersMs: Math.min(headersMs, responseMs, cap),
+      responseMs: Math.min(responseMs, cap),
+    };
   }
 }

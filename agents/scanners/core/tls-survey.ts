@@ -60,9 +60,15 @@ function certificatesOverTls13(options: ProbeOptions): Promise<{ certificates: B
       timeout: options.timeoutMs,
     } as tls.ConnectionOptions);
     const done = (certificates: Buffer[]) => {
+      clearTimeout(deadline);
+      options.signal?.removeEventListener('abort', stop);
       socket.destroy();
       resolve({ certificates, stapled });
     };
+    const stop = () => done([]);
+    // Guard: a hard deadline, since a server dripping bytes restarts the socket's idle timeout.
+    const deadline = setTimeout(stop, options.timeoutMs);
+    options.signal?.addEventListener('abort', stop, { once: true });
     socket.once('OCSPResponse', (response: Buffer | undefined) => (stapled = Boolean(response?.length)));
     socket.once('secureConnect', () => {
       const certificates: Buffer[] = [];

@@ -51,10 +51,10 @@ const checks: Record<string, Check> = {
   ],
   redis: async (ctx) => {
     const reply = await talk(ctx, 'PING\r\n', [
-      (got) => (got.toString('latin1').startsWith('+PONG') ? Buffer.from('INFO server\r\n') : null),
+      (got) => (got.toString('latin1').startsWith('+PONG\r\n') ? Buffer.from('INFO server\r\n') : null),
     ]);
     const text = reply.toString('latin1');
-    if (!text.startsWith('+PONG')) {
+    if (!text.startsWith('+PONG\r\n')) {
       return [];
     }
     const version = /redis_version:(\S+)/.exec(text)?.[1];

@@ -125,4 +125,31 @@ describe('grab', () => {
     ).toBe(0);
     expect(connections).toBe(0);
   });
+
+  it('ends at its deadline however the peer drips its bytes, and keeps no more than its byte limit', async () => {
+    const server = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      const drip = setInterval(() => socket.write('x'), 20);
+      socket.once('close', () => clearInterval(drip));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const started = Date.now();
+    const got = await grab('127.0.0.1', port, null, { firstByteMs: 200, idleMs: 1000, totalMs: 400 });
+    // Every byte restarts the idle wait; only the deadline ends it (generous bound: a loaded machine).
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(got.length).toBeGreaterThan(0);
+    const flood = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.write(Buffer.alloc(100_000, 0x41));
+    });
+    servers.push(flood);
+    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+    const flooded = await grab('127.0.0.1', (flood.address() as AddressInfo).port, null, {
+      firstByteMs: 500,
+      maxBytes: 1000,
+    });
+    expect(flooded.length).toBe(1000);
+  });
 });

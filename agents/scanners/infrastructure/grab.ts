@@ -2,6 +2,8 @@
 // comes back until the peer goes quiet, closes, or the byte limit is reached.
 import net from 'node:net';
 
+import { mayConnect } from './connection-meter.ts';
+
 export type Step = (received: Buffer) => Buffer | 'wait' | 'done' | null;
 
 export interface GrabOptions {
@@ -10,6 +12,12 @@ export interface GrabOptions {
   /** How long the peer may stay quiet once it has started talking. */
   idleMs?: number;
   maxBytes?: number;
+  /**
+   * The whole conversation's deadline, however the peer drips its bytes (every byte restarts the idle
+   * wait, so without it a peer sending a byte a second holds the scan). By default the first-byte wait
+   * once per message we send, plus one, plus two seconds to connect.
+   */
+  totalMs?: number;
   /** Ends the conversation at once (scan stopped). */
   signal?: AbortSignal;
   /**
@@ -52,24 +60,29 @@ function grabOnce(
   options: GrabOptions,
   localPort: number | undefined,
 ): Promise<{ data: Buffer; bindFailed: boolean }> {
-  // Guard: a scan already stopped opens no new connection (an aborted signal fires no more events).
-  if (options.signal?.aborted) {
+  // Guard: a scan already stopped, or a host whose connection budget is spent, gets no new connection
+  // (an aborted signal fires no more events).
+  if (options.signal?.aborted || !mayConnect()) {
     return Promise.resolve({ data: Buffer.alloc(0), bindFailed: false });
   }
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+    let received = Buffer.alloc(0);
     let bindFailed = false;
     const steps = [...(options.then ?? [])];
     const socket = net.connect({ host: address, port, localPort });
     let timer = setTimeout(() => finish(), options.firstByteMs + 2000);
+    const deadline = setTimeout(
+      () => finish(),
+      options.totalMs ?? options.firstByteMs * (steps.length + 2) + 2000,
+    );
     /** When the answer awaited by the current step is due. */
     let replyBy = Date.now() + options.firstByteMs;
     const finish = () => {
       clearTimeout(timer);
+      clearTimeout(deadline);
       options.signal?.removeEventListener('abort', finish);
       socket.destroy();
-      resolve({ data: Buffer.concat(chunks), bindFailed });
+      resolve({ data: received, bindFailed });
     };
     socket.once('connect', () => {
       clearTimeout(timer);
@@ -80,17 +93,17 @@ function grabOnce(
       }
     });
     socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
+      const maxBytes = options.maxBytes ?? 16_384;
+      // Guard: a service that streams forever must not hold the scan nor fill its memory.
+      received = Buffer.concat([received, chunk.subarray(0, maxBytes - received.length)]);
       clearTimeout(timer);
-      // Guard: a service that streams forever must not hold the scan.
-      if (size >= (options.maxBytes ?? 16_384)) {
+      if (received.length >= maxBytes) {
         finish();
         return;
       }
       const next = steps[0];
       if (next) {
-        const message = next(Buffer.concat(chunks));
+        const message = next(received);
         if (message === 'done') {
           finish();
           return;
@@ -105,9 +118,9 @@ function grabOnce(
           // What already arrived may answer the next step too (a server that sends its greeting and
           // its next message in one segment): send on at once; anything else waits for more data.
           for (
-            let more = steps[0]?.(Buffer.concat(chunks));
+            let more = steps[0]?.(received);
             more !== undefined && more !== null && more !== 'wait';
-            more = steps[0]?.(Buffer.concat(chunks))
+            more = steps[0]?.(received)
           ) {
             if (more === 'done') {
               finish();

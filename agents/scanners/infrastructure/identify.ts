@@ -1,6 +1,8 @@
 // Service identification on an open port: first listen (SSH, FTP, SMTP, MySQL, VNC and Telnet speak
 // first), then try the probes, the port's usual service first. Each probe is a fresh connection.
 import { grab } from './grab.ts';
+import { identifyGreeting, unknownGreeting } from './greetings.ts';
+import type { ServiceInfo } from './greetings.ts';
 import {
   parseRexecReply,
   parseRshReply,
@@ -13,88 +15,17 @@ import { printable } from './text.ts';
 import {
   httpGet,
   mongoCommand,
-  mysqlGreeting,
   parseMongoReply,
   postgresSslRequest,
   rdpConnectionRequest,
   smbNegotiate,
 } from './wire.ts';
 
-export interface ServiceInfo {
-  name: string;
-  /** What identified it: the banner or the reply, printable and short. */
-  banner: string;
-}
+export type { ServiceInfo } from './greetings.ts';
 
 export interface Timing {
   /** Wait for a first byte; derived from the measured RTT. */
   firstByteMs: number;
-}
-
-const telnetVerbs: Record<number, string> = { 0xfb: 'WILL', 0xfc: 'WONT', 0xfd: 'DO', 0xfe: 'DONT' };
-/** Telnet options by number (IANA "Telnet Options"). */
-const telnetOptions: Record<number, string> = {
-  1: 'ECHO',
-  3: 'SUPPRESS-GO-AHEAD',
-  5: 'STATUS',
-  24: 'TERMINAL-TYPE',
-  31: 'NAWS',
-  32: 'TERMINAL-SPEED',
-  33: 'TOGGLE-FLOW-CONTROL',
-  34: 'LINEMODE',
-  35: 'X-DISPLAY-LOCATION',
-  36: 'ENVIRON',
-  37: 'AUTHENTICATION',
-  38: 'ENCRYPT',
-  39: 'NEW-ENVIRON',
-};
-
-/** "option negotiation: WILL ECHO, DO TERMINAL-TYPE; Debian GNU/Linux login:" from a Telnet greeting. */
-function telnetBanner(data: Buffer): string {
-  const options: string[] = [];
-  const text: number[] = [];
-  for (let i = 0; i < data.length; i++) {
-    const verb = data[i] === 0xff ? telnetVerbs[data[i + 1]!] : undefined;
-    if (verb && i + 2 < data.length) {
-      options.push(`${verb} ${telnetOptions[data[i + 2]!] ?? String(data[i + 2])}`);
-      i += 2;
-    } else if (data[i] !== 0xff) {
-      text.push(data[i]!);
-    }
-  }
-  const words = printable(Buffer.from(text));
-  return `option negotiation: ${options.join(', ')}${words ? `; ${words}` : ''}`;
-}
-
-function fromBanner(data: Buffer, port: number): ServiceInfo | null {
-  const text = data.toString('latin1');
-  const banner = printable(data);
-  if (/^SSH-\d/.test(text)) {
-    return { name: 'ssh', banner: text.split(/\r?\n/)[0]!.trim() };
-  }
-  if (/^220[ -]/.test(text)) {
-    return {
-      name: /E?SMTP|Postfix|Exim|Sendmail/i.test(text) || [25, 465, 587].includes(port) ? 'smtp' : 'ftp',
-      banner,
-    };
-  }
-  if (/^RFB \d{3}\.\d{3}/.test(text)) {
-    return { name: 'vnc', banner };
-  }
-  if (data[0] === 0xff && data.length >= 3 && data[1]! >= 0xfb) {
-    return { name: 'telnet', banner: telnetBanner(data) };
-  }
-  const mysql = mysqlGreeting(data);
-  if (mysql) {
-    return { name: 'mysql', banner: `MySQL protocol 10, version ${mysql}` };
-  }
-  if (/^\+OK/.test(text)) {
-    return { name: 'pop3', banner };
-  }
-  if (/^\* OK/.test(text)) {
-    return { name: 'imap', banner };
-  }
-  return null;
 }
 
 interface Probe {
@@ -130,7 +61,7 @@ const probes: Probe[] = [
     ports: [6379, 6380, 16379],
     send: () => 'PING\r\n',
     match: (data) =>
-      /^(\+PONG|-NOAUTH|-ERR .*auth|-DENIED)/i.test(data.toString('latin1'))
+      /^(\+PONG|-NOAUTH[^\r\n]*|-ERR [^\r\n]*auth[^\r\n]*|-DENIED[^\r\n]*)\r\n/i.test(data.toString('latin1'))
         ? { name: 'redis', banner: printable(data) }
         : null,
   },
@@ -140,7 +71,7 @@ const probes: Probe[] = [
     send: () => 'version\r\n',
     // Memcached with authentication (-Y, -S) answers every command before login with CLIENT_ERROR.
     match: (data) =>
-      /^(VERSION \S+|CLIENT_ERROR unauthenticated)/.test(data.toString('latin1'))
+      /^(VERSION \S+|CLIENT_ERROR unauthenticated)\r\n/.test(data.toString('latin1'))
         ? { name: 'memcached', banner: printable(data) }
         : null,
   },
@@ -172,7 +103,13 @@ const probes: Probe[] = [
     ports: [3389],
     send: () => rdpConnectionRequest,
     match: (data) =>
-      data.length >= 11 && data[0] === 3 && data[1] === 0 && data[5] === 0xd0
+      // TPKT version 3 whose length is what arrived, holding an X.224 Connection Confirm of that length.
+      data.length >= 11 &&
+      data[0] === 3 &&
+      data[1] === 0 &&
+      data.readUInt16BE(2) === data.length &&
+      data[4] === data.length - 5 &&
+      data[5] === 0xd0
         ? { name: 'rdp', banner: 'X.224 connection confirm' }
         : null,
   },
@@ -182,7 +119,9 @@ const probes: Probe[] = [
     send: () => smbNegotiate,
     match: (data) => {
       const magic = data.subarray(4, 8).toString('latin1');
-      return magic === '\xffSMB' || magic === '\xfeSMB'
+      // A NetBIOS session message (type 0) whose length fits what arrived, holding an SMB header.
+      const framed = data.length >= 68 && data[0] === 0 && data.readUIntBE(1, 3) <= data.length - 4;
+      return framed && (magic === '\xffSMB' || magic === '\xfeSMB')
         ? { name: 'smb', banner: magic === '\xfeSMB' ? 'SMB2 negotiate response' : 'SMB1 negotiate response' }
         : null;
     },
@@ -235,7 +174,7 @@ const probes: Probe[] = [
 export const slowServiceMs = 5000;
 
 /** A reply to a probe that is really a late greeting (the service spoke first, slowly). */
-const greetingIn = (reply: Buffer, port: number) => (reply.length > 0 ? fromBanner(reply, port) : null);
+const greetingIn = (reply: Buffer, port: number) => (reply.length > 0 ? identifyGreeting(reply, port) : null);
 
 export async function identifyService(
   address: string,
@@ -245,12 +184,12 @@ export async function identifyService(
   signal?: AbortSignal,
 ): Promise<ServiceInfo | null> {
   const greeting = await grab(address, port, null, { firstByteMs: timing.firstByteMs, signal });
-  const passive = fromBanner(greeting, port);
+  const passive = identifyGreeting(greeting, port);
   if (passive) {
     return passive;
   }
   if (greeting.length > 0) {
-    return { name: 'unknown', banner: printable(greeting) };
+    return unknownGreeting(greeting);
   }
   // Nothing yet: while the probes run, a second connection keeps listening for a late greeting. The
   // probes of a silent port take about as long, so this costs a connection, not time.
@@ -260,7 +199,7 @@ export async function identifyService(
     firstByteMs: slowServiceMs,
     signal: signal ? AbortSignal.any([signal, stopListening.signal]) : stopListening.signal,
   }).then((data) => {
-    late = data.length > 0 ? (fromBanner(data, port) ?? { name: 'unknown', banner: printable(data) }) : null;
+    late = data.length > 0 ? (identifyGreeting(data, port) ?? unknownGreeting(data)) : null;
   });
   try {
     const ordered = [...probes].sort(

@@ -1,6 +1,5 @@
 // The infrastructure scanner: TCP connect scan, service identification on open ports, service checks,
 // TLS checks on ports that speak TLS. Uses `nmap -sV` for version names only when it is installed.
-import type { Finding } from '../../../shared/findings.ts';
 import type { ScanOptions, ScanResult } from '../core/context.ts';
 import { FindingSet } from '../core/context.ts';
 import { ScanStoppedError } from '../core/http-client.ts';
@@ -9,15 +8,11 @@ import { withMoreEvidence } from '../core/rule.ts';
 import { PhaseRunner } from '../core/phases.ts';
 import { forEachLimit } from '../core/pool.ts';
 import { ProgressTracker } from '../core/progress.ts';
-import { speaksTls, tlsFindings } from '../core/tls-check.ts';
 import { TargetPolicy } from '../target-policy.ts';
-import { serviceFindings } from './checks.ts';
 import { connectScan } from './connect-scan.ts';
-import { identifyService } from './identify.ts';
-import type { ServiceInfo } from './identify.ts';
 import { nmapVersions } from './nmap.ts';
 import { parsePorts, parseUdpPorts } from './ports.ts';
-import { infrastructureFinding } from './rules.ts';
+import { detectServices } from './service-detection.ts';
 import { snmpFindings } from './snmp.ts';
 
 /** Host name or IP from "host", "host:port", "[v6]" or a URL. */
@@ -60,71 +55,27 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
     // Services that speak first do so within a few RTTs; never wait less than 400 ms nor more than 3 s.
     firstByteMs = Math.min(3000, Math.max(400, Math.round(result.rttMs * 10)));
   });
-  const services = new Map<number, ServiceInfo | null>();
   await phases.run('service detection', 30, async (tick, signal) => {
-    let done = 0;
-    await forEachLimit(
+    const detection = await detectServices({
+      target,
+      host,
+      display,
       open,
-      16,
-      async (port) => {
-        // Every open port is also asked for a ServerHello, alongside the clear-text probes: a TLS port
-        // either stays silent to them (Node, GnuTLS, OpenSSL) or answers HTTP 400 "plain HTTP sent to an
-        // HTTPS port" (nginx, Apache). Once it answers TLS, the clear-text probes stop.
-        const tlsAnswered = new AbortController();
-        const [identified, tls] = await Promise.all([
-          identifyService(
-            target.address,
-            host,
-            port,
-            { firstByteMs },
-            AbortSignal.any([signal, tlsAnswered.signal]),
-          ),
-          speaksTls(target, port, firstByteMs * 4).then((yes) => {
-            if (yes) {
-              tlsAnswered.abort();
-            }
-            return yes;
-          }),
-        ]);
-        requests += 10;
-        const service = tls ? { name: 'tls', banner: 'TLS handshake' } : identified;
-        services.set(port, service);
-        const location = `${display}:${port}`;
-        const checkFindings: Finding[] = tls
-          ? await tlsFindings(target, port, location, {
-              timeoutMs: firstByteMs * 4,
-              signal,
-              // Each TLS probe is a connection of its own: counted like the others.
-              pace: () => {
-                requests += 1;
-                return Promise.resolve();
-              },
-            })
-          : service
-            ? await serviceFindings(
-                {
-                  address: target.address,
-                  host,
-                  port,
-                  location,
-                  timing: { firstByteMs },
-                  signal,
-                },
-                service,
-              )
-            : [];
-        const described = services.get(port);
-        findings.add(
-          infrastructureFinding('infra.open-port', {
-            location,
-            evidence: described ? `${described.name}: ${described.banner}` : 'open; service not identified',
-          }),
-        );
-        checkFindings.forEach((finding) => findings.add(finding));
-        tick(++done, open.length);
-      },
+      scanned: ports.length,
+      firstByteMs,
       signal,
-    );
+      onProgress: tick,
+      onFinding: (finding) => findings.add(finding),
+      count: (n) => {
+        requests += n;
+      },
+    });
+    detection.findings.forEach((finding) => findings.add(finding));
+    // Open ports the host's budget left unexamined: the scan is partial, and says why (a stop or the
+    // phase's deadline is recorded by the phase runner itself).
+    if (detection.cutShort && !signal.aborted) {
+      phases.fail('service detection', detection.cutShort);
+    }
     if (signal.aborted) {
       throw new ScanStoppedError('aborted');
     }

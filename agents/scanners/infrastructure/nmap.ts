@@ -42,7 +42,8 @@ export async function nmapVersions(
       .filter(Boolean)
       .join(' ');
     if (name) {
-      versions.set(Number(match[1]), name);
+      // nmap's names quote what the service sent; the finding they join makes them inert (rule.ts).
+      versions.set(Number(match[1]), name.slice(0, 120));
     }
   }
   return versions;

@@ -1,4 +1,4 @@
-// Rules of the SSH checks added for issue 15 (host keys, group sizes, Terrapin, known CVEs); spread into
+// Rules of the SSH checks (host keys, group sizes, Terrapin, known CVEs, an offer too large to read); spread into
 // the infrastructure scanner's table in rules.ts.
 import type { Rule } from '../core/rule.ts';
 
@@ -32,6 +32,15 @@ export const sshRules = {
     cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:N/I:H/A:N',
     remediation:
       'Upgrade the SSH server to a release with strict key exchange (OpenSSH 9.6 or a patched distribution package, Dropbear 2024.84, libssh 0.10.6); until then remove chacha20-poly1305@openssh.com and the -etm MACs when CBC ciphers are enabled.',
+  },
+  'infra.ssh.kexinit-unread': {
+    title: 'SSH key-exchange offer could not be read in full',
+    cwe: 'CWE-20',
+    owasp: A02,
+    family: 'transport',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:N',
+    remediation:
+      'The server announced an algorithm offer (KEXINIT) larger than OpenSSH clients accept, or stopped sending it: the lists named in the evidence were not checked for weak algorithms. Find out what answers on this port (a real SSH server sends a few hundred bytes), and check its configured algorithms by hand (sshd -T | grep -E "kexalgorithms|ciphers|macs|hostkeyalgorithms").',
   },
   'infra.ssh.known-cve': {
     title: 'SSH server version has known vulnerabilities',

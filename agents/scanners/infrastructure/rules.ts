@@ -1,6 +1,7 @@
 // Rules of the infrastructure scanner (exposed services on the network).
 import { ruleBook } from '../core/rule.ts';
 import type { Rule } from '../core/rule.ts';
+import { hostRules } from './rules-host.ts';
 import { serviceRules } from './rules-services.ts';
 import { sshRules } from './rules-ssh.ts';
 
@@ -147,6 +148,7 @@ export const infrastructureRules = {
   },
   ...sshRules,
   ...serviceRules,
+  ...hostRules,
 } satisfies Record<string, Rule>;
 
 export type InfrastructureRuleId = keyof typeof infrastructureRules;

@@ -17,9 +17,18 @@ import {
   groupExchangeOpening,
   minimumGroupBits,
 } from './ssh-gex.ts';
-import type { SshAlgorithms } from './ssh-kex.ts';
-import { describeWeak, parseKexInit, scannerIdent, sshWeaknesses, terrapinExposure } from './ssh-kex.ts';
-import { readPayloads } from './ssh-packet.ts';
+import type { KexInitCut, SshAlgorithms } from './ssh-kex.ts';
+import {
+  describeCut,
+  describeWeak,
+  fromCut,
+  parseKexInit,
+  readKexInit,
+  scannerIdent,
+  sshWeaknesses,
+  terrapinExposure,
+} from './ssh-kex.ts';
+import { maxPacket, readPayloads } from './ssh-packet.ts';
 import { knownCves, opensshBuild } from './ssh-version.ts';
 
 /** OpenSSH before 8.0 (2019) and any SSH-1 server; Dropbear before 2020. */
@@ -44,15 +53,24 @@ const authProbeMs = (firstByteMs: number) => Math.min(slowServiceMs, Math.max(30
 /** What one clear-text conversation shows: the KEXINIT, and the group size when group exchange is offered. */
 interface KexOffer {
   algorithms: SshAlgorithms;
+  /** Set when the KEXINIT was read only in part. */
+  cut?: KexInitCut;
   /** Bits of the prime the server sent for our group request, when it offers group exchange and answered. */
   groupBits?: number;
   groupMethod?: string;
 }
 
+/**
+ * What the KEX conversation reads at most: lines before the identification (RFC 4253 §4.2 allows them),
+ * the identification, and a KEXINIT as large as OpenSSH accepts, so a padded one cannot hide its lists.
+ */
+const kexReadBytes = 16 * 1024 + maxPacket;
+
 async function readKexOffer(ctx: CheckContext): Promise<KexOffer | null> {
   const payloads = (got: Buffer) => readPayloads(got) ?? [];
   const transcript = await grab(ctx.address, ctx.port, null, {
     firstByteMs: Math.max(ctx.timing.firstByteMs * 2, slowServiceMs),
+    maxBytes: kexReadBytes,
     signal: ctx.signal,
     then: [
       (got) => (/^SSH-[^\n]*\n/.test(got.toString('latin1')) ? Buffer.from(scannerIdent) : null),
@@ -68,9 +86,13 @@ async function readKexOffer(ctx: CheckContext): Promise<KexOffer | null> {
       (got) => (payloads(got).length < 2 ? 'wait' : 'done'),
     ],
   });
-  const algorithms = parseKexInit(transcript);
-  if (!algorithms) {
+  const read = readKexInit(transcript);
+  if (!read) {
     return null;
+  }
+  const { algorithms, cut } = read;
+  if (cut) {
+    return { algorithms, cut };
   }
   const group = readPayloads(transcript)?.[1];
   const bits = group ? groupBits(group) : null;
@@ -92,9 +114,17 @@ function algorithmFindings(ctx: CheckContext, offer: KexOffer, login: SshAuthMet
     ['infra.ssh.weak-cipher', describeWeak(weak.ciphers)],
     ['infra.ssh.weak-mac', describeWeak(weak.macs)],
   ] as const;
+  const partly = offer.cut ? fromCut(offer.cut) : '';
   const findings = lists
     .filter(([, evidence]) => evidence !== '')
-    .map(([rule, evidence]) => infrastructureFinding(rule, { ...at, evidence: `offered: ${evidence}` }));
+    .map(([rule, evidence]) =>
+      infrastructureFinding(rule, { ...at, evidence: `offered: ${evidence}${partly}` }),
+    );
+  if (offer.cut) {
+    findings.push(
+      infrastructureFinding('infra.ssh.kexinit-unread', { ...at, evidence: describeCut(offer.cut) }),
+    );
+  }
   if (offer.groupBits !== undefined && offer.groupBits < minimumGroupBits) {
     findings.push(
       infrastructureFinding('infra.ssh.small-dh-group', {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { describeWeak, parseKexInit, sshWeaknesses, terrapinExposure } from './ssh-kex.ts';
+import {
+  describeCut,
+  describeWeak,
+  parseKexInit,
+  readKexInit,
+  sshWeaknesses,
+  terrapinExposure,
+} from './ssh-kex.ts';
+import { maxPacket } from './ssh-packet.ts';
 
 /** A server transcript: identification line, then one KEXINIT binary packet with the given lists. */
 function transcript(lists: string[], banner = 'SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n'): Buffer {
@@ -97,5 +105,49 @@ describe('SSH KEXINIT', () => {
     const huge = Buffer.from(full);
     huge.writeUInt32BE(0x7fffffff, Buffer.byteLength('SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n'));
     expect(parseKexInit(huge)).toBeNull();
+  });
+
+  it('reads a KEXINIT padded past the old 16 KB bound whole, and judges each name once', () => {
+    const pad = (list: string) =>
+      [...Array.from({ length: 500 }, (_, i) => `pad${i}@padding.example`), ...list.split(',')].join(',');
+    const lists = modern.map((list, i) => (i < 6 ? pad(list) : list));
+    lists[2] = pad('aes128-ctr,3des-cbc,3des-cbc');
+    const read = readKexInit(transcript(lists));
+    expect(read?.cut).toBeUndefined();
+    expect(describeWeak(sshWeaknesses(read!.algorithms).ciphers)).toBe('3des-cbc (3DES, 64-bit block, CBC)');
+  });
+
+  it('reads the whole lists of a KEXINIT cut at the packet limit, and says which were not read', () => {
+    const lists = [...modern];
+    lists[0] = 'diffie-hellman-group1-sha1';
+    lists[1] = Array.from({ length: 12_000 }, (_, i) => `pad${i}@padding.example`).join(',');
+    const full = transcript(lists);
+    // A server that announces more than OpenSSH accepts: only the limit is read.
+    const read = readKexInit(full.subarray(0, 64 + maxPacket));
+    expect(read?.cut?.announced).toBeGreaterThan(maxPacket);
+    expect(read?.cut?.unread).toEqual(['host key', 'ciphers', 'MACs', 'compression', 'languages']);
+    expect(describeWeak(sshWeaknesses(read!.algorithms).kex)).toBe(
+      'diffie-hellman-group1-sha1 (1024-bit group, SHA-1)',
+    );
+    expect(describeCut(read!.cut!)).toMatch(
+      /^the server's KEXINIT announced \d+ bytes, more than the 262144 any OpenSSH/,
+    );
+    // A server that stopped sending part-way through a packet within the limit.
+    const small = transcript(modern);
+    const stopped = readKexInit(small.subarray(0, small.length - 60));
+    expect(stopped?.cut?.unread).toEqual(['compression', 'languages']);
+    expect(describeCut(stopped!.cut!)).toMatch(/and stopped sending/);
+  });
+
+  it('names at most sixteen weak algorithms, and ignores names longer than an algorithm name may be', () => {
+    const weak = sshWeaknesses({
+      kex: [],
+      hostKey: [],
+      ciphers: [...Array.from({ length: 20 }, (_, i) => `c${i}-cbc`), `${'x'.repeat(80)}-cbc`],
+      macs: [],
+      lists: [],
+    });
+    expect(weak.ciphers).toHaveLength(20);
+    expect(describeWeak(weak.ciphers)).toMatch(/c15-cbc \(CBC mode\) \(\+4 more\)$/);
   });
 });

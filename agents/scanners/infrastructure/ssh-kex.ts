@@ -4,7 +4,7 @@
 // the reason (RFC 9142 for key exchange, RFC 8758 for RC4, RFC 8332 and OpenSSH 8.8 for SHA-1
 // signatures, RFC 4253 §6.3 / CVE-2008-5161 for CBC), and whether it lacks the strict key exchange
 // that closes the Terrapin attack (CVE-2023-48795).
-import { readPayloads, SshReader } from './ssh-packet.ts';
+import { firstPacket, maxPacket, readPayloads, SshReader } from './ssh-packet.ts';
 
 /** The algorithm lists of a server's KEXINIT. */
 export interface SshAlgorithms {
@@ -17,40 +17,122 @@ export interface SshAlgorithms {
 }
 
 const SSH_MSG_KEXINIT = 20;
+/** What each of the ten name-lists holds (RFC 4253 §7.1 order; the last six in pairs, one per direction). */
+const listNames = [
+  'key exchange',
+  'host key',
+  'ciphers',
+  'ciphers',
+  'MACs',
+  'MACs',
+  'compression',
+  'compression',
+  'languages',
+  'languages',
+];
 
-export function parseKexInitPayload(payload: Buffer): SshAlgorithms | null {
+/** The lists read so far, in order; stops at the first list that does not fit in `payload`. */
+function readLists(payload: Buffer): string[][] | null {
+  const reader = new SshReader(payload);
   try {
-    const reader = new SshReader(payload);
     if (reader.byte() !== SSH_MSG_KEXINIT) {
       return null;
     }
     reader.skip(16); // cookie
-    const lists: string[][] = [];
-    for (let i = 0; i < 10; i++) {
-      const list = reader.bytes().toString('latin1');
-      lists.push(list === '' ? [] : list.split(','));
-    }
-    // Order per RFC 4253 §7.1: kex, host key, cipher c→s, s→c, MAC c→s, s→c, compression ×2, languages ×2.
-    return {
-      kex: lists[0]!,
-      hostKey: lists[1]!,
-      ciphers: [...new Set([...lists[2]!, ...lists[3]!])],
-      macs: [...new Set([...lists[4]!, ...lists[5]!])],
-      lists,
-    };
   } catch {
-    // Guard: a truncated list is "no KEXINIT", not a scanner crash.
     return null;
   }
+  const lists: string[][] = [];
+  for (let i = 0; i < 10; i++) {
+    try {
+      const list = reader.bytes().toString('latin1');
+      lists.push(list === '' ? [] : list.split(','));
+    } catch {
+      break;
+    }
+  }
+  return lists;
+}
+
+function algorithmsOf(lists: string[][]): SshAlgorithms {
+  // Order per RFC 4253 §7.1: kex, host key, cipher c→s, s→c, MAC c→s, s→c, compression ×2, languages ×2.
+  return {
+    kex: lists[0] ?? [],
+    hostKey: lists[1] ?? [],
+    ciphers: [...new Set([...(lists[2] ?? []), ...(lists[3] ?? [])])],
+    macs: [...new Set([...(lists[4] ?? []), ...(lists[5] ?? [])])],
+    lists,
+  };
+}
+
+export function parseKexInitPayload(payload: Buffer): SshAlgorithms | null {
+  const lists = readLists(payload);
+  // Guard: a truncated list is "no KEXINIT", not a scanner crash.
+  return lists?.length === 10 ? algorithmsOf(lists) : null;
 }
 
 /**
  * Parses the first binary packet after the identification line(s) in `transcript`, or null when it is
- * not a KEXINIT (a fake banner, a server that hung up, a truncated read).
+ * not a whole KEXINIT (a fake banner, a server that hung up, a packet still arriving).
  */
 export function parseKexInit(transcript: Buffer): SshAlgorithms | null {
   const first = readPayloads(transcript)?.[0];
   return first ? parseKexInitPayload(first) : null;
+}
+
+/** A KEXINIT read only in part, and what that left out. */
+export interface KexInitCut {
+  /** Bytes the server announced for the packet. */
+  announced: number;
+  /** Bytes of it that were read. */
+  read: number;
+  /** The lists not read in full, by what they hold. */
+  unread: string[];
+}
+
+/**
+ * The KEXINIT of a finished conversation, whole or cut: one larger than any OpenSSH client accepts (read
+ * up to that limit) or one the server stopped sending still shows the lists that arrived whole, so
+ * padding cannot push weak algorithms out of sight; `cut` says what was not read.
+ */
+export function readKexInit(transcript: Buffer): { algorithms: SshAlgorithms; cut?: KexInitCut } | null {
+  const packet = firstPacket(transcript);
+  if (!packet) {
+    return null;
+  }
+  const lists = readLists(packet.payload);
+  if (!lists) {
+    return null;
+  }
+  if (packet.complete && lists.length === 10) {
+    return { algorithms: algorithmsOf(lists) };
+  }
+  // A whole packet whose lists do not fit is malformed, not cut.
+  if (packet.complete) {
+    return null;
+  }
+  return {
+    algorithms: algorithmsOf(lists),
+    cut: {
+      announced: packet.announced,
+      read: packet.payload.length,
+      unread: [...new Set(listNames.slice(lists.length))],
+    },
+  };
+}
+
+/** "the KEXINIT announced 300000 bytes (over the 262144 OpenSSH accepts); 262144 were read; ..." */
+export function describeCut(cut: KexInitCut): string {
+  const why =
+    cut.announced > maxPacket
+      ? `announced ${cut.announced} bytes, more than the ${maxPacket} any OpenSSH client accepts`
+      : `announced ${cut.announced} bytes and stopped sending`;
+  return `the server's KEXINIT ${why}; ${cut.read} bytes were read, so these lists were not read in full: ${cut.unread.join(', ')}`;
+}
+
+/** A note for findings drawn from a cut KEXINIT. */
+export function fromCut(cut: KexInitCut): string {
+  return ` (read from a KEXINIT cut at ${cut.read} of its ${cut.announced} bytes)`;
 }
 
 /** One weak algorithm and why. */
@@ -92,8 +174,14 @@ const weakMac: Verdicts = [
   [/^hmac-ripemd160.*$/, 'RIPEMD-160, removed from OpenSSH 7.6'],
 ];
 
+/** RFC 4251 §6: an algorithm name is at most 64 characters; a longer one is no algorithm any client uses. */
+const maxNameLength = 64;
+
 const judge = (names: string[], verdicts: Verdicts): Weak[] =>
-  names.flatMap((name) => {
+  [...new Set(names)].flatMap((name) => {
+    if (name.length > maxNameLength) {
+      return [];
+    }
     const verdict = verdicts.find(([pattern]) => pattern.test(name));
     return verdict ? [{ name, why: verdict[1] }] : [];
   });
@@ -114,8 +202,15 @@ export function sshWeaknesses(algorithms: SshAlgorithms): SshWeaknesses {
   };
 }
 
-/** "name (why), name (why)": every weak algorithm named in the evidence. */
-export const describeWeak = (weak: Weak[]) => weak.map((w) => `${w.name} (${w.why})`).join(', ');
+/** At most this many weak algorithms are named in one evidence; the rest are counted. */
+const namedWeak = 16;
+
+/** "name (why), name (why)": the weak algorithms named in the evidence. */
+export const describeWeak = (weak: Weak[]) =>
+  weak
+    .slice(0, namedWeak)
+    .map((w) => `${w.name} (${w.why})`)
+    .join(', ') + (weak.length > namedWeak ? ` (+${weak.length - namedWeak} more)` : '');
 
 /**
  * Why the server is open to the Terrapin prefix truncation (CVE-2023-48795), or null: it offers

@@ -3,8 +3,12 @@
 // exchange's first messages, so this is all of SSH it writes by hand.
 import { randomBytes } from 'node:crypto';
 
-/** RFC 4253 §6.1: an implementation must handle packets up to 35,000 bytes; nothing honest is larger. */
-const maxPacket = 35_000;
+/**
+ * The largest packet read: OpenSSH's own limit (PACKET_MAX_SIZE), beyond which every OpenSSH client drops
+ * the connection. RFC 4253 §6.1 asks implementations for 35,000 bytes and lets them accept more, so a
+ * server may send a KEXINIT between the two that OpenSSH clients still negotiate from.
+ */
+export const maxPacket = 256 * 1024;
 
 export function sshString(data: Buffer | string): Buffer {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
@@ -63,6 +67,36 @@ export function readPayloads(transcript: Buffer): Buffer[] | null {
     at += 4 + packetLength;
   }
   return payloads;
+}
+
+/** The first binary packet after the identification line, whole or as far as it arrived. */
+export interface FirstPacket {
+  /** The payload, or as much of it as was read. */
+  payload: Buffer;
+  /** The packet_length the server announced. */
+  announced: number;
+  /** The whole packet was read (and it is within maxPacket). */
+  complete: boolean;
+}
+
+/**
+ * The first packet of `transcript`, complete or not: a packet the server never finished sending, or one
+ * larger than we read, still shows its first lists. Null before the packet's header, or when the header
+ * is impossible.
+ */
+export function firstPacket(transcript: Buffer): FirstPacket | null {
+  const at = afterIdentification(transcript);
+  if (at < 0 || transcript.length < at + 5) {
+    return null;
+  }
+  const announced = transcript.readUInt32BE(at);
+  const padding = transcript[at + 4]!;
+  if (announced < 1 + padding + 1 || padding < 4) {
+    return null;
+  }
+  const complete = announced <= maxPacket && transcript.length >= at + 4 + announced;
+  const end = complete ? at + 4 + announced - padding : Math.min(transcript.length, at + 4 + maxPacket);
+  return { payload: transcript.subarray(at + 5, end), announced, complete };
 }
 
 /** Reads SSH data types (RFC 4251 §5) from a payload; every read past the end throws. */

@@ -54,16 +54,26 @@ export function httpGet(host: string, path = '/'): string {
   return `GET ${path} HTTP/1.0\r\nHost: ${host}\r\nUser-Agent: Vigil-Scanner/0.1\r\nAccept: */*\r\n\r\n`;
 }
 
-/** MySQL initial handshake (protocol 10): the server version, or null. */
+/**
+ * MySQL initial handshake (protocol 10): the server version, or null. The packet header must agree with
+ * what arrived (a length the greeting fits in, sequence 0) and the version must read as one, so that bytes
+ * which merely start like a greeting name no database.
+ */
 export function mysqlGreeting(data: Buffer): string | null {
-  if (data.length > 6 && data.readUInt8(4) === 0x0a) {
+  if (data.length < 5 || data[3] !== 0) {
+    return null;
+  }
+  const length = data.readUIntLE(0, 3);
+  if (length > data.length - 4 || length < 2) {
+    return null;
+  }
+  if (data[4] === 0x0a) {
     const end = data.indexOf(0, 5);
-    return end > 5 ? data.subarray(5, end).toString('latin1') : null;
+    const version = end > 5 && end < 4 + length ? data.subarray(5, end).toString('latin1') : '';
+    return /^\d+\.\d+[\x20-\x7e]{0,80}$/.test(version) ? version : null;
   }
   // An error packet (0xff) such as "Host is not allowed to connect" is MySQL too.
-  return data.length > 7 &&
-    data.readUInt8(4) === 0xff &&
-    /MySQL|MariaDB|not allowed to connect/i.test(data.toString('latin1'))
+  return data[4] === 0xff && /MySQL|MariaDB|not allowed to connect/i.test(data.toString('latin1'))
     ? 'unknown'
     : null;
 }

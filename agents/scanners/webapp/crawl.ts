@@ -7,6 +7,11 @@ import type { HtmlFacts } from './html.ts';
 
 export interface Page {
   url: URL;
+  /**
+   * The URL the crawl asked for, when redirects answered it at `url`: findings about the answer are
+   * filed here, since a landing URL may change on every visit (a session token, a random path).
+   */
+  requested?: URL;
   response: HttpResponse;
   facts: HtmlFacts | null;
   depth: number;
@@ -66,7 +71,13 @@ export async function crawl(
     const facts = isHtml(header(response, 'content-type'), response.body)
       ? parseHtml(response.body, finalUrl)
       : null;
-    pages.push({ url: finalUrl, response, facts, depth });
+    pages.push({
+      url: finalUrl,
+      response,
+      facts,
+      depth,
+      ...(finalUrl.href === url.href ? {} : { requested: url }),
+    });
     onPage(pages.length, Math.min(limits.maxPages, pages.length + queue.length));
     if (!facts || depth >= limits.maxDepth) {
       continue;

@@ -1,6 +1,14 @@
 // Response-header checks on crawled HTML pages: security headers, clickjacking, cookies, version
 // disclosure and mixed content. One finding per rule, located at the first page that shows it, with
 // the number of affected pages in the evidence.
+//
+// Where a finding is filed is part of its identity across scans (pipeline/fingerprint.ts hashes rule and
+// location). A page reached through redirects is filed at the URL the crawl asked for, not where it
+// landed: a site that moves every visitor to a fresh random URL (`/` → `/r/8f3a…`) would otherwise file
+// the same missing header at a new place on every scan, and it would churn as "fixed" and "new". This is
+// done here rather than by the fingerprint, which knows nothing of what a location means to a scanner
+// (and cannot tell a random path segment from a real one), and whose hash is stored: changing it would
+// re-identify every stored finding.
 import type { Finding } from '../../../shared/findings.ts';
 import { header } from '../core/http-client.ts';
 import { technologyNote } from './components/technology-note.ts';
@@ -9,6 +17,19 @@ import { webappFinding } from './rules.ts';
 import type { WebappRuleId } from './rules.ts';
 
 type PageCheck = (page: Page) => string | null;
+
+/** The URL a finding about `page`'s answer is filed at: the one the crawl asked for. */
+const filedAt = (page: Page) => (page.requested ?? page.url).href;
+
+/** What else the evidence must say about the answer: where it landed, and what was wrong with it. */
+function answerNote(page: Page): string {
+  const notes = [
+    page.requested ? `answered at ${page.url.href} after a redirect` : '',
+    page.response.malformed ? `malformed answer: ${page.response.malformed.slice(0, 3).join('; ')}` : '',
+    page.response.cutShort ? `body cut short (${page.response.cutShort})` : '',
+  ].filter(Boolean);
+  return notes.length > 0 ? ` [${notes.join('; ')}]` : '';
+}
 
 const versionPattern = /\d+\.\d+/;
 
@@ -111,7 +132,10 @@ function cookieFindings(pages: Page[]): Finding[] {
     }
     for (const [rule, names] of problems) {
       findings.push(
-        webappFinding(rule, { location: page.url.href, evidence: `Set-Cookie for ${names.join(', ')}` }),
+        webappFinding(rule, {
+          location: filedAt(page),
+          evidence: `Set-Cookie for ${names.join(', ')}${answerNote(page)}`,
+        }),
       );
     }
   }
@@ -130,7 +154,10 @@ export function headerFindings(pages: Page[]): Finding[] {
     if (first) {
       const scope = hits.length > 1 ? ` (on ${hits.length} of ${htmlPages.length} pages)` : '';
       findings.push(
-        webappFinding(rule, { location: first.page.url.href, evidence: `${first.evidence}${scope}` }),
+        webappFinding(rule, {
+          location: filedAt(first.page),
+          evidence: `${first.evidence}${scope}${answerNote(first.page)}`,
+        }),
       );
     }
   }

@@ -85,7 +85,15 @@ function merge(
 ): void {
   if (replace) {
     const rendered = new Set(crawled.pages.filter((p) => p.facts).map((p) => routeKey(p.url)));
-    into.pages = [...crawled.pages, ...into.pages.filter((p) => !rendered.has(routeKey(p.url)))];
+    // A rendered page keeps the URL the HTML crawl asked for, where its findings are filed.
+    const asked = new Map(
+      into.pages.flatMap((p) => (p.requested ? [[routeKey(p.url), p.requested] as const] : [])),
+    );
+    const pages = crawled.pages.map((p) => {
+      const requested = p.requested ?? asked.get(routeKey(p.url));
+      return requested ? { ...p, requested } : p;
+    });
+    into.pages = [...pages, ...into.pages.filter((p) => !rendered.has(routeKey(p.url)))];
   } else {
     into.pages.push(...crawled.pages);
   }
