@@ -167,7 +167,7 @@ export const webappChecks: readonly Check<WebScan>[] = [
     ],
     summary:
       "Crawls the site (HTML, and pages that run scripts rendered in Chromium, logged in when the target has a login); judges every page's headers, cookies and content.",
-    async run(scan, { tick, signal, report }) {
+    async run(scan, { tick, signal, report, incomplete }) {
       const crawled = await runCrawl({
         client: scan.client,
         start: scan.start,
@@ -180,6 +180,14 @@ export const webappChecks: readonly Check<WebScan>[] = [
       });
       scan.crawled = crawled;
       ({ pages: scan.pages, endpoints: scan.endpoints } = crawled);
+      // Rendering that stopped early (the browser over its memory cap) or pages the browser cut short
+      // leave the scan partial, saying so (crawl.cut and crawl.stopped tell the rest).
+      const rendering = crawled.report;
+      if (rendering.stopped && !signal.aborted) {
+        incomplete(`rendering stopped: ${rendering.stopped}`);
+      } else if (rendering.cut_total) {
+        incomplete(`${rendering.cut_total} page(s) cut short in the browser (${rendering.cut![0]!.reason})`);
+      }
       report(headerFindings(scan.pages));
       scan.pages.forEach((page) => report(secretFindings(page.url.href, page.response.body)));
     },
