@@ -16,7 +16,8 @@ import type {
 } from '../../../../shared/scan-browser.ts';
 import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
 import { header, OutOfScopeError, ScanStoppedError } from '../../core/http-client.ts';
-import { settle, sleep } from './bounded.ts';
+import { settle } from '../../../../shared/settle.ts';
+import { sleep } from './bounded.ts';
 import {
   answerOf,
   dropRequest,
