@@ -52,9 +52,10 @@ trap cleanup EXIT INT TERM
 
 run_pg "$PG_BIN/initdb" -D "$work/data" -U postgres --auth=trust -E UTF8 --no-locale >"$work/initdb.log" 2>&1 ||
   { cat "$work/initdb.log"; exit 1; }
-# Loopback only, socket in the work dir, no durability needed for a throwaway cluster.
+# Loopback only, socket in the work dir, no durability needed for a throwaway cluster. Query identifiers on, as
+# Supabase's Postgres computes them (EXPLAIN VERBOSE shows them).
 if ! run_pg "$PG_BIN/pg_ctl" -D "$work/data" -l "$work/server.log" -w -t 60 \
-  -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null; then
+  -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c compute_query_id=on" start >/dev/null; then
   cat "$work/server.log"
   exit 1
 fi

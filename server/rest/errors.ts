@@ -1,5 +1,5 @@
 import { isPgError } from '../db/database.ts';
-import { closest } from './fuzzy.ts';
+import { closest, NAME_HINT_MIN_SCORE } from './fuzzy.ts';
 
 /** PostgREST's error body (wire contract §3.9): always these four keys. */
 export interface RestErrorBody {
@@ -48,7 +48,7 @@ export const unknownColumnInBody = (table: string, column: string) =>
 
 /** PGRST205 (PostgREST 13) with its "Perhaps you meant" hint: the closest table or view of the schema. */
 export function unknownTable(cache: { schema: string; relations: Map<string, unknown> }, table: string) {
-  const near = closest([...cache.relations.keys()], table);
+  const near = closest([...cache.relations.keys()], table, NAME_HINT_MIN_SCORE);
   return new RestError(
     404,
     'PGRST205',

@@ -170,6 +170,7 @@ export function restRoutes(ctx: StackContext): Hono {
             rollback: prefs.tx === 'rollback',
             method,
             path: url.pathname,
+            schema,
             headers: lowerCaseHeaders(c),
           },
           fn,

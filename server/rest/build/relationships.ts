@@ -1,5 +1,5 @@
 import { RestError } from '../errors.ts';
-import { closest } from '../fuzzy.ts';
+import { closest, fuzzyMatches } from '../fuzzy.ts';
 import type { FkRel, Rel } from '../relationships.ts';
 import type { Relation, SchemaCache } from '../schema-cache.ts';
 
@@ -74,11 +74,12 @@ function noRelHint(cache: SchemaCache, origin: string, target: string): string |
     const parent = closest([...cache.rels.keys()], origin);
     return parent === null ? null : `Perhaps you meant '${parent}' instead of '${origin}'.`;
   }
-  const child = closest(
-    fromOrigin.map((r) => r.foreignTable),
-    target,
-    true,
-  );
+  // A target that is among them gets no suggestion (it is the hint that failed, not the name).
+  const child =
+    fuzzyMatches(
+      fromOrigin.map((r) => r.foreignTable),
+      target,
+    ).find(([score]) => score < 1)?.[1] ?? null;
   return child === null ? null : `Perhaps you meant '${child}' instead of '${target}'.`;
 }
 

@@ -28,7 +28,6 @@ function representationSql(
     params,
     nodes,
     usedPaths: new Set(),
-    counter: 0,
   };
   const source: ReadSource = {
     from: 'pgrst_source',

@@ -79,6 +79,28 @@ function argumentsFor(fn: RestFunction, call: Call): Record<string, unknown> {
   return args;
 }
 
+/**
+ * The alias PostgREST reads a function's rows under (its funcTableName): the composite type it returns (a
+ * table's, a type's, `record` for TABLE or OUT results), else the function's own name. Postgres names it in
+ * its errors (`column messages.nope does not exist`).
+ */
+function rowsAlias(fn: RestFunction): string {
+  if (fn.returnRelation !== null) {
+    return fn.returnRelation;
+  }
+  if (fn.returnTypeKind === 'c') {
+    return unquotedTypeName(fn.returnType);
+  }
+  return fn.resultColumns !== null ? 'record' : fn.name;
+}
+
+/** `schema.type` or `"Odd Name"` as format_type writes it → the bare type name. */
+function unquotedTypeName(formatted: string): string {
+  const m = /(?:^|\.)("(?:[^"]|"")*"|[^."]+)$/.exec(formatted);
+  const last = m?.[1] ?? formatted;
+  return last.startsWith('"') ? last.slice(1, -1).replaceAll('""', '"') : last;
+}
+
 /** The relation a function's rows belong to (setof <table>, or one row of it), so embeds can follow it. */
 const resultRelation = (req: RestRequest, fn: RestFunction) =>
   fn.returnRelation !== null && req.cache.relations.has(fn.returnRelation) ? fn.returnRelation : null;
@@ -140,14 +162,19 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
       generated: false,
     },
   ];
-  const source: ReadSource = { from: 'pgrst_call', alias: fn.name, name: fn.name, columns, relationName };
+  const source: ReadSource = {
+    from: 'pgrst_call',
+    alias: rowsAlias(fn),
+    name: fn.name,
+    columns,
+    relationName,
+  };
   const ctx: BuildContext = {
     cache: req.cache,
     aggregates: req.config.aggregatesEnabled,
     params,
     nodes: call.query.nodes,
     usedPaths: new Set(),
-    counter: 0,
     maxRows,
   };
   const scalar = fn.resultColumns === null;
