@@ -88,9 +88,7 @@ export function mountToken(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLi
       return c.json(session);
     }
 
-    throw authError(400, 'unsupported_grant_type', 'unsupported_grant_type', {
-      error: 'unsupported_grant_type',
-      error_description: `grant_type must be one of password, refresh_token, pkce`,
-    });
+    // GoTrue's answer to a grant type it does not know.
+    throw authError(400, 'invalid_credentials', 'unsupported_grant_type');
   });
 }

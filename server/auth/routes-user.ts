@@ -42,7 +42,7 @@ async function consumeNonce(
     ? await findToken(tx, ['reauthentication_token'], [tokenHash(user.email, nonce)], expirySeconds)
     : null;
   if (!token || token.expired || token.user_id !== user.id) {
-    throw authError(400, 'reauthentication_not_valid', 'Requires a valid reauthentication nonce');
+    throw authError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid');
   }
   await deleteToken(tx, token.id);
 }

@@ -18,7 +18,7 @@ export const PENDING_MESSAGE =
 
 const VerifyQuery = z.object({ token: z.string().min(1).max(256), type: EmailOtpType });
 
-/** GoTrue maps HTTP statuses to OAuth error names in redirect fragments (wire contract §2.7). */
+/** GoTrue maps HTTP statuses to OAuth error names in redirect fragments. */
 const OAUTH_ERROR: Record<number, string> = {
   400: 'invalid_request',
   401: 'unauthorized_client',
@@ -146,7 +146,7 @@ export function mountVerify(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthL
         ? null
         : issueSession(ctx, tx, verified.user, VERIFY_AMR[type], { ip: clientIp(c) });
     });
-    // auth-js reads this shape as "accepted, no session yet" (wire contract §2.2).
+    // auth-js reads this shape as "accepted, no session yet".
     return c.json(session ?? { msg: PENDING_MESSAGE, code: 200 });
   });
 }

@@ -18,7 +18,7 @@ import { authSettings } from './settings.ts';
 /** Paths reachable without an API key, as Supabase's gateway leaves them open. */
 const OPEN = new Set(['/verify', '/health', '/.well-known/jwks.json', '/settings']);
 
-/** /auth/v1: the GoTrue endpoints supabase-js uses (wire contract §2). */
+/** /auth/v1: the GoTrue endpoints supabase-js uses. */
 export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const limits = new AuthLimits(ctx);
@@ -32,7 +32,10 @@ export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
     return limitRequestBody<AuthEnv>({
       maxSize: max,
       onError: (cc) =>
-        errorResponse(cc, authError(413, 'request_too_large', `Request body larger than ${max} bytes`)),
+        errorResponse(
+          cc,
+          authError(413, 'request_entity_too_large', `Request body too large (max ${max} bytes)`),
+        ),
     })(c, next);
   };
   app.use('*', limitBody);
@@ -92,7 +95,7 @@ export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
   mountFactors(app, ctx, limits);
   mountAdmin(app, ctx);
   mountGenerateLink(app, ctx);
-  // Unknown paths answer here, in GoTrue's shape, instead of falling through to the web app's routes.
-  app.all('*', (c) => errorResponse(c, authError(404, 'not_found', 'Not found')));
+  // Unknown paths answer as GoTrue's router does (plain text), instead of falling through to the web app.
+  app.all('*', (c) => c.text('404 page not found\n', 404));
   return app;
 }

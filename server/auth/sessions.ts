@@ -6,7 +6,7 @@ import { authSettings } from './settings.ts';
 import { userJson } from './user-json.ts';
 import { findUserById, toDate, type Stamp, type UserRow } from './users.ts';
 
-/** amr methods GoTrue records (wire contract §2.3). */
+/** amr methods GoTrue records. */
 export type AmrMethod =
   | 'password'
   | 'otp'

@@ -31,7 +31,7 @@ interface FactorRow {
   phone: string | null;
 }
 
-/** GoTrue's models.User as JSON: `identities` always, `factors` only when there are any (wire contract §2.3). */
+/** GoTrue's models.User as JSON: `identities` always, `factors` only when there are any. */
 export async function userJson(tx: Queryable, user: UserRow): Promise<Record<string, unknown>> {
   const identities = await tx.query<IdentityRow>(
     'select * from auth.identities where user_id = $1 order by created_at',

@@ -23,7 +23,7 @@ function joinSql(
     // The function is chosen by Postgres among its overloads from the row's type.
     const argRelation = ctx.cache.relations.get(parent.relationName ?? '');
     if (!argRelation) {
-      throw new RestError(500, 'PGRST000', 'Internal server error');
+      throw new RestError('PGRSTX00', 'Internal server error');
     }
     const row = `row(${argRelation.columns.map((c) => `${ident(parentAlias)}.${ident(c.name)}`).join(', ')})::${qualified(ctx.cache.schema, argRelation.name)}`;
     return { from: `${qualified(ctx.cache.schema, rel.computed)}(${row}) as ${ident(alias)}`, on: [] };
@@ -92,7 +92,6 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
   const { source, level, item, path, out } = t;
   if (source.relationName === null) {
     throw new RestError(
-      400,
       'PGRST200',
       `Could not find a relationship between '${source.name}' and '${item.relation}' in the schema cache`,
     );
@@ -126,7 +125,6 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
   const marker = toOneSpread ? ['1 as pgrst_found'] : [];
   if (item.spread && !rel.toOne && child.aggregates) {
     throw new RestError(
-      400,
       'PGRST127',
       'Feature not implemented',
       'Aggregates are not implemented for one-to-many or many-to-many spreads.',

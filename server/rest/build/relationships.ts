@@ -111,7 +111,6 @@ export function resolveRelationship(
   if (found.length === 0) {
     const using = hint === null ? '' : `' using the hint '${hint}`;
     throw new RestError(
-      400,
       'PGRST200',
       `Could not find a relationship between '${origin}' and '${target}' in the schema cache`,
       `Searched for a foreign key relationship between '${origin}' and '${target}${using}' in the schema '${cache.schema}', but no matches were found.`,
@@ -121,7 +120,6 @@ export function resolveRelationship(
   if (found.length > 1) {
     const fkRels = found.filter((r): r is FkRel => r.kind === 'fk');
     throw new RestError(
-      300,
       'PGRST201',
       `Could not embed because more than one relationship was found for '${origin}' and '${target}'`,
       fkRels.map(describe),

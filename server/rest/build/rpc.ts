@@ -64,7 +64,6 @@ function notFound(cache: SchemaCache, name: string, keys: string[], body: BodyKi
           return best === null ? null : `${name}${best}`;
         })();
   return new RestError(
-    404,
     'PGRST202',
     `Could not find the function ${fn}${raw ? '' : params} in the schema cache`,
     `Searched for the function ${fn}${searched}, but no matches were found in the schema cache.`,
@@ -99,7 +98,6 @@ export function chooseFunction(
   }
   if (chosen.length > 1) {
     throw new RestError(
-      300,
       'PGRST203',
       `Could not choose the best candidate function between: ${chosen.map((f) => `${cache.schema}.${name}(${f.inArgs.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
       null,

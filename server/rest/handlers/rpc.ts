@@ -51,13 +51,13 @@ function callOf(req: RestRequest): Call {
     return { query, keys: [...values.keys()], body: null, raw: null, values };
   }
   if (req.contentType !== 'application/json') {
-    throw new RestError(400, 'PGRST102', `Content-Type not acceptable: ${req.contentType}`);
+    throw new RestError('PGRST102', `Content-Type not acceptable: ${req.contentType}`);
   }
   const parsed = parseJsonBody(req.bodyText);
   // A JSON array: PostgREST calls the function with its first object.
   const first: unknown = Array.isArray(parsed) ? (parsed[0] ?? {}) : parsed;
   if (!isObject(first)) {
-    throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'RPC arguments are one JSON object');
+    throw new RestError('PGRST102', 'Empty or invalid json', 'RPC arguments are one JSON object');
   }
   const keys = query.columns ?? Object.keys(first);
   for (const k of keys) {
@@ -120,7 +120,6 @@ function callCte(req: RestRequest, fn: RestFunction, call: Call, params: Params)
 function strictMaxAffected(req: RestRequest, rows: number): void {
   if (req.prefs.handling === 'strict' && req.prefs.maxAffected !== null && rows > req.prefs.maxAffected) {
     throw new RestError(
-      400,
       'PGRST124',
       'Query result exceeds max-affected preference constraint',
       `The query affects ${rows} rows`,
@@ -128,7 +127,7 @@ function strictMaxAffected(req: RestRequest, rows: number): void {
   }
 }
 
-/** POST/GET/HEAD /rest/v1/rpc/<fn> (wire contract §3.7), shaped as PostgREST shapes each return type. */
+/** POST/GET/HEAD /rest/v1/rpc/<fn>, shaped as PostgREST shapes each return type. */
 export async function callFunction(req: RestRequest, name: string): Promise<RestResponse> {
   const call = callOf(req);
   const maxRows = req.config.maxRows;
