@@ -8,6 +8,7 @@ import { mountFactors } from './mfa/routes.ts';
 import { AuthLimits } from './limits.ts';
 import { mountAdmin } from './routes-admin.ts';
 import { mountGenerateLink } from './routes-admin-links.ts';
+import { mountInvite } from './routes-invite.ts';
 import { mountEmailRoutes } from './routes-email.ts';
 import { mountSignup } from './routes-signup.ts';
 import { mountToken } from './routes-token.ts';
@@ -95,6 +96,7 @@ export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
   mountFactors(app, ctx, limits);
   mountAdmin(app, ctx);
   mountGenerateLink(app, ctx);
+  mountInvite(app, ctx);
   // Unknown paths answer as GoTrue's router does (plain text), instead of falling through to the web app.
   app.all('*', (c) => c.text('404 page not found\n', 404));
   return app;

@@ -93,13 +93,25 @@ export interface NewUser {
   appMetadata?: Record<string, unknown>;
   confirmed: boolean;
   role?: string;
+  /**
+   * Whether the identity's claims (sub, email, email_verified, phone_verified) join the user's metadata, as
+   * they do for a user who signs up. The admin API (create, invite, generate_link) keeps exactly the
+   * metadata it was given, and its identity says email_verified false until a link is followed.
+   */
+  identityInMetadata?: boolean;
 }
 
-/** Inserts the user and its email identity the way GoTrue does (metadata carries sub/email/verified flags). */
+/** Inserts the user and its email identity the way GoTrue does. */
 export async function createUser(tx: Queryable, input: NewUser): Promise<UserRow> {
   const id = randomUUID();
   const email = input.email.toLowerCase();
-  const identityData = { sub: id, email, email_verified: input.confirmed, phone_verified: false };
+  const bySignup = input.identityInMetadata ?? true;
+  const identityData = {
+    sub: id,
+    email,
+    email_verified: bySignup && input.confirmed,
+    phone_verified: false,
+  };
   const hash = input.password === null ? null : await hashPassword(input.password);
   const appMetadata = { provider: 'email', providers: ['email'], ...input.appMetadata };
   await tx.query(
@@ -112,7 +124,7 @@ export async function createUser(tx: Queryable, input: NewUser): Promise<UserRow
       hash,
       input.confirmed,
       appMetadata,
-      { ...input.userMetadata, ...identityData },
+      bySignup ? { ...input.userMetadata, ...identityData } : input.userMetadata,
     ],
   );
   await tx.query(
@@ -126,14 +138,20 @@ export async function createUser(tx: Queryable, input: NewUser): Promise<UserRow
   return user;
 }
 
-/** Marks the e-mail verified in the user row, its metadata and its email identity. */
-export async function confirmEmail(tx: Queryable, userId: string): Promise<void> {
+/**
+ * Marks the e-mail verified in the user row and its metadata, and (unless an admin confirms it, which GoTrue
+ * leaves to the identity's own verification) in its email identity.
+ */
+export async function confirmEmail(tx: Queryable, userId: string, identity = true): Promise<void> {
   await tx.query(
     `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now(),
             raw_user_meta_data = raw_user_meta_data || '{"email_verified": true}'::jsonb
       where id = $1`,
     [userId],
   );
+  if (!identity) {
+    return;
+  }
   await tx.query(
     `update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = now()
       where user_id = $1 and provider = 'email'`,
