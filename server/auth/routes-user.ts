@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { Queryable } from '../db/database.ts';
 import type { OutgoingMail, StackContext } from '../context.ts';
 import { audit } from './audit.ts';
+import { applyEmailChange } from './verify.ts';
 import { prepareAuthEmail } from './auth-email.ts';
 import { authError, Errors } from './errors.ts';
 import { requireUser, type AuthEnv } from './guard.ts';
@@ -60,6 +61,13 @@ export function mountUser(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLim
     if (body.phone) {
       throw authError(400, 'phone_provider_disabled', 'Phone logins are disabled');
     }
+    if (user.is_anonymous && body.password && !body.email) {
+      throw authError(
+        422,
+        'validation_failed',
+        'Updating password of an anonymous user without an email or phone is not allowed',
+      );
+    }
     // As GoTrue: with a verified factor, the password and the e-mail address change only in a session that
     // passed it, so a stolen password (or a recovery link alone) cannot take the account over.
     const changesCredentials =
@@ -101,10 +109,8 @@ export function mountUser(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLim
           throw authError(422, 'email_exists', 'A user with this email address has already been registered');
         }
         if (ctx.config.autoconfirm) {
-          await tx.query(
-            `update auth.users set email = $2, email_change = '', updated_at = now() where id = $1`,
-            [user.id, newEmail],
-          );
+          await tx.query(`update auth.users set email_change = $2 where id = $1`, [user.id, newEmail]);
+          await applyEmailChange(tx, { ...user, email_change: newEmail });
         } else {
           await limits.emailSpacing('email_change', newEmail, tx);
           await tx.query(`update auth.users set email_change = $2, updated_at = now() where id = $1`, [

@@ -18,6 +18,9 @@ export const PENDING_MESSAGE =
 
 const VerifyQuery = z.object({ token: z.string().min(1).max(256), type: EmailOtpType });
 
+/** A phone number as GoTrue accepts it, once a leading + and spaces are removed. */
+const E164 = /^[1-9][0-9]{1,14}$/;
+
 /** GoTrue maps HTTP statuses to OAuth error names in redirect fragments. */
 const OAUTH_ERROR: Record<number, string> = {
   400: 'invalid_request',
@@ -123,8 +126,15 @@ export function mountVerify(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthL
   app.post('/verify', async (c) => {
     await limit(c);
     const body = await readBody(c, VerifyBody);
+    if (body.phone && !body.email && !body.token_hash && body.token) {
+      // GoTrue checks the number, then finds no user with it (none has a phone here): the code is wrong.
+      if (!E164.test(body.phone.replace(/^\+/, '').replaceAll(' ', ''))) {
+        throw authError(400, 'validation_failed', 'Invalid phone number format (E.164 required)');
+      }
+      throw authError(403, 'otp_expired', 'Token has expired or is invalid');
+    }
     if (body.type === 'sms' || body.type === 'phone_change') {
-      throw authError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+      throw authError(403, 'otp_expired', 'Token has expired or is invalid');
     }
     const type = body.type;
     let proof: { tokenHash: string } | { email: string; otp: string };

@@ -9,6 +9,7 @@ import { AuthLimits } from './limits.ts';
 import { mountAdmin } from './routes-admin.ts';
 import { mountGenerateLink } from './routes-admin-links.ts';
 import { mountInvite } from './routes-invite.ts';
+import { mountNotOffered } from './routes-not-offered.ts';
 import { mountEmailRoutes } from './routes-email.ts';
 import { mountSignup } from './routes-signup.ts';
 import { mountToken } from './routes-token.ts';
@@ -17,7 +18,7 @@ import { mountVerify } from './routes-verify.ts';
 import { authSettings } from './settings.ts';
 
 /** Paths reachable without an API key, as Supabase's gateway leaves them open. */
-const OPEN = new Set(['/verify', '/health', '/.well-known/jwks.json', '/settings']);
+const OPEN = new Set(['/verify', '/health', '/.well-known/jwks.json', '/settings', '/authorize']);
 
 /** /auth/v1: the GoTrue endpoints supabase-js uses. */
 export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
@@ -68,7 +69,7 @@ export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
   });
   app.get('/settings', (c) =>
     c.json({
-      external: { email: true, phone: false, anonymous_users: false },
+      external: { email: true, phone: false, anonymous_users: authSettings(ctx.config).anonymousSignIns },
       disable_signup: false,
       mailer_autoconfirm: ctx.config.autoconfirm,
       phone_autoconfirm: false,
@@ -97,6 +98,7 @@ export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
   mountAdmin(app, ctx);
   mountGenerateLink(app, ctx);
   mountInvite(app, ctx);
+  mountNotOffered(app, ctx);
   // Unknown paths answer as GoTrue's router does (plain text), instead of falling through to the web app.
   app.all('*', (c) => c.text('404 page not found\n', 404));
   return app;

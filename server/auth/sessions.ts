@@ -16,7 +16,8 @@ export type AmrMethod =
   | 'invite'
   | 'email_change'
   | 'totp'
-  | 'mfa/webauthn';
+  | 'mfa/webauthn'
+  | 'anonymous';
 
 export interface SessionResponse {
   access_token: string;

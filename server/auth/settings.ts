@@ -19,6 +19,11 @@ export interface AuthSettings {
   /** GoTrue's secure e-mail change: both the current and the new address must confirm. */
   secureEmailChange: boolean;
   /**
+   * Anonymous sign-ins (`[auth] enable_anonymous_sign_ins` in supabase/config.toml, off unless switched on,
+   * as in GoTrue): POST /signup without e-mail or phone signs in a new user with is_anonymous true.
+   */
+  anonymousSignIns: boolean;
+  /**
    * Token buckets as GoTrue keeps them (a burst of up to 30, refilled at the configured rate), per IP
    * address unless said otherwise. The defaults are supabase/config.toml's `[auth.rate_limit]`, the settings
    * the Supabase CLI hands to GoTrue.
@@ -47,6 +52,7 @@ const AuthToml = z
   .object({
     auth: z
       .object({
+        enable_anonymous_sign_ins: z.boolean().optional(),
         rate_limit: z
           .object({
             sign_in_sign_ups: z.number().int().positive().optional(),
@@ -98,7 +104,14 @@ export function rateLimitsFromToml(file = CONFIG_TOML): AuthSettings['rateLimits
   };
 }
 
+/** Whether supabase/config.toml switches anonymous sign-ins on (GoTrue's default: off). */
+export function anonymousSignInsFromToml(file = CONFIG_TOML): boolean {
+  const parsed = AuthToml.safeParse(parseToml(readFileSync(file, 'utf8')));
+  return parsed.success ? (parsed.data.auth?.enable_anonymous_sign_ins ?? false) : false;
+}
+
 let tomlLimits: AuthSettings['rateLimits'] | undefined;
+let tomlAnonymous: boolean | undefined;
 
 export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   accessTokenTtlSeconds: 3600,
@@ -110,6 +123,7 @@ export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   minPasswordLength: 6,
   maxBodyBytes: 64 * 1024,
   secureEmailChange: true,
+  anonymousSignIns: false,
   rateLimits: {
     signInSignUps: 30,
     tokenRefresh: 150,
@@ -137,8 +151,10 @@ export type AuthSettingsPatch = Partial<Omit<AuthSettings, 'rateLimits'>> & {
 export function authSettings(config: StackConfig): AuthSettings {
   const patch = config.auth ?? {};
   tomlLimits ??= rateLimitsFromToml();
+  tomlAnonymous ??= anonymousSignInsFromToml();
   return {
     ...DEFAULT_AUTH_SETTINGS,
+    anonymousSignIns: tomlAnonymous,
     ...patch,
     rateLimits: { ...tomlLimits, ...patch.rateLimits },
   };

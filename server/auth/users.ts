@@ -138,6 +138,24 @@ export async function createUser(tx: Queryable, input: NewUser): Promise<UserRow
   return user;
 }
 
+/** An anonymous user as GoTrue signs one up: no e-mail, no password, no identity, the metadata given. */
+export async function createAnonymousUser(
+  tx: Queryable,
+  metadata: Record<string, unknown>,
+): Promise<UserRow> {
+  const id = randomUUID();
+  await tx.query(
+    `insert into auth.users (id, aud, role, raw_app_meta_data, raw_user_meta_data, is_anonymous)
+     values ($1, 'authenticated', 'authenticated', $2, $3, true)`,
+    [id, { provider: 'anonymous', providers: ['anonymous'] }, metadata],
+  );
+  const user = await findUserById(tx, id);
+  if (!user) {
+    throw new Error('user vanished after insert');
+  }
+  return user;
+}
+
 /**
  * Marks the e-mail verified in the user row and its metadata, and (unless an admin confirms it, which GoTrue
  * leaves to the identity's own verification) in its email identity.
