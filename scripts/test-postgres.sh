@@ -67,7 +67,8 @@ VIGIL_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres" npx vites
   tests/integration/rls-constraints.test.ts tests/integration/rls-aal.test.ts tests/integration/auth-postgres.test.ts \
   tests/integration/paid-access.test.ts tests/integration/statement-timeouts.test.ts \
   tests/integration/aal2-enforcement.test.ts tests/integration/tokens-hostile.test.ts \
-  tests/integration/auth-rate-limits.test.ts tests/integration/bad-input.test.ts
+  tests/integration/auth-rate-limits.test.ts tests/integration/bad-input.test.ts \
+  tests/integration/auth-admin.test.ts tests/integration/auth-anonymous.test.ts
 
 # The REST suites create fixture tables of their own: they get a database of their own in the same cluster,
 # so the schema suites above only ever see the product's tables.
