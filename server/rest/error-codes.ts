@@ -50,8 +50,16 @@ export const PGRST_STATUS = {
 
 export type PgrstCode = keyof typeof PGRST_STATUS;
 
-/** A Postgres SQLSTATE: five digits or upper-case letters. */
-export type SqlState = `${'0' | '1' | '2' | '3' | '4' | '5' | 'F' | 'H' | 'P' | 'X'}${string}`;
+/**
+ * The Postgres SQLSTATEs the REST layer raises itself, in Postgres's own words (an unknown column or type): PostgREST leaves these to Postgres, and answers them with pgErrorStatus below.
+ */
+export const OWN_SQLSTATES = ['42703', '42704'] as const;
+
+/** A Postgres SQLSTATE: one the layer raises itself, or one Postgres raised (tagged when it is read). */
+export type SqlState = (typeof OWN_SQLSTATES)[number] | (string & { readonly fromPostgres: true });
+
+/** A SQLSTATE as Postgres reported it. */
+export const postgresState = (code: string) => code as SqlState;
 
 export const isPgrstCode = (code: string): code is PgrstCode => code in PGRST_STATUS;
 

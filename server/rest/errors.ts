@@ -1,5 +1,12 @@
 import { isPgError } from '../db/database.ts';
-import { isPgrstCode, pgErrorStatus, PGRST_STATUS, type PgrstCode, type SqlState } from './error-codes.ts';
+import {
+  isPgrstCode,
+  pgErrorStatus,
+  PGRST_STATUS,
+  postgresState,
+  type PgrstCode,
+  type SqlState,
+} from './error-codes.ts';
 import { closest, NAME_HINT_MIN_SCORE } from './fuzzy.ts';
 
 /** PostgREST's error body: always these four keys. */
@@ -79,7 +86,7 @@ export function toRestError(e: unknown, anon: boolean): RestError {
   if (isPgError(e) && /^[0-9A-Z]{5}$/.test(e.code)) {
     const status = pgErrorStatus(e.code, anon);
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
-    return new RestError(e.code as SqlState, e.message, e.detail ?? null, e.hint ?? null, headers, status);
+    return new RestError(postgresState(e.code), e.message, e.detail ?? null, e.hint ?? null, headers, status);
   }
   console.error('rest: unexpected failure', e);
   return new RestError('PGRSTX00', 'Internal server error');
