@@ -29,15 +29,21 @@ export function checkPassword(ctx: StackContext, password: string): void {
 /** POST /signup: e-mail + password sign-up, with confirmation e-mail unless autoconfirm is on. */
 export function mountSignup(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLimits): void {
   app.post('/signup', async (c) => {
-    await limits.signIn(clientIp(c));
+    // As GoTrue: the body is read first, then an anonymous sign-in takes from its own hourly bucket and
+    // everything else from the sign-up one.
     const body = await readBody(c, SignupBody);
+    const anonymous = !body.email && !body.phone;
+    if (!anonymous) {
+      await limits.signIn(clientIp(c));
+    }
     if (body.phone && !body.email) {
       throw authError(400, 'phone_provider_disabled', 'Phone signups are disabled');
     }
-    if (!body.email && !body.phone) {
+    if (anonymous) {
       if (!authSettings(ctx.config).anonymousSignIns) {
         throw authError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
       }
+      await limits.anonymousSignIn(clientIp(c));
       const meta = { ip: clientIp(c), userAgent: c.req.header('user-agent') };
       const session = await ctx.db.transaction(async (tx) => {
         const user = await createAnonymousUser(tx, body.data ?? {});

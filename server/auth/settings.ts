@@ -32,6 +32,8 @@ export interface AuthSettings {
     /** Sign-ups, password and PKCE grants, OTP, magic link, recover and resend per IP per 5 minutes; also
      * failed password sign-ins per account per 5 minutes (sign_in_sign_ups). */
     signInSignUps: number;
+    /** Anonymous sign-ins per IP per hour (anonymous_users); they do not count as sign-ups. */
+    anonymousUsers: number;
     /** Refresh-token grants per IP per 5 minutes (token_refresh). */
     tokenRefresh: number;
     /** E-mail link and OTP verifications per IP per 5 minutes (token_verifications). */
@@ -56,6 +58,7 @@ const AuthToml = z
         rate_limit: z
           .object({
             sign_in_sign_ups: z.number().int().positive().optional(),
+            anonymous_users: z.number().int().positive().optional(),
             token_refresh: z.number().int().positive().optional(),
             token_verifications: z.number().int().positive().optional(),
           })
@@ -95,6 +98,7 @@ export function rateLimitsFromToml(file = CONFIG_TOML): AuthSettings['rateLimits
   const maxFrequency = parsed.data.auth?.email?.max_frequency;
   return {
     signInSignUps: limits.sign_in_sign_ups ?? 30,
+    anonymousUsers: limits.anonymous_users ?? 30,
     tokenRefresh: limits.token_refresh ?? 150,
     tokenVerifications: limits.token_verifications ?? 30,
     mfaChallengeAndVerify: 15,
@@ -126,6 +130,7 @@ export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   anonymousSignIns: false,
   rateLimits: {
     signInSignUps: 30,
+    anonymousUsers: 30,
     tokenRefresh: 150,
     tokenVerifications: 30,
     mfaChallengeAndVerify: 15,
@@ -138,6 +143,7 @@ export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
 /** Rate limits high enough never to refuse: for test suites and benchmarks that sign in from one address. */
 export const UNLIMITED_RATE_LIMITS: Partial<AuthSettings['rateLimits']> = {
   signInSignUps: 1_000_000,
+  anonymousUsers: 1_000_000,
   tokenRefresh: 1_000_000,
   tokenVerifications: 1_000_000,
   mfaChallengeAndVerify: 1_000_000,
