@@ -7,7 +7,7 @@ import { requireAdmin, type AuthEnv } from './guard.ts';
 import { clientIp, readBody } from './request.ts';
 import { checkPassword } from './routes-signup.ts';
 import { mergeUserMetadata } from './routes-user.ts';
-import { Email, Metadata, validEmail } from './schemas.ts';
+import { Email, Metadata, validEmail, validPhone } from './schemas.ts';
 import { mountAdminFactors } from './routes-admin-factors.ts';
 import { userJson } from './user-json.ts';
 import {
@@ -24,6 +24,7 @@ const CreateUser = z.object({
   phone: z.string().max(32).optional(),
   password: z.string().max(1024).optional(),
   email_confirm: z.boolean().optional(),
+  phone_confirm: z.boolean().optional(),
   user_metadata: Metadata.optional(),
   app_metadata: Metadata.optional(),
   role: z.string().max(64).optional(),
@@ -98,22 +99,26 @@ export function mountAdmin(app: Hono<AuthEnv>, ctx: StackContext): void {
 
   app.post('/admin/users', async (c) => {
     const body = await readBody(c, CreateUser);
-    if (!body.email) {
-      throw body.phone
-        ? authError(400, 'phone_provider_disabled', 'Phone logins are disabled')
-        : authError(400, 'validation_failed', 'Cannot create a user without either an email or phone');
+    if (!body.email && !body.phone) {
+      throw authError(400, 'validation_failed', 'Cannot create a user without either an email or phone');
     }
-    const email = validEmail(body.email);
+    // The phone provider's switch does not govern the admin API: GoTrue creates phone users regardless.
+    const email = body.email ? validEmail(body.email) : null;
+    const phone = body.phone ? validPhone(body.phone) : undefined;
     if (body.password !== undefined) {
       checkPassword(ctx, body.password);
     }
     const user = await ctx.db.transaction(async (tx) => {
-      if (await findUserByEmail(tx, email)) {
+      if (email && (await findUserByEmail(tx, email))) {
         throw authError(422, 'email_exists', 'A user with this email address has already been registered');
+      }
+      if (phone && (await tx.query('select 1 from auth.users where phone = $1', [phone])).rows.length > 0) {
+        throw authError(422, 'phone_exists', 'Phone number already registered by another user');
       }
       // The metadata exactly as given; confirming adds email_verified to it, as GoTrue's Confirm does.
       const created = await createUser(tx, {
         email,
+        ...(phone ? { phone } : {}),
         password: body.password ?? null,
         userMetadata: body.user_metadata ?? {},
         appMetadata: body.app_metadata ?? {},
@@ -121,8 +126,11 @@ export function mountAdmin(app: Hono<AuthEnv>, ctx: StackContext): void {
         role: body.role,
         identityInMetadata: false,
       });
-      if (body.email_confirm) {
+      if (body.email_confirm && email) {
         await confirmEmail(tx, created.id, false);
+      }
+      if (body.phone_confirm && phone) {
+        await tx.query('update auth.users set phone_confirmed_at = now() where id = $1', [created.id]);
       }
       return userJson(tx, (await findUserById(tx, created.id)) ?? created);
     });

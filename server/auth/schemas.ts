@@ -95,3 +95,12 @@ export function validEmail(raw: string | undefined): string {
   }
   return raw.toLowerCase();
 }
+
+/** GoTrue's validatePhone: E.164 digits once a leading + and spaces are removed; stored without the +. */
+export function validPhone(raw: string): string {
+  const phone = raw.replace(/^\+/, '').replaceAll(' ', '');
+  if (!/^[1-9][0-9]{1,14}$/.test(phone)) {
+    throw authError(400, 'validation_failed', 'Invalid phone number format (E.164 required)');
+  }
+  return phone;
+}

@@ -87,7 +87,10 @@ export async function listUserRows(
 }
 
 export interface NewUser {
-  email: string;
+  /** An address, or null for a user the admin API creates with a phone number only. */
+  email: string | null;
+  /** An E.164 number without its +, as GoTrue stores it; only the admin API sets one. */
+  phone?: string;
   password: string | null;
   userMetadata: Record<string, unknown>;
   appMetadata?: Record<string, unknown>;
@@ -101,36 +104,49 @@ export interface NewUser {
   identityInMetadata?: boolean;
 }
 
-/** Inserts the user and its email identity the way GoTrue does. */
+/** Inserts the user and its identities (email, and phone when given) the way GoTrue does. */
 export async function createUser(tx: Queryable, input: NewUser): Promise<UserRow> {
   const id = randomUUID();
-  const email = input.email.toLowerCase();
+  const email = input.email?.toLowerCase() ?? null;
+  const phone = input.phone ?? null;
   const bySignup = input.identityInMetadata ?? true;
-  const identityData = {
+  const emailClaims = {
     sub: id,
     email,
     email_verified: bySignup && input.confirmed,
     phone_verified: false,
   };
+  const providers = [...(email ? ['email'] : []), ...(phone ? ['phone'] : [])];
   const hash = input.password === null ? null : await hashPassword(input.password);
-  const appMetadata = { provider: 'email', providers: ['email'], ...input.appMetadata };
+  const appMetadata = { provider: providers[0], providers, ...input.appMetadata };
   await tx.query(
-    `insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data)
-     values ($1, 'authenticated', $2, $3, $4, case when $5 then now() end, $6, $7)`,
+    `insert into auth.users (id, aud, role, email, phone, encrypted_password, email_confirmed_at, raw_app_meta_data,
+       raw_user_meta_data)
+     values ($1, 'authenticated', $2, $3, $4, $5, case when $6 then now() end, $7, $8)`,
     [
       id,
       input.role ?? 'authenticated',
       email,
+      phone,
       hash,
       input.confirmed,
       appMetadata,
-      bySignup ? { ...input.userMetadata, ...identityData } : input.userMetadata,
+      bySignup ? { ...input.userMetadata, ...emailClaims } : input.userMetadata,
     ],
   );
-  await tx.query(
-    `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at) values ($1, $2, $3, 'email', now())`,
-    [id, id, identityData],
-  );
+  const identity = `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at)
+    values ($1, $2, $3, $4, now())`;
+  if (email) {
+    await tx.query(identity, [id, id, emailClaims, 'email']);
+  }
+  if (phone) {
+    await tx.query(identity, [
+      id,
+      id,
+      { sub: id, phone, email_verified: false, phone_verified: false },
+      'phone',
+    ]);
+  }
   const user = await findUserById(tx, id);
   if (!user) {
     throw new Error('user vanished after insert');

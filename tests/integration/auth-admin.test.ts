@@ -117,6 +117,21 @@ describe('admin API (service role)', () => {
     expect(none.error?.message).toBe('Cannot create a user without either an email or phone');
   });
 
+  it('creates phone users as GoTrue does, whatever the phone provider (off here)', async () => {
+    const admin = client(stack, 'service_role').auth.admin;
+    const phone = `1555${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+    const created = await admin.createUser({ phone: `+${phone}`, phone_confirm: true });
+    expect(created.error).toBeNull();
+    expect(created.data.user?.phone).toBe(phone);
+    expect(created.data.user?.phone_confirmed_at).toBeTruthy();
+    expect(created.data.user?.app_metadata).toEqual({ provider: 'phone', providers: ['phone'] });
+    expect(created.data.user?.identities?.map((i) => i.provider)).toEqual(['phone']);
+    const again = await admin.createUser({ phone });
+    expect([again.error?.status, again.error?.code]).toEqual([422, 'phone_exists']);
+    const invalid = await admin.createUser({ phone: 'call me' });
+    expect(invalid.error?.message).toBe('Invalid phone number format (E.164 required)');
+  });
+
   it('invites by e-mail: a new unconfirmed user, an invitation whose link signs in', async () => {
     const admin = client(stack, 'service_role').auth.admin;
     const email = uniqueEmail('invite');
