@@ -52,9 +52,10 @@ trap cleanup EXIT INT TERM
 
 run_pg "$PG_BIN/initdb" -D "$work/data" -U postgres --auth=trust -E UTF8 --no-locale >"$work/initdb.log" 2>&1 ||
   { cat "$work/initdb.log"; exit 1; }
-# Loopback only, socket in the work dir, no durability needed for a throwaway cluster.
+# Loopback only, socket in the work dir, no durability needed for a throwaway cluster. Query identifiers on, as
+# Supabase's Postgres computes them (EXPLAIN VERBOSE shows them).
 if ! run_pg "$PG_BIN/pg_ctl" -D "$work/data" -l "$work/server.log" -w -t 60 \
-  -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null; then
+  -o "-p $port -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c compute_query_id=on" start >/dev/null; then
   cat "$work/server.log"
   exit 1
 fi
@@ -66,7 +67,8 @@ VIGIL_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres" npx vites
   tests/integration/rls-constraints.test.ts tests/integration/rls-aal.test.ts tests/integration/auth-postgres.test.ts \
   tests/integration/paid-access.test.ts tests/integration/statement-timeouts.test.ts \
   tests/integration/aal2-enforcement.test.ts tests/integration/tokens-hostile.test.ts \
-  tests/integration/auth-rate-limits.test.ts tests/integration/bad-input.test.ts
+  tests/integration/auth-rate-limits.test.ts tests/integration/bad-input.test.ts \
+  tests/integration/auth-admin.test.ts tests/integration/auth-anonymous.test.ts
 
 # The REST suites create fixture tables of their own: they get a database of their own in the same cluster,
 # so the schema suites above only ever see the product's tables.

@@ -17,7 +17,10 @@ export type AuditAction =
   | 'user_repeated_signup'
   | 'factor_in_progress'
   | 'verification_attempted'
-  | 'factor_unenrolled';
+  | 'factor_unenrolled'
+  | 'user_invited'
+  | 'factor_updated'
+  | 'factor_deleted';
 
 const LOG_TYPE: Record<AuditAction, string> = {
   user_signedup: 'team',
@@ -35,6 +38,9 @@ const LOG_TYPE: Record<AuditAction, string> = {
   factor_in_progress: 'factor',
   verification_attempted: 'factor',
   factor_unenrolled: 'factor',
+  user_invited: 'team',
+  factor_updated: 'factor',
+  factor_deleted: 'factor',
 };
 
 /** Appends one entry to auth.audit_log_entries in GoTrue's payload shape, inside the caller's transaction. */

@@ -1,14 +1,15 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AuthErrorCode, AuthErrorStatus } from './error-codes.ts';
 
-/** The API version GoTrue echoes so that auth-js reads `code` from error bodies (wire contract §2.4). */
+/** The API version GoTrue echoes so that auth-js reads `code` from error bodies. */
 export const API_VERSION = '2024-01-01';
 
-/** A GoTrue error: HTTP status, machine code (auth-js error-codes.ts) and human message. */
+/** A GoTrue error: HTTP status, machine code (from the catalogue in error-codes.ts) and human message. */
 export class AuthError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: AuthErrorCode,
     message: string,
     readonly extra: Record<string, unknown> = {},
   ) {
@@ -16,9 +17,10 @@ export class AuthError extends Error {
   }
 }
 
-export const authError = (
-  status: ContentfulStatusCode,
-  code: string,
+/** An error of the catalogue: `status` must be one GoTrue answers `code` with. */
+export const authError = <C extends AuthErrorCode>(
+  status: AuthErrorStatus<C> & ContentfulStatusCode,
+  code: C,
   message: string,
   extra?: Record<string, unknown>,
 ) => new AuthError(status, code, message, extra);

@@ -69,6 +69,15 @@ export async function requireUser(ctx: StackContext, c: Context<AuthEnv>): Promi
   return { user, sessionId, aal: session.aal, claims };
 }
 
+/** The factor routes, which GoTrue refuses to anonymous users (their account has nothing to protect yet). */
+export async function requireFactorUser(ctx: StackContext, c: Context<AuthEnv>): Promise<AuthedUser> {
+  const authed = await requireUser(ctx, c);
+  if (authed.claims.is_anonymous === true) {
+    throw authError(403, 'no_authorization', 'Anonymous user not allowed to perform these actions');
+  }
+  return authed;
+}
+
 /** The admin endpoints are for the service role only (the service key, or a service_role JWT). */
 export function requireAdmin(c: Context<AuthEnv>): void {
   if (c.get('role').role !== 'service_role') {

@@ -33,6 +33,11 @@ export class AuthLimits {
     return this.check(`signin:ip:${ip}`, perInterval(this.settings.signInSignUps, FIVE_MINUTES), db);
   }
 
+  /** Anonymous sign-ins per IP per hour (anonymous_users). */
+  anonymousSignIn(ip: string): Promise<void> {
+    return this.check(`anonymous:ip:${ip}`, perInterval(this.settings.anonymousUsers, 3600));
+  }
+
   /** Refresh-token grants per IP (token_refresh). */
   refresh(ip: string): Promise<void> {
     return this.check(`refresh:ip:${ip}`, perInterval(this.settings.tokenRefresh, FIVE_MINUTES));

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
 import { authError } from './errors.ts';
 
-/** A PKCE challenge as supabase-js sends it (wire contract §2.7). */
+/** A PKCE challenge as supabase-js sends it. */
 export interface PkceChallenge {
   challenge: string;
   method: 's256' | 'plain';

@@ -7,7 +7,8 @@ import { requireAdmin, type AuthEnv } from './guard.ts';
 import { clientIp, readBody } from './request.ts';
 import { checkPassword } from './routes-signup.ts';
 import { mergeUserMetadata } from './routes-user.ts';
-import { Email, Metadata } from './schemas.ts';
+import { Email, Metadata, validEmail, validPhone } from './schemas.ts';
+import { mountAdminFactors } from './routes-admin-factors.ts';
 import { userJson } from './user-json.ts';
 import {
   confirmEmail,
@@ -19,9 +20,11 @@ import {
 } from './users.ts';
 
 const CreateUser = z.object({
-  email: Email,
+  email: z.string().max(1024).optional(),
+  phone: z.string().max(32).optional(),
   password: z.string().max(1024).optional(),
   email_confirm: z.boolean().optional(),
+  phone_confirm: z.boolean().optional(),
   user_metadata: Metadata.optional(),
   app_metadata: Metadata.optional(),
   role: z.string().max(64).optional(),
@@ -62,13 +65,18 @@ export function mountAdmin(app: Hono<AuthEnv>, ctx: StackContext): void {
     await next();
   };
   app.use('/admin/*', adminOnly);
+  // GoTrue's loadUser: an id that is no UUID is refused before any look-up.
   const load = async (id: string) => {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+      throw authError(404, 'validation_failed', 'user_id must be an UUID');
+    }
     const user = await findUserById(ctx.db, id);
     if (!user) {
       throw authError(404, 'user_not_found', 'User not found');
     }
     return user;
   };
+  mountAdminFactors(app, ctx, load);
 
   app.get('/admin/users', async (c) => {
     const q = Page.safeParse(c.req.query());
@@ -91,22 +99,40 @@ export function mountAdmin(app: Hono<AuthEnv>, ctx: StackContext): void {
 
   app.post('/admin/users', async (c) => {
     const body = await readBody(c, CreateUser);
+    if (!body.email && !body.phone) {
+      throw authError(400, 'validation_failed', 'Cannot create a user without either an email or phone');
+    }
+    // The phone provider's switch does not govern the admin API: GoTrue creates phone users regardless.
+    const email = body.email ? validEmail(body.email) : null;
+    const phone = body.phone ? validPhone(body.phone) : undefined;
     if (body.password !== undefined) {
       checkPassword(ctx, body.password);
     }
     const user = await ctx.db.transaction(async (tx) => {
-      if (await findUserByEmail(tx, body.email)) {
+      if (email && (await findUserByEmail(tx, email))) {
         throw authError(422, 'email_exists', 'A user with this email address has already been registered');
       }
+      if (phone && (await tx.query('select 1 from auth.users where phone = $1', [phone])).rows.length > 0) {
+        throw authError(422, 'phone_exists', 'Phone number already registered by another user');
+      }
+      // The metadata exactly as given; confirming adds email_verified to it, as GoTrue's Confirm does.
       const created = await createUser(tx, {
-        email: body.email,
+        email,
+        ...(phone ? { phone } : {}),
         password: body.password ?? null,
         userMetadata: body.user_metadata ?? {},
         appMetadata: body.app_metadata ?? {},
-        confirmed: body.email_confirm ?? false,
+        confirmed: false,
         role: body.role,
+        identityInMetadata: false,
       });
-      return userJson(tx, created);
+      if (body.email_confirm && email) {
+        await confirmEmail(tx, created.id, false);
+      }
+      if (body.phone_confirm && phone) {
+        await tx.query('update auth.users set phone_confirmed_at = now() where id = $1', [created.id]);
+      }
+      return userJson(tx, (await findUserById(tx, created.id)) ?? created);
     });
     return c.json(user);
   });
@@ -135,7 +161,7 @@ export function mountAdmin(app: Hono<AuthEnv>, ctx: StackContext): void {
         ]);
       }
       if (body.email_confirm) {
-        await confirmEmail(tx, target.id);
+        await confirmEmail(tx, target.id, false);
       }
       if (body.user_metadata) {
         await mergeUserMetadata(tx, target.id, body.user_metadata);

@@ -48,10 +48,20 @@ export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limits: 
   app.post('/resend', async (c) => {
     await limitIp(c);
     const body = await readBody(c, ResendBody);
-    if (body.type === 'sms' || body.type === 'phone_change' || !body.email) {
-      throw body.email
+    // GoTrue's checks in its order, with the phone provider off.
+    if (!body.email && body.type === 'signup') {
+      throw Errors.validation('Type provided requires an email address');
+    }
+    if (!body.phone && body.type === 'sms') {
+      throw Errors.validation('Type provided requires a phone number');
+    }
+    if (body.email && body.phone) {
+      throw Errors.validation('Only an email address or phone number should be provided.');
+    }
+    if (!body.email) {
+      throw body.phone
         ? authError(400, 'phone_provider_disabled', 'Phone logins are disabled')
-        : Errors.validation('Resend requires an email');
+        : Errors.validation('Missing email address or phone number');
     }
     const email = body.email.toLowerCase();
     const pkce = parsePkce(body.code_challenge, body.code_challenge_method);
@@ -84,10 +94,13 @@ export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limits: 
   app.post('/otp', async (c) => {
     await limitIp(c);
     const body = await readBody(c, OtpBody);
+    if (body.email && body.phone) {
+      throw Errors.validation('Only an email address or phone number should be provided');
+    }
     if (!body.email) {
       throw body.phone
-        ? authError(400, 'phone_provider_disabled', 'Phone logins are disabled')
-        : Errors.validation('Provide an email address');
+        ? authError(400, 'phone_provider_disabled', 'Unsupported phone provider')
+        : Errors.validation('One of email or phone must be set');
     }
     const email = body.email.toLowerCase();
     const pkce = parsePkce(body.code_challenge, body.code_challenge_method);
@@ -117,7 +130,11 @@ export function mountEmailRoutes(app: Hono<AuthEnv>, ctx: StackContext, limits: 
   app.get('/reauthenticate', async (c) => {
     const { user } = await requireUser(ctx, c);
     if (!user.email) {
-      throw authError(422, 'validation_failed', 'Reauthentication requires the user to have an email');
+      throw authError(
+        400,
+        'validation_failed',
+        'Reauthentication requires the user to have an email or a phone number',
+      );
     }
     const email = user.email;
     await throttle('reauthentication', email);

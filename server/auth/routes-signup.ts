@@ -12,7 +12,7 @@ import { SignupBody } from './schemas.ts';
 import { issueSession, type SessionResponse } from './sessions.ts';
 import { authSettings } from './settings.ts';
 import { obfuscatedUser, userJson } from './user-json.ts';
-import { createUser, findUserByEmail } from './users.ts';
+import { createAnonymousUser, createUser, findUserByEmail } from './users.ts';
 
 /** GoTrue's password rule: a minimum length (weak_password 422 with reasons ['length']). */
 export function checkPassword(ctx: StackContext, password: string): void {
@@ -29,13 +29,28 @@ export function checkPassword(ctx: StackContext, password: string): void {
 /** POST /signup: e-mail + password sign-up, with confirmation e-mail unless autoconfirm is on. */
 export function mountSignup(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLimits): void {
   app.post('/signup', async (c) => {
-    await limits.signIn(clientIp(c));
+    // As GoTrue: the body is read first, then an anonymous sign-in takes from its own hourly bucket and
+    // everything else from the sign-up one.
     const body = await readBody(c, SignupBody);
+    const anonymous = !body.email && !body.phone;
+    if (!anonymous) {
+      await limits.signIn(clientIp(c));
+    }
     if (body.phone && !body.email) {
       throw authError(400, 'phone_provider_disabled', 'Phone signups are disabled');
     }
-    if (!body.email && !body.password) {
-      throw authError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+    if (anonymous) {
+      if (!authSettings(ctx.config).anonymousSignIns) {
+        throw authError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+      }
+      await limits.anonymousSignIn(clientIp(c));
+      const meta = { ip: clientIp(c), userAgent: c.req.header('user-agent') };
+      const session = await ctx.db.transaction(async (tx) => {
+        const user = await createAnonymousUser(tx, body.data ?? {});
+        await audit(tx, 'user_signedup', user, meta.ip, { provider: 'anonymous' });
+        return issueSession(ctx, tx, user, 'anonymous', meta);
+      });
+      return c.json(session);
     }
     if (!body.email) {
       throw Errors.validation('To signup, please provide your email');

@@ -5,6 +5,7 @@ import type { AuthEnv } from './guard.ts';
 import { consumeFlowState, type FlowMethod } from './pkce.ts';
 import type { AuthLimits } from './limits.ts';
 import { refreshGrant } from './refresh.ts';
+import { idTokenGrantDisabled, web3Disabled } from './routes-not-offered.ts';
 import { clientIp, readBody } from './request.ts';
 import { PasswordGrantBody, PkceGrantBody, RefreshGrantBody } from './schemas.ts';
 import { issueSession, type AmrMethod } from './sessions.ts';
@@ -32,9 +33,12 @@ export function mountToken(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLi
 
     if (grant === 'password') {
       const body = await readBody(c, PasswordGrantBody);
+      if (body.email && body.phone) {
+        throw Errors.validation('Only an email address or phone number should be provided on login.');
+      }
       if (!body.email) {
         throw body.phone
-          ? authError(400, 'phone_provider_disabled', 'Phone logins are disabled')
+          ? authError(422, 'phone_provider_disabled', 'Phone logins are disabled')
           : Errors.validation('missing email or phone');
       }
       const email = body.email;
@@ -88,9 +92,13 @@ export function mountToken(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLi
       return c.json(session);
     }
 
-    throw authError(400, 'unsupported_grant_type', 'unsupported_grant_type', {
-      error: 'unsupported_grant_type',
-      error_description: `grant_type must be one of password, refresh_token, pkce`,
-    });
+    if (grant === 'web3') {
+      throw web3Disabled();
+    }
+    if (grant === 'id_token') {
+      return idTokenGrantDisabled(c);
+    }
+    // GoTrue's answer to a grant type it does not know.
+    throw authError(400, 'invalid_credentials', 'unsupported_grant_type');
   });
 }

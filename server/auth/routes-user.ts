@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { Queryable } from '../db/database.ts';
 import type { OutgoingMail, StackContext } from '../context.ts';
 import { audit } from './audit.ts';
+import { applyEmailChange } from './verify.ts';
 import { prepareAuthEmail } from './auth-email.ts';
 import { authError, Errors } from './errors.ts';
 import { requireUser, type AuthEnv } from './guard.ts';
@@ -42,7 +43,7 @@ async function consumeNonce(
     ? await findToken(tx, ['reauthentication_token'], [tokenHash(user.email, nonce)], expirySeconds)
     : null;
   if (!token || token.expired || token.user_id !== user.id) {
-    throw authError(400, 'reauthentication_not_valid', 'Requires a valid reauthentication nonce');
+    throw authError(422, 'reauthentication_not_valid', 'Nonce has expired or is invalid');
   }
   await deleteToken(tx, token.id);
 }
@@ -59,6 +60,13 @@ export function mountUser(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLim
     const body = await readBody(c, UpdateUserBody);
     if (body.phone) {
       throw authError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+    }
+    if (user.is_anonymous && body.password && !body.email) {
+      throw authError(
+        422,
+        'validation_failed',
+        'Updating password of an anonymous user without an email or phone is not allowed',
+      );
     }
     // As GoTrue: with a verified factor, the password and the e-mail address change only in a session that
     // passed it, so a stolen password (or a recovery link alone) cannot take the account over.
@@ -101,10 +109,8 @@ export function mountUser(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthLim
           throw authError(422, 'email_exists', 'A user with this email address has already been registered');
         }
         if (ctx.config.autoconfirm) {
-          await tx.query(
-            `update auth.users set email = $2, email_change = '', updated_at = now() where id = $1`,
-            [user.id, newEmail],
-          );
+          await tx.query(`update auth.users set email_change = $2 where id = $1`, [user.id, newEmail]);
+          await applyEmailChange(tx, { ...user, email_change: newEmail });
         } else {
           await limits.emailSpacing('email_change', newEmail, tx);
           await tx.query(`update auth.users set email_change = $2, updated_at = now() where id = $1`, [

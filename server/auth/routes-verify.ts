@@ -7,7 +7,7 @@ import { issueAuthCode } from './pkce.ts';
 import type { AuthLimits } from './limits.ts';
 import { resolveRedirect } from './redirect.ts';
 import { clientIp, readBody } from './request.ts';
-import { EmailOtpType, VerifyBody } from './schemas.ts';
+import { EmailOtpType, validPhone, VerifyBody } from './schemas.ts';
 import { issueSession } from './sessions.ts';
 import { authSettings } from './settings.ts';
 import { VERIFY_AMR, VERIFY_FLOW, verifyEmailToken } from './verify.ts';
@@ -18,7 +18,7 @@ export const PENDING_MESSAGE =
 
 const VerifyQuery = z.object({ token: z.string().min(1).max(256), type: EmailOtpType });
 
-/** GoTrue maps HTTP statuses to OAuth error names in redirect fragments (wire contract §2.7). */
+/** GoTrue maps HTTP statuses to OAuth error names in redirect fragments. */
 const OAUTH_ERROR: Record<number, string> = {
   400: 'invalid_request',
   401: 'unauthorized_client',
@@ -123,8 +123,13 @@ export function mountVerify(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthL
   app.post('/verify', async (c) => {
     await limit(c);
     const body = await readBody(c, VerifyBody);
+    if (body.phone && !body.email && !body.token_hash && body.token) {
+      // GoTrue checks the number, then the code: no SMS is ever sent here, so no code is right.
+      validPhone(body.phone);
+      throw authError(403, 'otp_expired', 'Token has expired or is invalid');
+    }
     if (body.type === 'sms' || body.type === 'phone_change') {
-      throw authError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+      throw authError(403, 'otp_expired', 'Token has expired or is invalid');
     }
     const type = body.type;
     let proof: { tokenHash: string } | { email: string; otp: string };
@@ -146,7 +151,7 @@ export function mountVerify(app: Hono<AuthEnv>, ctx: StackContext, limits: AuthL
         ? null
         : issueSession(ctx, tx, verified.user, VERIFY_AMR[type], { ip: clientIp(c) });
     });
-    // auth-js reads this shape as "accepted, no session yet" (wire contract §2.2).
+    // auth-js reads this shape as "accepted, no session yet".
     return c.json(session ?? { msg: PENDING_MESSAGE, code: 200 });
   });
 }

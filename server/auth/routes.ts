@@ -8,6 +8,8 @@ import { mountFactors } from './mfa/routes.ts';
 import { AuthLimits } from './limits.ts';
 import { mountAdmin } from './routes-admin.ts';
 import { mountGenerateLink } from './routes-admin-links.ts';
+import { mountInvite } from './routes-invite.ts';
+import { mountNotOffered } from './routes-not-offered.ts';
 import { mountEmailRoutes } from './routes-email.ts';
 import { mountSignup } from './routes-signup.ts';
 import { mountToken } from './routes-token.ts';
@@ -16,9 +18,9 @@ import { mountVerify } from './routes-verify.ts';
 import { authSettings } from './settings.ts';
 
 /** Paths reachable without an API key, as Supabase's gateway leaves them open. */
-const OPEN = new Set(['/verify', '/health', '/.well-known/jwks.json', '/settings']);
+const OPEN = new Set(['/verify', '/health', '/.well-known/jwks.json', '/settings', '/authorize']);
 
-/** /auth/v1: the GoTrue endpoints supabase-js uses (wire contract §2). */
+/** /auth/v1: the GoTrue endpoints supabase-js uses. */
 export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const limits = new AuthLimits(ctx);
@@ -32,7 +34,10 @@ export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
     return limitRequestBody<AuthEnv>({
       maxSize: max,
       onError: (cc) =>
-        errorResponse(cc, authError(413, 'request_too_large', `Request body larger than ${max} bytes`)),
+        errorResponse(
+          cc,
+          authError(413, 'request_entity_too_large', `Request body too large (max ${max} bytes)`),
+        ),
     })(c, next);
   };
   app.use('*', limitBody);
@@ -64,7 +69,7 @@ export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
   });
   app.get('/settings', (c) =>
     c.json({
-      external: { email: true, phone: false, anonymous_users: false },
+      external: { email: true, phone: false, anonymous_users: authSettings(ctx.config).anonymousSignIns },
       disable_signup: false,
       mailer_autoconfirm: ctx.config.autoconfirm,
       phone_autoconfirm: false,
@@ -92,7 +97,9 @@ export function authRoutes(ctx: StackContext): Hono<AuthEnv> {
   mountFactors(app, ctx, limits);
   mountAdmin(app, ctx);
   mountGenerateLink(app, ctx);
-  // Unknown paths answer here, in GoTrue's shape, instead of falling through to the web app's routes.
-  app.all('*', (c) => errorResponse(c, authError(404, 'not_found', 'Not found')));
+  mountInvite(app, ctx);
+  mountNotOffered(app, ctx);
+  // Unknown paths answer as GoTrue's router does (plain text), instead of falling through to the web app.
+  app.all('*', (c) => c.text('404 page not found\n', 404));
   return app;
 }

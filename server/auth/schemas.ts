@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { authError } from './errors.ts';
 
 /** Fields every auth-js body may carry and the server ignores (captcha is not configured locally). */
 const base = {
@@ -80,3 +81,26 @@ export const UpdateUserBody = z.object({
   data: Metadata.nullish(),
   channel: z.string().optional(),
 });
+
+/** GoTrue's validateEmail: required, at most 255 characters, a well-formed address; lower-cased. */
+export function validEmail(raw: string | undefined): string {
+  if (!raw) {
+    throw authError(400, 'validation_failed', 'An email address is required');
+  }
+  if (raw.length > 255) {
+    throw authError(400, 'validation_failed', 'An email address is too long');
+  }
+  if (!z.email().safeParse(raw).success) {
+    throw authError(400, 'validation_failed', 'Unable to validate email address: invalid format');
+  }
+  return raw.toLowerCase();
+}
+
+/** GoTrue's validatePhone: E.164 digits once a leading + and spaces are removed; stored without the +. */
+export function validPhone(raw: string): string {
+  const phone = raw.replace(/^\+/, '').replaceAll(' ', '');
+  if (!/^[1-9][0-9]{1,14}$/.test(phone)) {
+    throw authError(400, 'validation_failed', 'Invalid phone number format (E.164 required)');
+  }
+  return phone;
+}

@@ -6,7 +6,7 @@ import { authSettings } from './settings.ts';
 import { userJson } from './user-json.ts';
 import { findUserById, toDate, type Stamp, type UserRow } from './users.ts';
 
-/** amr methods GoTrue records (wire contract §2.3). */
+/** amr methods GoTrue records. */
 export type AmrMethod =
   | 'password'
   | 'otp'
@@ -16,7 +16,8 @@ export type AmrMethod =
   | 'invite'
   | 'email_change'
   | 'totp'
-  | 'mfa/webauthn';
+  | 'mfa/webauthn'
+  | 'anonymous';
 
 export interface SessionResponse {
   access_token: string;

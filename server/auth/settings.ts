@@ -19,6 +19,11 @@ export interface AuthSettings {
   /** GoTrue's secure e-mail change: both the current and the new address must confirm. */
   secureEmailChange: boolean;
   /**
+   * Anonymous sign-ins (`[auth] enable_anonymous_sign_ins` in supabase/config.toml, off unless switched on,
+   * as in GoTrue): POST /signup without e-mail or phone signs in a new user with is_anonymous true.
+   */
+  anonymousSignIns: boolean;
+  /**
    * Token buckets as GoTrue keeps them (a burst of up to 30, refilled at the configured rate), per IP
    * address unless said otherwise. The defaults are supabase/config.toml's `[auth.rate_limit]`, the settings
    * the Supabase CLI hands to GoTrue.
@@ -27,6 +32,8 @@ export interface AuthSettings {
     /** Sign-ups, password and PKCE grants, OTP, magic link, recover and resend per IP per 5 minutes; also
      * failed password sign-ins per account per 5 minutes (sign_in_sign_ups). */
     signInSignUps: number;
+    /** Anonymous sign-ins per IP per hour (anonymous_users); they do not count as sign-ups. */
+    anonymousUsers: number;
     /** Refresh-token grants per IP per 5 minutes (token_refresh). */
     tokenRefresh: number;
     /** E-mail link and OTP verifications per IP per 5 minutes (token_verifications). */
@@ -47,9 +54,11 @@ const AuthToml = z
   .object({
     auth: z
       .object({
+        enable_anonymous_sign_ins: z.boolean().optional(),
         rate_limit: z
           .object({
             sign_in_sign_ups: z.number().int().positive().optional(),
+            anonymous_users: z.number().int().positive().optional(),
             token_refresh: z.number().int().positive().optional(),
             token_verifications: z.number().int().positive().optional(),
           })
@@ -89,6 +98,7 @@ export function rateLimitsFromToml(file = CONFIG_TOML): AuthSettings['rateLimits
   const maxFrequency = parsed.data.auth?.email?.max_frequency;
   return {
     signInSignUps: limits.sign_in_sign_ups ?? 30,
+    anonymousUsers: limits.anonymous_users ?? 30,
     tokenRefresh: limits.token_refresh ?? 150,
     tokenVerifications: limits.token_verifications ?? 30,
     mfaChallengeAndVerify: 15,
@@ -98,7 +108,14 @@ export function rateLimitsFromToml(file = CONFIG_TOML): AuthSettings['rateLimits
   };
 }
 
+/** Whether supabase/config.toml switches anonymous sign-ins on (GoTrue's default: off). */
+export function anonymousSignInsFromToml(file = CONFIG_TOML): boolean {
+  const parsed = AuthToml.safeParse(parseToml(readFileSync(file, 'utf8')));
+  return parsed.success ? (parsed.data.auth?.enable_anonymous_sign_ins ?? false) : false;
+}
+
 let tomlLimits: AuthSettings['rateLimits'] | undefined;
+let tomlAnonymous: boolean | undefined;
 
 export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   accessTokenTtlSeconds: 3600,
@@ -110,8 +127,10 @@ export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
   minPasswordLength: 6,
   maxBodyBytes: 64 * 1024,
   secureEmailChange: true,
+  anonymousSignIns: false,
   rateLimits: {
     signInSignUps: 30,
+    anonymousUsers: 30,
     tokenRefresh: 150,
     tokenVerifications: 30,
     mfaChallengeAndVerify: 15,
@@ -124,6 +143,7 @@ export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
 /** Rate limits high enough never to refuse: for test suites and benchmarks that sign in from one address. */
 export const UNLIMITED_RATE_LIMITS: Partial<AuthSettings['rateLimits']> = {
   signInSignUps: 1_000_000,
+  anonymousUsers: 1_000_000,
   tokenRefresh: 1_000_000,
   tokenVerifications: 1_000_000,
   mfaChallengeAndVerify: 1_000_000,
@@ -137,8 +157,10 @@ export type AuthSettingsPatch = Partial<Omit<AuthSettings, 'rateLimits'>> & {
 export function authSettings(config: StackConfig): AuthSettings {
   const patch = config.auth ?? {};
   tomlLimits ??= rateLimitsFromToml();
+  tomlAnonymous ??= anonymousSignInsFromToml();
   return {
     ...DEFAULT_AUTH_SETTINGS,
+    anonymousSignIns: tomlAnonymous,
     ...patch,
     rateLimits: { ...tomlLimits, ...patch.rateLimits },
   };

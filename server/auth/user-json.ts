@@ -20,7 +20,7 @@ interface IdentityRow {
   updated_at: Stamp;
   email: string | null;
 }
-interface FactorRow {
+export interface FactorJsonRow {
   id: string;
   friendly_name: string | null;
   factor_type: string;
@@ -31,13 +31,13 @@ interface FactorRow {
   phone: string | null;
 }
 
-/** GoTrue's models.User as JSON: `identities` always, `factors` only when there are any (wire contract §2.3). */
+/** GoTrue's models.User as JSON: `identities` always, `factors` only when there are any. */
 export async function userJson(tx: Queryable, user: UserRow): Promise<Record<string, unknown>> {
   const identities = await tx.query<IdentityRow>(
     'select * from auth.identities where user_id = $1 order by created_at',
     [user.id],
   );
-  const factors = await tx.query<FactorRow>(
+  const factors = await tx.query<FactorJsonRow>(
     'select * from auth.mfa_factors where user_id = $1 order by created_at',
     [user.id],
   );
@@ -72,25 +72,25 @@ export async function userJson(tx: Queryable, user: UserRow): Promise<Record<str
         email: i.email ?? undefined,
       }),
     ),
-    factors:
-      factors.rows.length === 0
-        ? undefined
-        : factors.rows.map((f) => ({
-            id: f.id,
-            friendly_name: f.friendly_name ?? '',
-            factor_type: f.factor_type,
-            status: f.status,
-            created_at: iso(f.created_at),
-            updated_at: iso(f.updated_at),
-            last_challenged_at: iso(f.last_challenged_at) ?? null,
-            phone: f.phone ?? '',
-          })),
+    factors: factors.rows.length === 0 ? undefined : factors.rows.map(factorJson),
     created_at: iso(user.created_at),
     updated_at: iso(user.updated_at),
     is_anonymous: user.is_anonymous,
     banned_until: iso(user.banned_until),
   });
 }
+
+/** GoTrue's models.Factor as JSON. */
+export const factorJson = (f: FactorJsonRow) => ({
+  id: f.id,
+  friendly_name: f.friendly_name ?? '',
+  factor_type: f.factor_type,
+  status: f.status,
+  created_at: iso(f.created_at),
+  updated_at: iso(f.updated_at),
+  last_challenged_at: iso(f.last_challenged_at) ?? null,
+  phone: f.phone ?? '',
+});
 
 /**
  * What GoTrue answers when a sign-up address already belongs to a confirmed user: a plausible user with a

@@ -87,37 +87,83 @@ export async function listUserRows(
 }
 
 export interface NewUser {
-  email: string;
+  /** An address, or null for a user the admin API creates with a phone number only. */
+  email: string | null;
+  /** An E.164 number without its +, as GoTrue stores it; only the admin API sets one. */
+  phone?: string;
   password: string | null;
   userMetadata: Record<string, unknown>;
   appMetadata?: Record<string, unknown>;
   confirmed: boolean;
   role?: string;
+  /**
+   * Whether the identity's claims (sub, email, email_verified, phone_verified) join the user's metadata, as
+   * they do for a user who signs up. The admin API (create, invite, generate_link) keeps exactly the
+   * metadata it was given, and its identity says email_verified false until a link is followed.
+   */
+  identityInMetadata?: boolean;
 }
 
-/** Inserts the user and its email identity the way GoTrue does (metadata carries sub/email/verified flags). */
+/** Inserts the user and its identities (email, and phone when given) the way GoTrue does. */
 export async function createUser(tx: Queryable, input: NewUser): Promise<UserRow> {
   const id = randomUUID();
-  const email = input.email.toLowerCase();
-  const identityData = { sub: id, email, email_verified: input.confirmed, phone_verified: false };
+  const email = input.email?.toLowerCase() ?? null;
+  const phone = input.phone ?? null;
+  const bySignup = input.identityInMetadata ?? true;
+  const emailClaims = {
+    sub: id,
+    email,
+    email_verified: bySignup && input.confirmed,
+    phone_verified: false,
+  };
+  const providers = [...(email ? ['email'] : []), ...(phone ? ['phone'] : [])];
   const hash = input.password === null ? null : await hashPassword(input.password);
-  const appMetadata = { provider: 'email', providers: ['email'], ...input.appMetadata };
+  const appMetadata = { provider: providers[0], providers, ...input.appMetadata };
   await tx.query(
-    `insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data)
-     values ($1, 'authenticated', $2, $3, $4, case when $5 then now() end, $6, $7)`,
+    `insert into auth.users (id, aud, role, email, phone, encrypted_password, email_confirmed_at, raw_app_meta_data,
+       raw_user_meta_data)
+     values ($1, 'authenticated', $2, $3, $4, $5, case when $6 then now() end, $7, $8)`,
     [
       id,
       input.role ?? 'authenticated',
       email,
+      phone,
       hash,
       input.confirmed,
       appMetadata,
-      { ...input.userMetadata, ...identityData },
+      bySignup ? { ...input.userMetadata, ...emailClaims } : input.userMetadata,
     ],
   );
+  const identity = `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at)
+    values ($1, $2, $3, $4, now())`;
+  if (email) {
+    await tx.query(identity, [id, id, emailClaims, 'email']);
+  }
+  if (phone) {
+    await tx.query(identity, [
+      id,
+      id,
+      { sub: id, phone, email_verified: false, phone_verified: false },
+      'phone',
+    ]);
+  }
+  const user = await findUserById(tx, id);
+  if (!user) {
+    throw new Error('user vanished after insert');
+  }
+  return user;
+}
+
+/** An anonymous user as GoTrue signs one up: no e-mail, no password, no identity, the metadata given. */
+export async function createAnonymousUser(
+  tx: Queryable,
+  metadata: Record<string, unknown>,
+): Promise<UserRow> {
+  const id = randomUUID();
   await tx.query(
-    `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at) values ($1, $2, $3, 'email', now())`,
-    [id, id, identityData],
+    `insert into auth.users (id, aud, role, raw_app_meta_data, raw_user_meta_data, is_anonymous)
+     values ($1, 'authenticated', 'authenticated', $2, $3, true)`,
+    [id, { provider: 'anonymous', providers: ['anonymous'] }, metadata],
   );
   const user = await findUserById(tx, id);
   if (!user) {
@@ -126,14 +172,20 @@ export async function createUser(tx: Queryable, input: NewUser): Promise<UserRow
   return user;
 }
 
-/** Marks the e-mail verified in the user row, its metadata and its email identity. */
-export async function confirmEmail(tx: Queryable, userId: string): Promise<void> {
+/**
+ * Marks the e-mail verified in the user row and its metadata, and (unless an admin confirms it, which GoTrue
+ * leaves to the identity's own verification) in its email identity.
+ */
+export async function confirmEmail(tx: Queryable, userId: string, identity = true): Promise<void> {
   await tx.query(
     `update auth.users set email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now(),
             raw_user_meta_data = raw_user_meta_data || '{"email_verified": true}'::jsonb
       where id = $1`,
     [userId],
   );
+  if (!identity) {
+    return;
+  }
   await tx.query(
     `update auth.identities set identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = now()
       where user_id = $1 and provider = 'email'`,

@@ -84,7 +84,8 @@ export async function verifyEmailToken(
   return { user: updated, pkce: token.token_hash.startsWith('pkce_'), pending: false };
 }
 
-async function applyEmailChange(tx: Queryable, user: UserRow): Promise<void> {
+/** Switches the user to the address waiting in email_change, confirmed. */
+export async function applyEmailChange(tx: Queryable, user: UserRow): Promise<void> {
   const next = user.email_change;
   if (!next) {
     throw Errors.otpExpired();
@@ -100,10 +101,28 @@ async function applyEmailChange(tx: Queryable, user: UserRow): Promise<void> {
       where id = $1`,
     [user.id, next],
   );
-  await tx.query(
+  const { affectedRows } = await tx.query(
     `update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text, 'email_verified', true),
             updated_at = now()
       where user_id = $1 and provider = 'email'`,
     [user.id, next],
+  );
+  if (affectedRows === 0) {
+    // An anonymous user who confirms an address becomes a permanent e-mail user, as in GoTrue: an email
+    // identity, the email provider in app_metadata, is_anonymous false (row-level security sees the change).
+    await tx.query(
+      `insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at)
+       values ($1::text, $1::uuid, jsonb_build_object('sub', $1::text, 'email', $2::text, 'email_verified', true,
+                                          'phone_verified', false), 'email', now())`,
+      [user.id, next],
+    );
+  }
+  await tx.query(
+    `update auth.users set is_anonymous = false,
+            raw_app_meta_data = jsonb_set(raw_app_meta_data, '{providers}',
+              (select coalesce(jsonb_agg(distinct p), '[]') from jsonb_array_elements_text(
+                coalesce(raw_app_meta_data->'providers', '[]') || '["email"]') as p))
+      where id = $1`,
+    [user.id],
   );
 }

@@ -27,6 +27,9 @@ export async function createPGlite(
     ...(sharedMemory ? { extensions: { sharedMemory } } : {}),
     parsers: PARSERS,
   });
+  // EXPLAIN VERBOSE shows each statement's query identifier, as on Supabase's Postgres (which computes them
+  // for pg_stat_statements); hashing a statement's tree costs microseconds.
+  await db.exec('set compute_query_id = on');
   if (!memory) {
     return { db, flags: null };
   }

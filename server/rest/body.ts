@@ -4,7 +4,7 @@ import type { Relation } from './schema-cache.ts';
 export type JsonObject = Record<string, unknown>;
 
 const badBody = (message: string, details: string | null = null) =>
-  new RestError(400, 'PGRST102', message, details);
+  new RestError('PGRST102', message, details);
 
 /** Parses a JSON request body; malformed JSON is PostgREST's 400 PGRST102, never a 500. */
 export function parseJsonBody(text: string | null): unknown {

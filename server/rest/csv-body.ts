@@ -26,13 +26,13 @@ export function csvRows(text: string): Record<string, string | null>[] {
     });
   const keys = (row: object) => Object.keys(row).sort().join('\u0000');
   if (rows.length > 0 && rows.some((r) => keys(r) !== keys(rows[0]!))) {
-    throw new RestError(400, 'PGRST102', 'All lines must have same number of fields');
+    throw new RestError('PGRST102', 'All lines must have same number of fields');
   }
   return rows;
 }
 
 const csvError = (at: number, what: string) =>
-  new RestError(400, 'PGRST102', `parse error (${what}) at character ${at + 1}`);
+  new RestError('PGRST102', `parse error (${what}) at character ${at + 1}`);
 
 /** RFC 4180 records as cassava's parser reads them (no blank-line filtering here). */
 function parseCsv(text: string): string[][] {

@@ -190,9 +190,5 @@ export function negotiate(accept: string | undefined, planEnabled: boolean): Neg
       return { ...found, plan: null };
     }
   }
-  throw new RestError(
-    406,
-    'PGRST107',
-    `None of these media types are available: ${types.map(toMime).join(', ')}`,
-  );
+  throw new RestError('PGRST107', `None of these media types are available: ${types.map(toMime).join(', ')}`);
 }

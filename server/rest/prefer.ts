@@ -1,6 +1,6 @@
 import { RestError } from './errors.ts';
 
-/** The `Prefer` header, which supabase-js sends comma-joined (wire contract §0.5, §3.4–3.6). */
+/** The `Prefer` header, which supabase-js sends comma-joined. */
 export interface Preferences {
   return: 'minimal' | 'representation' | 'headers-only' | null;
   count: 'exact' | 'planned' | 'estimated' | null;
@@ -53,7 +53,6 @@ export function parsePrefer(header: string | undefined): Preferences {
   // handling=strict: PostgREST refuses preferences it does not understand instead of ignoring them.
   if (prefs.handling === 'strict' && invalid.length > 0) {
     throw new RestError(
-      400,
       'PGRST122',
       'Invalid preferences given with handling=strict',
       `Invalid preferences: ${invalid.join(', ')}`,

@@ -41,13 +41,12 @@ export function contentRange(lower: number, upper: number, total: number | null)
   return `${range}/${total === null ? '*' : total}`;
 }
 
-/** Content-Range and the 200/206/416 status of a read (wire contract §3.5). */
+/** Content-Range and the 200/206/416 status of a read. */
 export function rangeOf(row: RenderedRow, offset: number): { status: number; contentRange: string } {
   const total = row.total === null ? null : Number(row.total);
   const totalText = total === null ? '*' : String(total);
   if (total !== null && offset > total) {
     throw new RestError(
-      416,
       'PGRST103',
       'Requested range not satisfiable',
       `An offset of ${offset} was requested, but there are only ${total} rows.`,

@@ -24,7 +24,7 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   });
 
-/** The gateway's and PostgREST's answers when the request's keys or token are not acceptable (§1.3, §3.9). */
+/** The gateway's and PostgREST's answers when the request's keys or token are not acceptable. */
 function roleFailure(f: RoleFailure): Response {
   switch (f.kind) {
     case 'no_api_key':
@@ -38,35 +38,34 @@ function roleFailure(f: RoleFailure): Response {
         hint: 'Double check your Supabase `anon` or `service_role` API key.',
       });
     case 'expired_jwt':
-      return json(
-        401,
-        { code: 'PGRST303', details: null, hint: null, message: 'JWT expired' },
-        { 'www-authenticate': 'Bearer error="invalid_token", error_description="JWT expired"' },
+      return errorJson(
+        new RestError('PGRST303', 'JWT expired', null, null, {
+          'www-authenticate': 'Bearer error="invalid_token", error_description="JWT expired"',
+        }),
       );
     case 'malformed_authorization':
-      return json(
-        401,
-        {
-          code: 'PGRST301',
-          details: null,
-          hint: 'Send the access token as `Authorization: Bearer <token>`, with one space and no other whitespace.',
-          message: 'Invalid Authorization header',
-        },
-        {
-          'www-authenticate':
-            'Bearer error="invalid_request", error_description="Invalid Authorization header"',
-        },
+      return errorJson(
+        new RestError(
+          'PGRST301',
+          'Invalid Authorization header',
+          null,
+          'Send the access token as `Authorization: Bearer <token>`, with one space and no other whitespace.',
+          {
+            'www-authenticate':
+              'Bearer error="invalid_request", error_description="Invalid Authorization header"',
+          },
+        ),
       );
     case 'invalid_jwt':
-      return json(
-        401,
-        { code: 'PGRST301', details: null, hint: null, message: f.message },
-        {
+      return errorJson(
+        new RestError('PGRST301', f.message, null, null, {
           'www-authenticate': `Bearer error="invalid_token", error_description="${f.message.replace(/"/g, "'")}"`,
-        },
+        }),
       );
   }
 }
+
+const errorJson = (e: RestError) => json(e.status, e.body(), e.headers);
 
 /**
  * The schema of a request (PostgREST's getSchema): Accept-Profile for GET/HEAD, Content-Profile for the
@@ -82,7 +81,6 @@ function requestSchema(c: Context, schemas: readonly string[]): { schema: string
   }
   if (!schemas.includes(profile)) {
     throw new RestError(
-      406,
       'PGRST106',
       `Invalid schema: ${profile}`,
       null,
@@ -97,7 +95,7 @@ const lowerCaseHeaders = (c: Context): Record<string, string> => Object.fromEntr
 
 type Handler = (req: RestRequest, name: string) => Promise<RestResponse>;
 
-/** PostgREST-compatible /rest/v1 (wire contract §3), authorised by Postgres grants and row-level security. */
+/** PostgREST-compatible /rest/v1, authorised by Postgres grants and row-level security. */
 export function restRoutes(ctx: StackContext): Hono {
   const cache = schemaCacheFor(ctx.db);
   const resolveRole = cachedRoleResolver(ctx.keys);
@@ -131,8 +129,7 @@ export function restRoutes(ctx: StackContext): Hono {
         const res = await serve(c, url, who, handler);
         return new Response(res.body, { status: res.status, headers: res.headers });
       } catch (e) {
-        const err = toRestError(e, who.role === 'anon');
-        return json(err.status, err.body(), err.headers);
+        return errorJson(toRestError(e, who.role === 'anon'));
       }
     };
 
@@ -170,6 +167,7 @@ export function restRoutes(ctx: StackContext): Hono {
             rollback: prefs.tx === 'rollback',
             method,
             path: url.pathname,
+            schema,
             headers: lowerCaseHeaders(c),
           },
           fn,
@@ -185,24 +183,22 @@ export function restRoutes(ctx: StackContext): Hono {
   const limitBody = limitRequestBody({
     maxSize: MAX_BODY_BYTES,
     // The unread rest of the body is still on the socket: close the connection rather than reuse it.
-    onError: (c) =>
-      c.json(
-        {
-          code: 'PGRST413',
-          details: null,
-          hint: `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
-          message: 'Payload Too Large',
-        },
-        413,
-        { connection: 'close' },
+    onError: () =>
+      errorJson(
+        new RestError(
+          'PGRST413',
+          'Payload Too Large',
+          null,
+          `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`,
+          {
+            connection: 'close',
+          },
+        ),
       ),
   });
   app.use('*', limitBody);
   const notAllowed = (c: Context) =>
-    c.json(
-      { code: 'PGRST117', details: null, hint: null, message: `Unsupported HTTP method: ${c.req.method}` },
-      405,
-    );
+    errorJson(new RestError('PGRST117', `Unsupported HTTP method: ${c.req.method}`));
   app.on(['GET', 'HEAD', 'POST'], '/rpc/:name', handle(callFunction));
   app.all('/rpc/:name', notAllowed);
   app.on(['GET', 'HEAD'], '/:name', handle(readTable));

@@ -2,15 +2,31 @@ import type { Database, Queryable } from '../db/database.ts';
 import { rolePreambleParams, ROLE_PREAMBLE } from '../db/as-role.ts';
 import { statementTimeoutFor } from '../db/role-timeouts.ts';
 import type { RequestRole } from '../http/request-role.ts';
+import { EXTRA_SEARCH_PATH } from './schema-introspect.sql.ts';
 
 // The role preamble (as-role.ts) plus what PostgREST sets too, in one statement: GET/HEAD run READ
 // ONLY (setting transaction_read_only on is allowed at any point of a transaction) and the search path.
-const SETTINGS_RW = `${ROLE_PREAMBLE}, set_config('search_path', '"public", "extensions"', true)`;
+const SETTINGS_RW = `${ROLE_PREAMBLE}, set_config('search_path', $7, true)`;
 const SETTINGS_RO = `${SETTINGS_RW}, set_config('transaction_read_only', 'on', true)`;
 // No result row: set_config returns each value it set (2 kB of claims and headers), which would only be
 // sent back, parsed and dropped. A subquery's volatile outputs are computed even when nothing reads them.
 const PREAMBLE_RW = `select from (${SETTINGS_RW}) as preamble`;
 const PREAMBLE_RO = `select from (${SETTINGS_RO}) as preamble`;
+
+const searchPaths = new Map<string, string>();
+
+/**
+ * PostgREST's search path for a request: its schema, then the extra search path, each quoted
+ * (`"personal", "public", "extensions"`), so unqualified names in SQL functions resolve as there.
+ */
+function searchPath(schema: string): string {
+  let path = searchPaths.get(schema);
+  if (path === undefined) {
+    path = [schema, ...EXTRA_SEARCH_PATH].map((s) => `"${s.replaceAll('"', '""')}"`).join(', ');
+    searchPaths.set(schema, path);
+  }
+  return path;
+}
 
 /** Carries a finished result out of a transaction that must roll back (Prefer: tx=rollback). */
 class Rollback<T> extends Error {
@@ -26,6 +42,8 @@ export interface RunOptions {
   rollback: boolean;
   method: string;
   path: string;
+  /** The schema the request addresses: first on its search path, before the extra search path. */
+  schema: string;
   headers: Record<string, string>;
 }
 
@@ -46,6 +64,7 @@ export async function runAsRequest<T>(
     headers: options.headers,
     statementTimeoutMs,
   });
+  params.push(searchPath(options.schema));
   try {
     return await db.transaction(
       async (tx) => {

@@ -157,11 +157,24 @@ const foreignKeyEnds = (keys: z.infer<typeof tableKey>[]): ForeignKeyEnds[] =>
       : [],
   );
 
+/** The types a lone unnamed parameter may have for its function to be callable: a raw body fills it. */
+const UNNAMED_CALLABLE = new Set(['bytea', 'json', 'jsonb', 'text', 'xml']);
+
+/**
+ * Whether PostgREST's schema cache lists a function for RPC: every parameter named, or exactly one unnamed
+ * one when the first parameter is of a type a whole body can fill. A function of one unnamed `integer` (or
+ * of a table's row, a computed field) cannot be called through /rpc; nor can one of two unnamed parameters.
+ */
+function callable(f: RestFunction): boolean {
+  const unnamed = f.inArgs.filter((a) => a.name === '').length;
+  return unnamed === 0 || (unnamed === 1 && UNNAMED_CALLABLE.has(f.inArgs[0]!.type));
+}
+
 function toSchemaCache(json: string | null, schema: string): SchemaCache {
   const data = introspection.parse(json === null ? EMPTY : JSON.parse(json));
   const functions = new Map<string, RestFunction[]>();
-  for (const f of data.functions) {
-    functions.set(f.name, [...(functions.get(f.name) ?? []), toFunction(f)]);
+  for (const f of data.functions.map(toFunction).filter(callable)) {
+    functions.set(f.name, [...(functions.get(f.name) ?? []), f]);
   }
   // Views take the keys of the tables they show (PostgREST's view key dependencies).
   const deps = viewKeyDependencies(schema, data.views, data.viewKeys);

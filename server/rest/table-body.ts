@@ -34,6 +34,6 @@ export function tablePayload(req: RestRequest): TablePayload {
       return { value: fields, text: JSON.stringify(fields) };
     }
     default:
-      throw new RestError(400, 'PGRST102', `Content-Type not acceptable: ${req.contentType}`);
+      throw new RestError('PGRST102', `Content-Type not acceptable: ${req.contentType}`);
   }
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setAuthSettings } from '../../server/auth/settings.ts';
 import { startStack, type RunningStack } from '../../server/stack.ts';
 import { client } from '../helpers/stack.ts';
 import { uniqueEmail } from './auth-support.ts';
@@ -124,6 +125,25 @@ describe('password sign-in and sign-up limits', () => {
     expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
     expect(statuses[30]).toBe(429);
     expect(statuses).toHaveLength(31);
+  });
+
+  it('refuses the 31st anonymous sign-in in an hour from one address, leaving its sign-ups alone', async () => {
+    setAuthSettings(stack.ctx.config, { anonymousSignIns: true });
+    const statuses: number[] = [];
+    for (let i = 0; i < 200 && statuses.at(-1) !== 429; i++) {
+      statuses.push((await post(stack, '/auth/v1/signup', {}, { from: '127.0.3.2' })).status);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    expect(statuses).toHaveLength(31);
+    // anonymous_users and sign_in_sign_ups are separate buckets, as in GoTrue.
+    const signUp = await post(
+      stack,
+      '/auth/v1/signup',
+      { email: uniqueEmail('after-anon'), password },
+      { from: '127.0.3.2' },
+    );
+    expect(signUp.status).toBe(200);
   });
 });
 

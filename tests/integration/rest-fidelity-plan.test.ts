@@ -79,8 +79,11 @@ describe('execution plans once enabled (alter role authenticator set pgrst.db_pl
     expect(explained.Plan).toHaveProperty('Output');
     expect(explained.Plan).toHaveProperty('Shared Hit Blocks');
     expect(explained).toHaveProperty('Execution Time');
+    // VERBOSE shows the statement's query identifier, as Supabase's Postgres computes them (pg_stat_statements);
+    // PGlite is opened with compute_query_id on, and so is the PostgreSQL of scripts/test-postgres.sh.
+    expect(typeof explained['Query Identifier']).toBe('number');
     // The request's own transaction settings: the search path PostgREST sets (PGlite adds its own).
-    expect(explained.Settings).toMatchObject({ search_path: '"public", "extensions"' });
+    expect(explained.Settings).toMatchObject({ search_path: '"public", "public", "extensions"' });
   });
 
   it('plans as the request role: row-level security shapes the plan', async () => {

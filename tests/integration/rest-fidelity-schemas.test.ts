@@ -50,6 +50,13 @@ describe('schemas exposed with pgrst.db_schemas = public, shop', () => {
     expect(def.headers.get('content-profile')).toBe('public');
   });
 
+  it("puts the request's schema first on the search path, so a function's unqualified names resolve there", async () => {
+    // shop.product_count() counts `products` unqualified: shop.products (2 rows), not public.products (4).
+    const counted = await db.schema('shop').rpc('product_count');
+    expect(counted.error).toBeNull();
+    expect(counted.data).toBe(2);
+  });
+
   it('embeds, calls functions and writes in the chosen schema (Content-Profile)', async () => {
     const shop = db.schema('shop');
     const orders = await shop.from('orders').select('qty, products(sku)').order('id');

@@ -160,7 +160,8 @@ describe('embedding through views', () => {
       code: 'PGRST200',
       details:
         "Searched for a foreign key relationship between 'message_texts' and 'users' in the schema 'public', but no matches were found.",
-      hint: "Perhaps you meant 'messages' instead of 'message_texts'.",
+      // The nearest by Levenshtein distance of the names as written (underscores count).
+      hint: "Perhaps you meant 'message_authors' instead of 'message_texts'.",
       message: "Could not find a relationship between 'message_texts' and 'users' in the schema cache",
     });
   });

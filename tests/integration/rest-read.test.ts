@@ -92,7 +92,8 @@ describe('/rest/v1 reads with supabase-js', () => {
       role: 'authenticated',
       sub: ALICE,
       path: '/rest/v1/rpc/rt_request',
-      search_path: '"public", "extensions"',
+      // The request's schema first, then the extra search path, as PostgREST sets it.
+      search_path: '"public", "public", "extensions"',
     };
     expect(await call('GET')).toEqual({ ...expected, method: 'GET', probe: 'probe-GET', read_only: 'on' });
     // rt_request is STABLE: PostgREST runs a POST to a stable or immutable function read-only too.
@@ -127,7 +128,7 @@ describe('/rest/v1 reads with supabase-js', () => {
     const { data, error } = await alice
       .from('rt_projects')
       .select(
-        'name, tasks:rt_tasks(title, author:rt_profiles!author_id(display_name)), rt_settings(theme), ...rt_settings(theme)',
+        'name, tasks:rt_tasks(title, author:rt_profiles!author_id(display_name)), settings:rt_settings(theme), ...rt_settings(theme)',
       )
       .eq('id', aliceProject)
       .order('id', { referencedTable: 'tasks' })
@@ -140,7 +141,7 @@ describe('/rest/v1 reads with supabase-js', () => {
         { title: 'two', author: { display_name: 'Bob' } },
         { title: 'three', author: { display_name: 'Alice' } },
       ],
-      rt_settings: { theme: 'dark' },
+      settings: { theme: 'dark' },
       theme: 'dark',
     });
     const toOne = await alice

@@ -5,7 +5,7 @@ import type { StackContext } from '../../context.ts';
 import { isPgError } from '../../db/database.ts';
 import { audit } from '../audit.ts';
 import { AuthError, authError } from '../errors.ts';
-import { requireUser, type AuthEnv } from '../guard.ts';
+import { requireFactorUser, type AuthEnv } from '../guard.ts';
 import type { AuthLimits } from '../limits.ts';
 import { clientIp, readBody } from '../request.ts';
 import { addAmrClaim, insertRefreshToken, sessionResponse } from '../sessions.ts';
@@ -49,7 +49,7 @@ export function mountFactors(app: Hono<AuthEnv>, ctx: StackContext, limits: Auth
   };
 
   app.post('/factors', async (c) => {
-    const { user, aal } = await requireUser(ctx, c);
+    const { user, aal } = await requireFactorUser(ctx, c);
     const body = await readBody(c, EnrollBody);
     const kind = KINDS[body.factor_type];
     if (!kind) {
@@ -96,7 +96,7 @@ export function mountFactors(app: Hono<AuthEnv>, ctx: StackContext, limits: Auth
   });
 
   app.post('/factors/:id/challenge', async (c) => {
-    const { user } = await requireUser(ctx, c);
+    const { user } = await requireFactorUser(ctx, c);
     const body = await readBody(c, ChallengeBody);
     await limits.mfa(clientIp(c));
     const factor = await loadFactor(user.id, c.req.param('id'));
@@ -126,7 +126,7 @@ export function mountFactors(app: Hono<AuthEnv>, ctx: StackContext, limits: Auth
   });
 
   app.post('/factors/:id/verify', async (c) => {
-    const { user, sessionId } = await requireUser(ctx, c);
+    const { user, sessionId } = await requireFactorUser(ctx, c);
     await limits.mfa(clientIp(c));
     const body = await readBody(c, VerifyBody);
     const factor = await loadFactor(user.id, c.req.param('id'));
@@ -202,7 +202,7 @@ export function mountFactors(app: Hono<AuthEnv>, ctx: StackContext, limits: Auth
   });
 
   app.delete('/factors/:id', async (c) => {
-    const { user, aal } = await requireUser(ctx, c);
+    const { user, aal } = await requireFactorUser(ctx, c);
     const factor = await loadFactor(user.id, c.req.param('id'));
     // Removing a verified factor with only a password would let a password thief strip MFA.
     if (factor.status === 'verified' && aal !== 'aal2') {

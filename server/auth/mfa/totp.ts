@@ -26,7 +26,7 @@ export const totpKind: FactorKind = {
     const secret = new Secret({ size: 20 });
     const totp = new TOTP({ ...TOTP_PARAMS, issuer, label: user.email ?? user.id, secret });
     const uri = totp.toString();
-    // Raw SVG: auth-js turns it into a data: URL itself (wire contract §2.8).
+    // Raw SVG: auth-js turns it into a data: URL itself.
     const qr = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
     return { secret: secret.base32, response: { totp: { qr_code: qr, secret: secret.base32, uri } } };
   },

@@ -24,7 +24,7 @@ export const WebauthnSession = z.object({
 });
 export type WebauthnSession = z.infer<typeof WebauthnSession>;
 
-/** The verify body's webauthn part (wire contract §2.8); rpId/rpOrigins are read but never trusted. */
+/** The verify body's webauthn part; rpId/rpOrigins are read but never trusted. */
 export const WebauthnVerifyBody = z.object({
   webauthn: z.object({
     type: z.enum(['create', 'request']),

@@ -145,7 +145,7 @@ async function verifyRequest(
 }
 
 /**
- * WebAuthn factors (GoTrue's MFA shape, wire contract §2.8), checked with @simplewebauthn/server.
+ * WebAuthn factors (GoTrue's MFA shape), checked with @simplewebauthn/server.
  * An unverified factor is challenged to create a credential, a verified one to sign an assertion.
  */
 export const webauthnKind: FactorKind = {

@@ -20,10 +20,10 @@ function joinSql(
 ): { from: string; on: string[] } {
   const parentAlias = parent.alias;
   if (rel.computed !== null) {
-    const argType = ctx.cache.functions.get(rel.computed)?.[0]?.args[0]?.type;
+    // The function is chosen by Postgres among its overloads from the row's type.
     const argRelation = ctx.cache.relations.get(parent.relationName ?? '');
-    if (!argRelation || argType === undefined) {
-      throw new RestError(500, 'PGRST000', 'Internal server error');
+    if (!argRelation) {
+      throw new RestError('PGRSTX00', 'Internal server error');
     }
     const row = `row(${argRelation.columns.map((c) => `${ident(parentAlias)}.${ident(c.name)}`).join(', ')})::${qualified(ctx.cache.schema, argRelation.name)}`;
     return { from: `${qualified(ctx.cache.schema, rel.computed)}(${row}) as ${ident(alias)}`, on: [] };
@@ -92,19 +92,21 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
   const { source, level, item, path, out } = t;
   if (source.relationName === null) {
     throw new RestError(
-      400,
       'PGRST200',
       `Could not find a relationship between '${source.name}' and '${item.relation}' in the schema cache`,
     );
   }
   const rel = resolveRelationship(ctx.cache, source.relationName, item.relation, item.hint);
-  const n = ++ctx.counter;
-  const alias = `pgrst_${n}`;
   const outName = item.alias ?? item.relation;
   const childPath = path ? `${path}.${outName}` : outName;
-  // A resource an order term names gets PostgREST's alias, and a to-one one shows its columns there.
+  const depth = childPath.split('.').length;
+  // PostgREST's aliases (Plan.hs addRels): the embedded table as `<table>_<depth>`, its lateral join as
+  // `<parent>_<name>_<depth>`. Postgres names them in its errors (an unknown column, two embeds of one
+  // relation under the same name), so the errors read as under PostgREST.
+  const alias = `${rel.target.name}_${depth}`;
+  const lateral = relatedAlias(source.relationName, outName, childPath);
+  // A to-one resource an order term names shows its columns in the lateral join.
   const ordered = t.ordered.has(outName);
-  const lateral = ordered ? relatedAlias(source.relationName, outName, childPath) : `pgrst_lat_${n}`;
   const toOneSpread = item.spread && rel.toOne;
   const child = buildLevel(
     ctx,
@@ -123,7 +125,6 @@ export function embedSql(ctx: BuildContext, t: EmbedTarget, buildLevel: BuildLev
   const marker = toOneSpread ? ['1 as pgrst_found'] : [];
   if (item.spread && !rel.toOne && child.aggregates) {
     throw new RestError(
-      400,
       'PGRST127',
       'Feature not implemented',
       'Aggregates are not implemented for one-to-many or many-to-many spreads.',

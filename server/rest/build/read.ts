@@ -44,7 +44,6 @@ export interface BuildContext {
   params: Params;
   nodes: Map<string, NodeOptions>;
   usedPaths: Set<string>;
-  counter: number;
   /** db-max-rows for embedded resources (reads and function calls; null for writes or no limit). */
   maxRows?: number | null;
 }
@@ -79,6 +78,7 @@ export function buildLevel(
     name: source.name,
     columns: new Map(source.columns.map((c) => [c.name, c])),
     embeds: new Map(),
+    computedFields: true,
   };
   const out: BuiltLevel = {
     selectList: [],

@@ -38,7 +38,6 @@ export function relatedOrderSql(
   }
   if (!target.toOne) {
     throw new RestError(
-      400,
       'PGRST118',
       `A related order on '${term.relation}' is not possible`,
       `'${from}' and '${term.relation}' do not form a many-to-one or one-to-one relationship`,

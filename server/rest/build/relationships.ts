@@ -1,5 +1,5 @@
 import { RestError } from '../errors.ts';
-import { closest } from '../fuzzy.ts';
+import { closest, fuzzyMatches } from '../fuzzy.ts';
 import type { FkRel, Rel } from '../relationships.ts';
 import type { Relation, SchemaCache } from '../schema-cache.ts';
 
@@ -74,11 +74,12 @@ function noRelHint(cache: SchemaCache, origin: string, target: string): string |
     const parent = closest([...cache.rels.keys()], origin);
     return parent === null ? null : `Perhaps you meant '${parent}' instead of '${origin}'.`;
   }
-  const child = closest(
-    fromOrigin.map((r) => r.foreignTable),
-    target,
-    true,
-  );
+  // A target that is among them gets no suggestion (it is the hint that failed, not the name).
+  const child =
+    fuzzyMatches(
+      fromOrigin.map((r) => r.foreignTable),
+      target,
+    ).find(([score]) => score < 1)?.[1] ?? null;
   return child === null ? null : `Perhaps you meant '${child}' instead of '${target}'.`;
 }
 
@@ -110,7 +111,6 @@ export function resolveRelationship(
   if (found.length === 0) {
     const using = hint === null ? '' : `' using the hint '${hint}`;
     throw new RestError(
-      400,
       'PGRST200',
       `Could not find a relationship between '${origin}' and '${target}' in the schema cache`,
       `Searched for a foreign key relationship between '${origin}' and '${target}${using}' in the schema '${cache.schema}', but no matches were found.`,
@@ -120,7 +120,6 @@ export function resolveRelationship(
   if (found.length > 1) {
     const fkRels = found.filter((r): r is FkRel => r.kind === 'fk');
     throw new RestError(
-      300,
       'PGRST201',
       `Could not embed because more than one relationship was found for '${origin}' and '${target}'`,
       fkRels.map(describe),

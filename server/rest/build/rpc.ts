@@ -1,5 +1,5 @@
 import { RestError } from '../errors.ts';
-import { closest } from '../fuzzy.ts';
+import { closest, NAME_HINT_MIN_SCORE } from '../fuzzy.ts';
 import type { FnArg, RestFunction, SchemaCache } from '../schema-cache.ts';
 import { ident, qualified, type Params } from '../sql.ts';
 
@@ -55,7 +55,7 @@ function notFound(cache: SchemaCache, name: string, keys: string[], body: BodyKi
   const list = (ks: string[]) => `(${[...ks].sort().join(', ')})`;
   const suggestion =
     overloads.length === 0
-      ? closest([...cache.functions.keys()], name)
+      ? closest([...cache.functions.keys()], name, NAME_HINT_MIN_SCORE)
       : (() => {
           const best = closest(
             overloads.map((f) => list(f.inArgs.map((a) => a.name))),
@@ -64,7 +64,6 @@ function notFound(cache: SchemaCache, name: string, keys: string[], body: BodyKi
           return best === null ? null : `${name}${best}`;
         })();
   return new RestError(
-    404,
     'PGRST202',
     `Could not find the function ${fn}${raw ? '' : params} in the schema cache`,
     `Searched for the function ${fn}${searched}, but no matches were found in the schema cache.`,
@@ -99,7 +98,6 @@ export function chooseFunction(
   }
   if (chosen.length > 1) {
     throw new RestError(
-      300,
       'PGRST203',
       `Could not choose the best candidate function between: ${chosen.map((f) => `${cache.schema}.${name}(${f.inArgs.map((a) => `${a.name} => ${a.type}`).join(', ')})`).join(', ')}`,
       null,
@@ -121,8 +119,11 @@ export function callSql(
   params: Params,
 ): { from: string; call: string } {
   const name = qualified(cache.schema, fn.name);
-  if (rawBody !== null && fn.inArgs.length === 1 && fn.inArgs[0]!.name === '') {
-    return { from: '', call: `${name}(${params.add(rawBody)}::${fn.inArgs[0]!.type})` };
+  // A lone unnamed parameter takes the body as sent, or a GET's parameters as one JSON object (PostgREST's
+  // OnePosParam), whichever way the call found the function.
+  if (fn.inArgs.length === 1 && fn.inArgs[0]!.name === '') {
+    const whole = rawBody ?? JSON.stringify(args);
+    return { from: '', call: `${name}(${params.add(whole)}::${fn.inArgs[0]!.type})` };
   }
   const given = fn.inArgs.filter((a) => a.name in args);
   if (given.length === 0) {

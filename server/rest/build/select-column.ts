@@ -24,7 +24,7 @@ export function castSql(cache: SchemaCache, cast: string): string {
   const name = TYPE_ALIASES[cast.toLowerCase()] ?? cast.toLowerCase();
   // The cast names a type; only types the schema cache knows reach the SQL, quoted.
   if (!cache.types.has(name)) {
-    throw new RestError(400, '42704', `type "${cast}" does not exist`);
+    throw new RestError('42704', `type "${cast}" does not exist`);
   }
   return `::${ident(name)}`;
 }
@@ -63,7 +63,7 @@ export function columnSql(
   const cast = item.cast ? castSql(ctx.cache, item.cast) : '';
   if (item.aggregate) {
     if (!ctx.aggregates) {
-      throw new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+      throw new RestError('PGRST123', 'Use of aggregate functions is not allowed');
     }
     const all = item.field.name === '*' && item.field.path.length === 0;
     const aggregate: HoistedAggregate = {

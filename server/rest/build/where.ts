@@ -12,11 +12,17 @@ export interface Level {
   columns: Map<string, Column>;
   /** Embeds at this level by output name → the lateral alias holding their JSON (for `rel=is.null`). */
   embeds: Map<string, string>;
+  /**
+   * Whether a name that is no column goes to Postgres as `alias.name`, as PostgREST sends it: Postgres reads
+   * it as a computed field (a function taking the row) or answers 42703 naming the alias. Levels whose
+   * alias is not PostgREST's refuse such names themselves.
+   */
+  computedFields?: boolean;
 }
 
-/** `"alias"."col"` plus its JSON path; the column must exist, the keys are bind parameters. */
+/** `"alias"."col"` plus its JSON path; the keys are bind parameters. */
 export function fieldSql(level: Level, field: Field, params: Params): string {
-  if (!level.columns.has(field.name)) {
+  if (!level.computedFields && !level.columns.has(field.name)) {
     throw undefinedColumn(level.name, field.name);
   }
   return jsonPathSql(`${ident(level.alias)}.${ident(field.name)}`, field.path, params);

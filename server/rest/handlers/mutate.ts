@@ -28,7 +28,6 @@ function representationSql(
     params,
     nodes,
     usedPaths: new Set(),
-    counter: 0,
   };
   const source: ReadSource = {
     from: 'pgrst_source',
@@ -96,7 +95,7 @@ function writeStatus(req: RestRequest, representation: boolean, row: RenderedRow
   return status;
 }
 
-/** POST (insert/upsert), PUT (single upsert), PATCH (update), DELETE on /rest/v1/<table>, with PostgREST's statuses (§3.6). */
+/** POST (insert/upsert), PUT (single upsert), PATCH (update), DELETE on /rest/v1/<table>, with PostgREST's statuses. */
 export async function mutateTable(req: RestRequest, table: string): Promise<RestResponse> {
   const query = parseQuery(req.params);
   if (req.method === 'PUT') {
@@ -134,7 +133,6 @@ export async function mutateTable(req: RestRequest, table: string): Promise<Rest
       // …and max-affected with handling=strict caps the rows written.
       if (strictLimit && req.prefs.maxAffected !== null && row.page > req.prefs.maxAffected) {
         throw new RestError(
-          400,
           'PGRST124',
           'Query result exceeds max-affected preference constraint',
           `The query affects ${row.page} rows`,

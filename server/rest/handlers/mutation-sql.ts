@@ -64,7 +64,7 @@ export function mutationSql(
   const { value: body, text } = tablePayload(req);
   if (req.method === 'PATCH') {
     if (!isObject(body)) {
-      throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'PATCH takes one JSON object');
+      throw new RestError('PGRST102', 'Empty or invalid json', 'PATCH takes one JSON object');
     }
     const columns = Object.keys(body);
     for (const c of columns) {
@@ -98,7 +98,6 @@ export function mutationSql(
     }
     if (target.length === 0) {
       throw new RestError(
-        400,
         'PGRST100',
         `"failed to parse on_conflict"`,
         `'${rel.name}' has no primary key; name the conflict columns with on_conflict`,
@@ -108,7 +107,6 @@ export function mutationSql(
   }
   if (rows.length > 1 && columns.length === 0) {
     throw new RestError(
-      400,
       'PGRST102',
       'Empty or invalid json',
       'Rows of a bulk insert need at least one column',
@@ -130,7 +128,7 @@ export function mutationSql(
 }
 
 const invalidFilters = () =>
-  new RestError(405, 'PGRST105', "Filters must include all and only primary key columns with 'eq' operators");
+  new RestError('PGRST105', "Filters must include all and only primary key columns with 'eq' operators");
 
 /**
  * PUT: a single-row upsert by primary key (PostgREST's MutationSingleUpsert). The filters must be exactly
@@ -179,12 +177,12 @@ function putSql(req: RestRequest, rel: Relation, query: ParsedQuery, params: Par
 }
 
 export const putMismatch = () =>
-  new RestError(400, 'PGRST115', 'Payload values do not match URL in primary key column(s)');
+  new RestError('PGRST115', 'Payload values do not match URL in primary key column(s)');
 
 /** PUT takes no limit or offset (400 PGRST114); the Range header it ignores. */
 export function checkPutRange(query: ParsedQuery): void {
   const root = query.nodes.get('');
   if (root && (root.limit !== null || root.offset !== null)) {
-    throw new RestError(400, 'PGRST114', 'limit/offset querystring parameters are not allowed for PUT');
+    throw new RestError('PGRST114', 'limit/offset querystring parameters are not allowed for PUT');
   }
 }

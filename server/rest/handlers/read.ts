@@ -26,7 +26,6 @@ export async function readTable(req: RestRequest, table: string): Promise<RestRe
     params: new Params(),
     nodes: query.nodes,
     usedPaths: new Set(),
-    counter: 0,
     maxRows,
   };
   const source: ReadSource = {

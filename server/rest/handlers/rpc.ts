@@ -51,13 +51,13 @@ function callOf(req: RestRequest): Call {
     return { query, keys: [...values.keys()], body: null, raw: null, values };
   }
   if (req.contentType !== 'application/json') {
-    throw new RestError(400, 'PGRST102', `Content-Type not acceptable: ${req.contentType}`);
+    throw new RestError('PGRST102', `Content-Type not acceptable: ${req.contentType}`);
   }
   const parsed = parseJsonBody(req.bodyText);
   // A JSON array: PostgREST calls the function with its first object.
   const first: unknown = Array.isArray(parsed) ? (parsed[0] ?? {}) : parsed;
   if (!isObject(first)) {
-    throw new RestError(400, 'PGRST102', 'Empty or invalid json', 'RPC arguments are one JSON object');
+    throw new RestError('PGRST102', 'Empty or invalid json', 'RPC arguments are one JSON object');
   }
   const keys = query.columns ?? Object.keys(first);
   for (const k of keys) {
@@ -79,6 +79,28 @@ function argumentsFor(fn: RestFunction, call: Call): Record<string, unknown> {
   return args;
 }
 
+/**
+ * The alias PostgREST reads a function's rows under (its funcTableName): the composite type it returns (a
+ * table's, a type's, `record` for TABLE or OUT results), else the function's own name. Postgres names it in
+ * its errors (`column messages.nope does not exist`).
+ */
+function rowsAlias(fn: RestFunction): string {
+  if (fn.returnRelation !== null) {
+    return fn.returnRelation;
+  }
+  if (fn.returnTypeKind === 'c') {
+    return unquotedTypeName(fn.returnType);
+  }
+  return fn.resultColumns !== null ? 'record' : fn.name;
+}
+
+/** `schema.type` or `"Odd Name"` as format_type writes it → the bare type name. */
+function unquotedTypeName(formatted: string): string {
+  const m = /(?:^|\.)("(?:[^"]|"")*"|[^."]+)$/.exec(formatted);
+  const last = m?.[1] ?? formatted;
+  return last.startsWith('"') ? last.slice(1, -1).replaceAll('""', '"') : last;
+}
+
 /** The relation a function's rows belong to (setof <table>, or one row of it), so embeds can follow it. */
 const resultRelation = (req: RestRequest, fn: RestFunction) =>
   fn.returnRelation !== null && req.cache.relations.has(fn.returnRelation) ? fn.returnRelation : null;
@@ -98,7 +120,6 @@ function callCte(req: RestRequest, fn: RestFunction, call: Call, params: Params)
 function strictMaxAffected(req: RestRequest, rows: number): void {
   if (req.prefs.handling === 'strict' && req.prefs.maxAffected !== null && rows > req.prefs.maxAffected) {
     throw new RestError(
-      400,
       'PGRST124',
       'Query result exceeds max-affected preference constraint',
       `The query affects ${rows} rows`,
@@ -106,7 +127,7 @@ function strictMaxAffected(req: RestRequest, rows: number): void {
   }
 }
 
-/** POST/GET/HEAD /rest/v1/rpc/<fn> (wire contract §3.7), shaped as PostgREST shapes each return type. */
+/** POST/GET/HEAD /rest/v1/rpc/<fn>, shaped as PostgREST shapes each return type. */
 export async function callFunction(req: RestRequest, name: string): Promise<RestResponse> {
   const call = callOf(req);
   const maxRows = req.config.maxRows;
@@ -140,14 +161,19 @@ export async function callFunction(req: RestRequest, name: string): Promise<Rest
       generated: false,
     },
   ];
-  const source: ReadSource = { from: 'pgrst_call', alias: fn.name, name: fn.name, columns, relationName };
+  const source: ReadSource = {
+    from: 'pgrst_call',
+    alias: rowsAlias(fn),
+    name: fn.name,
+    columns,
+    relationName,
+  };
   const ctx: BuildContext = {
     cache: req.cache,
     aggregates: req.config.aggregatesEnabled,
     params,
     nodes: call.query.nodes,
     usedPaths: new Set(),
-    counter: 0,
     maxRows,
   };
   const scalar = fn.resultColumns === null;

@@ -107,7 +107,7 @@ function parseList(v: string, what: string): string[] {
   return inner === '' ? [] : splitTopLevel(inner).map(unquote);
 }
 
-/** Parses `[not.]op[(mod)].value` for a known field (wire contract §3.3). */
+/** Parses `[not.]op[(mod)].value` for a known field. */
 export function parseOperation(field: Field, text: string, inLogicTree = false): Condition {
   let rest = text;
   let negate = false;

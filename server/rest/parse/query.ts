@@ -77,7 +77,7 @@ export const parseColumnList = (text: string) =>
     .filter((c) => c !== '');
 
 /**
- * Splits the query string into select, per-resource options and the rest (wire contract §3.2–3.4). On a
+ * Splits the query string into select, per-resource options and the rest. On a
  * function read (`rpcRead`), a parameter whose value is no `op.value` filter is an argument, as in PostgREST.
  */
 export function parseQuery(params: URLSearchParams, rpcRead = false): ParsedQuery {

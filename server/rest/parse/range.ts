@@ -38,8 +38,7 @@ function queryRange(root: NodeOptions): Interval {
   return { lower: offset, upper: offset + root.limit - 1 };
 }
 
-const rangeError = (details: string) =>
-  new RestError(416, 'PGRST103', 'Requested range not satisfiable', details);
+const rangeError = (details: string) => new RestError('PGRST103', 'Requested range not satisfiable', details);
 
 /**
  * Sets the root's limit and offset to the rows asked for (the Range header applies to GET only; db-max-rows,

@@ -109,7 +109,7 @@ function parseList(c: Cursor, depth: number): SelectItem[] {
   return items;
 }
 
-/** Parses PostgREST's `select` parameter (wire contract §3.2). */
+/** Parses PostgREST's `select` parameter. */
 export function parseSelect(raw: string | null): SelectItem[] {
   const text = stripSpaces(raw ?? '*');
   if (text === '') {
