@@ -2,7 +2,7 @@
 // the same worker still finishes as it would alone, a cancel of the hostile one takes effect at once
 // (its scan process and every connection to the target gone), and a job that outruns its time limit
 // gives its slot back.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { createServiceClient } from '../../agents/queue/client.ts';
 import { Queue } from '../../agents/queue/queue.ts';
@@ -24,12 +24,15 @@ beforeAll(async () => {
   normal = await targetServer();
   drip = await startDripServer({ everyMs: 1000, dripAll: true });
 });
-afterAll(async () => {
-  // A failed test may leave the hostile scan running: its worker is ended as a crash would end it.
+// Each test's workers end with it (a worker left polling would claim the next test's jobs). A failed test
+// may leave the hostile scan running: its worker is ended as a crash would end it.
+afterEach(async () => {
   for (const a of agents.splice(0)) {
     a.worker.kill();
     await a.stop();
   }
+});
+afterAll(async () => {
   await drip.close();
   await normal.close();
   await stack.close();
