@@ -3,6 +3,7 @@
 # Installs Chromium from the OS package manager when it is missing (no test tool ever downloads a browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export VIGIL_TEST_STAGE=e2e
 
 CHROMIUM=${CHROMIUM_PATH:-/usr/bin/chromium}
 if [ ! -x "$CHROMIUM" ]; then

@@ -5,6 +5,7 @@
 # (postgresql-15-postgis-3) is installed too, for the REST suites' GeoJSON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export VIGIL_TEST_STAGE=postgres
 
 PG_BIN=/usr/lib/postgresql/15/bin # explicit: another pg_ctl (e.g. /usr/local/bin) may be first on PATH
 

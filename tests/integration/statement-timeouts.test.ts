@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { reloadRoleTimeouts, statementTimeoutFor } from '../../server/db/role-timeouts.ts';
 import type { RunningStack } from '../../server/stack.ts';
+import { inStage, requires } from '../helpers/requirements.ts';
 import { client, startTestStack } from '../helpers/stack.ts';
 import { signedInUser, type TestUser } from '../helpers/users.ts';
 
@@ -133,8 +134,9 @@ describe('statement time limits per role', () => {
     expect(answer.status).toBe(200);
   };
 
-  it.runIf(onPostgres)(
+  it(
     'keeps /health and a signed-in read fast while ten pathological requests run (PostgreSQL)',
+    requires(onPostgres ? null : inStage('postgres', 'PostgreSQL cancels statements its own way')),
     async () => {
       await setRoleTimeout('anon', '2s');
       const probes = {
@@ -189,8 +191,9 @@ describe('statement time limits per role', () => {
     return { heartbeat, close: () => ws.close() };
   }
 
-  it.runIf(!onPostgres)(
+  it(
     'on PGlite, keeps /health, /config.json and realtime heartbeats under 100 ms while the statement runs; a REST read waits for its cancel',
+    requires(onPostgres ? inStage('vitest', 'PGlite runs statements on its engine thread') : null),
     async () => {
       // Long enough for many probes while the engine's thread is busy with the regex.
       const limit = 1500;

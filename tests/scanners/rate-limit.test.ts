@@ -3,13 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
-import { findChromium } from '../../agents/scanners/webapp/browser/chromium.ts';
 import type { ScanType } from '../../shared/findings.ts';
 import { countingProxy } from '../fixtures/counting-proxy.ts';
+import { chromium } from '../fixtures/debian-packages.ts';
 import type { CountingProxy } from '../fixtures/counting-proxy.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { startVulnerableApi } from '../fixtures/vulnerable-api.ts';
 import { startVulnerableWebapp } from '../fixtures/vulnerable-webapp.ts';
+import { requires } from '../helpers/requirements.ts';
 
 describe('per-target rate limit', () => {
   let app: RunningFixture;
@@ -58,8 +59,9 @@ describe('per-target rate limit', () => {
     expect(result.partial).toBe(true);
   });
 
-  it.skipIf(!findChromium(process.env.CHROMIUM_PATH))(
+  it(
     'keeps the pages Chromium renders within the limit too (every browser request goes through it)',
+    requires(chromium()),
     async () => {
       const { proxy, result } = await scanFor('webapp', app.target, 15, 6, true);
       expect(result.crawl?.engine).toBe('chromium');

@@ -5,36 +5,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+# shellcheck source=../../scripts/lib/stage.sh
+source scripts/lib/stage.sh
+export VIGIL_TEST_STAGE=scanners
+
 inner='ip link set lo up && VIGIL_SCAN_NMAP=off npx vitest run --config tests/scanners/vitest.config.ts "$@"'
 if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
-  echo "skipped: the scanner suites need unshare (util-linux) and ip (iproute2) to make a private network namespace" >&2
+  echo "the scanner suites need unshare (util-linux) and ip (iproute2) to make a private network namespace" >&2
+  if is_ci; then exit 1; fi
+  echo "skipped: no scanner suite ran" >&2
   exit 0
 fi
-# Real, badly configured services for the extra suites (redis, memcached, nginx, OpenSSH, vsftpd, Apache,
-# lighttpd with WebDAV, PHP-FPM, node_exporter, GnuTLS; PHP-FPM with MariaDB, Flask with PostgreSQL for the
-# injection suite; Dropbear, Samba, impacket's SMB server, snmpd, TigerVNC, rlogind, telnetd, openssl for the SSH
-# and service suites; the single-page apps' Python API and libraries, Chromium for the browser crawl); the
-# missing ones are installed, only as root on Debian. Without them those suites skip themselves, saying why. Each entry:
-# package:command-or-path (a path may be a glob).
-missing=()
-for pair in redis-server:redis-server memcached:memcached nginx:/usr/sbin/nginx openssh-server:/usr/sbin/sshd \
-  vsftpd:/usr/sbin/vsftpd apache2:/usr/sbin/apache2 lighttpd:/usr/sbin/lighttpd \
-  lighttpd-mod-webdav:/usr/lib/lighttpd/mod_webdav.so php-fpm:'/usr/sbin/php-fpm*' \
-  prometheus-node-exporter:/usr/bin/prometheus-node-exporter gnutls-bin:/usr/bin/gnutls-serv \
-  php-mysql:'/etc/php/*/mods-available/mysqli.ini' php-twig:/usr/share/php/Twig/autoload.php \
-  mariadb-server:/usr/sbin/mariadbd python3-flask:/usr/lib/python3/dist-packages/flask/__init__.py \
-  python3-graphql-core:/usr/lib/python3/dist-packages/graphql/__init__.py \
-  python3-psycopg2:/usr/lib/python3/dist-packages/psycopg2/__init__.py postgresql-15:/usr/lib/postgresql/15/bin/postgres \
-  dropbear-bin:/usr/sbin/dropbear samba:/usr/sbin/smbd python3-impacket:/usr/lib/python3/dist-packages/impacket/smbserver.py \
-  snmpd:/usr/sbin/snmpd openssl:openssl \
-  tigervnc-standalone-server:/usr/bin/Xtigervnc tigervnc-tools:/usr/bin/tigervncpasswd \
-  rsh-redone-server:/usr/sbin/in.rlogind inetutils-telnetd:/usr/sbin/telnetd \
-  python3:/usr/bin/python3 chromium:/usr/bin/chromium libjs-angularjs:/usr/share/javascript/angular.js/angular.js \
-  libjs-jquery:/usr/share/javascript/jquery/jquery.min.js; do
-  check="${pair#*:}"
-  command -v "$check" >/dev/null || compgen -G "$check" >/dev/null || missing+=("${pair%%:*}")
-done
+# Real, badly configured services for the scanner suites, from Debian (tests/fixtures/debian-packages.ts lists
+# them with the file that shows each is installed); the missing ones are installed, only as root with apt.
+# Without them those suites skip, saying why.
+mapfile -t missing < <(npx tsx tests/fixtures/debian-packages.ts)
 if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+  echo "installing from Debian: ${missing[*]}"
   # The packages must not start their own services (sshd on :22, nginx on :80...): Debian's policy-rc.d
   # hook refuses every start during the install. Docker images ship one; elsewhere it is ours for the install.
   own_policy=''
@@ -45,10 +32,10 @@ if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/de
   if [ ! -e /etc/postgresql-common/createcluster.conf ]; then
     mkdir -p /etc/postgresql-common && echo 'create_main_cluster = false' >/etc/postgresql-common/createcluster.conf
   fi
-  (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 \
-    || { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1; }) \
-    || echo "note: could not install ${missing[*]}; the suites that need them will skip" >&2
+  status=0
+  apt_try apt-get install -y -qq "${missing[@]}" || status=$?
   if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
+  if [ "$status" -ne 0 ]; then install_failed "$status" "${missing[*]}"; fi
 fi
 
 # Servers that are unpacked, not installed: ProFTPD (its package conflicts with vsftpd), an older
@@ -58,19 +45,17 @@ fi
 # Missing ones make their suites skip.
 debs="${VIGIL_TEST_FIXTURE_DEBS:-/var/cache/vigil/fixture-debs}"
 unpack() { # unpack DIR PACKAGE[=VERSION]...
-  local dest="$debs/$1" tmp
+  local dest="$debs/$1" tmp status=0
   shift
   [ -d "$dest" ] && return 0
   tmp="$(mktemp -d)" || return 1
-  # A machine whose packages were all preinstalled may have no package lists yet: one update, one retry.
-  if { (cd "$tmp" && apt-get download -qq "$@" >/dev/null 2>&1) \
-    || { apt-get update -qq >/dev/null 2>&1 && (cd "$tmp" && apt-get download -qq "$@" >/dev/null 2>&1); }; } \
-    && mkdir -p "$dest"; then
+  (cd "$tmp" && apt_try apt-get download -qq "$@") || status=$?
+  if [ "$status" -eq 0 ]; then
+    mkdir -p "$dest"
     for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$dest"; done
-  else
-    echo "note: could not download $*; its suite will skip" >&2
   fi
   rm -rf "$tmp"
+  if [ "$status" -ne 0 ]; then install_failed "$status" "$*"; fi
 }
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   mkdir -p "$debs" && chmod 755 "$debs"
@@ -79,22 +64,26 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   unpack rsh-server rsh-server
   proftpd_libs=(libhiredis0.14 libmemcached11 libmemcachedutil2 libsodium23 libpcre2-posix3 libcap2 libacl1 libidn2-0)
   if [ -x "$debs/proftpd/usr/sbin/proftpd" ] && ldd "$debs/proftpd/usr/sbin/proftpd" | grep -q 'not found'; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${proftpd_libs[@]}" >/dev/null 2>&1 \
-      || echo "note: could not install the libraries of ProFTPD; its suite will skip" >&2
+    status=0
+    apt_try apt-get install -y -qq "${proftpd_libs[@]}" || status=$?
+    if [ "$status" -ne 0 ]; then install_failed "$status" "the libraries of ProFTPD (${proftpd_libs[*]})"; fi
   fi
 fi
 
 # Real library releases for the component suite, and the database servers Debian does not package (PouchDB
-# Server, CongoDB), from the npm registry (the namespace has no network).
-npx tsx tests/fixtures/component-libs.ts || echo "note: could not fetch the component libraries; that suite will skip" >&2
-npx tsx tests/fixtures/npm-servers.ts || echo "note: could not install the npm database servers; their suites will skip" >&2
+# Server, CongoDB), from the npm registry (the namespace has no network). Each fails the stage with npm's
+# error, unless the registry is unreachable and CI is not set (then their suites skip, saying so).
+npx tsx tests/fixtures/component-libs.ts
+npx tsx tests/fixtures/npm-servers.ts
 
 if [ "$(id -u)" -eq 0 ]; then
   namespace=(unshare --net)
 elif unshare --user --map-root-user --net true 2>/dev/null; then
   namespace=(unshare --user --map-root-user --net)
 else
-  echo "skipped: cannot create a private network namespace here (not root, user namespaces disabled)" >&2
+  echo "cannot create a private network namespace here (not root, user namespaces disabled)" >&2
+  if is_ci; then exit 1; fi
+  echo "skipped: no scanner suite ran" >&2
   exit 0
 fi
 if [ $# -gt 0 ]; then
