@@ -159,10 +159,11 @@ describe('statement time limits per role', () => {
       expect(answers.map((r) => r.status)).toEqual(Array(10).fill(500));
       // Ten 2 s statements on at most four connections: three waves, so every sample above came while some ran.
       expect(performance.now() - started).toBeGreaterThanOrEqual(4000);
-      // The attack's requests may hold at most four of the pool's ten connections.
+      // The attack's requests may hold at most four of the pool's ten connections: a probe never waits for
+      // one. Waiting would take up to a statement's 2 s; a quarter of that leaves room for a loaded machine.
       for (const [name, times] of Object.entries(samples)) {
         expect(times.length, name).toBeGreaterThanOrEqual(20);
-        expect(Math.max(...times), name).toBeLessThan(100);
+        expect(Math.max(...times), name).toBeLessThan(500);
       }
       await setRoleTimeout('anon', `${LIMIT_MS}ms`);
     },
@@ -192,7 +193,7 @@ describe('statement time limits per role', () => {
   }
 
   it(
-    'on PGlite, keeps /health, /config.json and realtime heartbeats under 100 ms while the statement runs; a REST read waits for its cancel',
+    'on PGlite, keeps /health, /config.json and realtime heartbeats answering while the statement runs; a REST read waits for its cancel',
     requires(onPostgres ? inStage('vitest', 'PGlite runs statements on its engine thread') : null),
     async () => {
       // Long enough for many probes while the engine's thread is busy with the regex.
@@ -232,18 +233,21 @@ describe('statement time limits per role', () => {
           hint: null,
           message: 'canceling statement due to statement timeout',
         });
-        // It ran to its limit, so every sample above was taken while the engine was busy with it.
+        // It ran to its limit, so every sample above was taken while the engine was busy with it. Had the
+        // statement held the stack's own thread, no probe could have answered before it ended: counting the
+        // answers proves the point whatever the machine's load, and none may have waited a third of it.
         expect(answer.at - started).toBeGreaterThanOrEqual(limit);
         for (const [name, times] of Object.entries(samples)) {
           expect(times.length, name).toBeGreaterThanOrEqual(5);
-          expect(Math.max(...times), name).toBeLessThan(100);
+          expect(Math.max(...times), name).toBeLessThan(limit / 3);
         }
-        // The read waited for the cancel, then ran at once: PGlite cannot run it beside the statement.
+        // The read waited for the cancel, then ran at once (not after another statement's worth of time):
+        // PGlite cannot run it beside the statement.
         const done = await read;
         expect(done.status).toBe(200);
         expect(done.rows).toHaveLength(1);
-        expect(done.at - started).toBeLessThan(limit + 1000);
-        expect(Math.abs(done.at - answer.at)).toBeLessThan(250);
+        expect(done.at - started).toBeGreaterThanOrEqual(limit);
+        expect(done.at - answer.at).toBeLessThan(limit / 2);
         // And the database serves afterwards.
         const after = await restGet('agent_roles?select=id&limit=1');
         expect(after.status).toBe(200);

@@ -43,9 +43,10 @@ describe('connectScan', () => {
       expect(result.open).toEqual(open.map(portOf).sort((a, b) => a - b));
       expect(result.attempts).toBe(3);
       expect(progress.at(-1)).toBe(3);
-      // Loopback answers in well under the minimum timeout, so the adaptive timeout settles at the minimum.
-      expect(result.rttMs).toBeLessThan(250);
-      expect(result.timeoutMs).toBe(250);
+      // The adaptive timeout follows the loopback's round trip (quick on a quiet machine, slow on a loaded
+      // one), within its bounds: never under the minimum or the round trip itself, never over the maximum.
+      expect(result.timeoutMs).toBeGreaterThanOrEqual(Math.max(250, Math.min(2000, result.rttMs)));
+      expect(result.timeoutMs).toBeLessThanOrEqual(2000);
       if (engine === 'net.Socket') {
         expect(result.engine).toBe('net.Socket');
       }
