@@ -49,6 +49,11 @@ beside() {
   return "$status"
 }
 
+# Everything the stages need besides node_modules, installed once before any of them runs.
+stage 'test packages (Debian, npm)'
+bash scripts/test-packages.sh
+export VIGIL_TEST_PACKAGES_READY=1
+
 stage 'typecheck'
 npm run --silent typecheck
 

@@ -16,65 +16,8 @@ if ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
   echo "skipped: no scanner suite ran" >&2
   exit 0
 fi
-# Real, badly configured services for the scanner suites, from Debian (tests/fixtures/debian-packages.ts lists
-# them with the file that shows each is installed); the missing ones are installed, only as root with apt.
-# Without them those suites skip, saying why.
-mapfile -t missing < <(npx tsx tests/fixtures/debian-packages.ts)
-if [ "${#missing[@]}" -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-  echo "installing from Debian: ${missing[*]}"
-  # The packages must not start their own services (sshd on :22, nginx on :80...): Debian's policy-rc.d
-  # hook refuses every start during the install. Docker images ship one; elsewhere it is ours for the install.
-  own_policy=''
-  if [ ! -e /usr/sbin/policy-rc.d ]; then
-    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && own_policy=1
-  fi
-  # postgresql-15 would create and start a cluster of its own on port 5432: no default cluster.
-  if [ ! -e /etc/postgresql-common/createcluster.conf ]; then
-    mkdir -p /etc/postgresql-common && echo 'create_main_cluster = false' >/etc/postgresql-common/createcluster.conf
-  fi
-  status=0
-  apt_try apt-get install -y -qq "${missing[@]}" || status=$?
-  if [ -n "$own_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
-  if [ "$status" -ne 0 ]; then install_failed "$status" "${missing[*]}"; fi
-fi
-
-# Servers that are unpacked, not installed: ProFTPD (its package conflicts with vsftpd), an older
-# Debian revision of OpenSSH (a real build with known CVEs) and netkit's rshd and rexecd (rsh-server
-# conflicts with rsh-redone-server; its daemons need only libpam). Fetched once into
-# VIGIL_TEST_FIXTURE_DEBS with apt-get download; their libraries are installed as ordinary packages.
-# Missing ones make their suites skip.
-debs="${VIGIL_TEST_FIXTURE_DEBS:-/var/cache/vigil/fixture-debs}"
-unpack() { # unpack DIR PACKAGE[=VERSION]...
-  local dest="$debs/$1" tmp status=0
-  shift
-  [ -d "$dest" ] && return 0
-  tmp="$(mktemp -d)" || return 1
-  (cd "$tmp" && apt_try apt-get download -qq "$@") || status=$?
-  if [ "$status" -eq 0 ]; then
-    mkdir -p "$dest"
-    for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$dest"; done
-  fi
-  rm -rf "$tmp"
-  if [ "$status" -ne 0 ]; then install_failed "$status" "$*"; fi
-}
-if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-  mkdir -p "$debs" && chmod 755 "$debs"
-  unpack proftpd proftpd-core proftpd-mod-crypto
-  unpack "openssh-server_9.2p1-2+deb12u7" "openssh-server=1:9.2p1-2+deb12u7"
-  unpack rsh-server rsh-server
-  proftpd_libs=(libhiredis0.14 libmemcached11 libmemcachedutil2 libsodium23 libpcre2-posix3 libcap2 libacl1 libidn2-0)
-  if [ -x "$debs/proftpd/usr/sbin/proftpd" ] && ldd "$debs/proftpd/usr/sbin/proftpd" | grep -q 'not found'; then
-    status=0
-    apt_try apt-get install -y -qq "${proftpd_libs[@]}" || status=$?
-    if [ "$status" -ne 0 ]; then install_failed "$status" "the libraries of ProFTPD (${proftpd_libs[*]})"; fi
-  fi
-fi
-
-# Real library releases for the component suite, and the database servers Debian does not package (PouchDB
-# Server, CongoDB), from the npm registry (the namespace has no network). Each fails the stage with npm's
-# error, unless the registry is unreachable and CI is not set (then their suites skip, saying so).
-npx tsx tests/fixtures/component-libs.ts
-npx tsx tests/fixtures/npm-servers.ts
+# The servers and libraries the suites run (npm test has installed them already, as its first stage).
+if [ -z "${VIGIL_TEST_PACKAGES_READY:-}" ]; then bash scripts/test-packages.sh; fi
 
 if [ "$(id -u)" -eq 0 ]; then
   namespace=(unshare --net)
@@ -93,7 +36,7 @@ fi
 # fixed ports cannot meet. The suites on real servers from apt (they mostly wait on those servers and on
 # timers) in one, the suites on Node fixtures, the port sweeps and the CLI in the other. Each side's output
 # is printed whole once it ends; the stage fails if either side does.
-apt_suites=(injection spa-shop services ssh-servers tls-servers apt-servers real-services web-files components)
+apt_suites=(injection spa-shop services ssh-servers tls-servers apt-servers real-services web-files components nmap-versions)
 first=()
 for name in "${apt_suites[@]}"; do first+=("tests/scanners/$name.test.ts"); done
 second=()
