@@ -4,6 +4,7 @@ import os from 'node:os';
 
 import type { ScanType } from '../shared/findings.ts';
 import { runIsolatedScan } from '../agents/scanners/isolation/scan-process.ts';
+import { runScan } from '../agents/scanners/run-scan.ts';
 import type { IsolatedScanResult } from '../agents/scanners/isolation/scan-process.ts';
 import { startBannerServices } from '../tests/fixtures/banner-services.ts';
 import type { HostileCase } from '../tests/fixtures/hostile/case.ts';
@@ -78,6 +79,55 @@ for (const type of ['webapp', 'api', 'infrastructure'] as const) {
     await fixture.close();
   }
 }
+
+/**
+ * What the process boundary costs a scan: the same API scan in this process and in its own (median of
+ * three each), and how long the scan process takes to report its first progress.
+ */
+async function isolationCost(): Promise<void> {
+  const api = await startVulnerableApi();
+  try {
+    const inProcess: number[] = [];
+    const isolated: number[] = [];
+    const firstProgress: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      let started = performance.now();
+      await runScan('api', { target: api.target, mode: 'local' });
+      inProcess.push(performance.now() - started);
+      started = performance.now();
+      let first = NaN;
+      await runIsolatedScan('api', {
+        target: api.target,
+        mode: 'local',
+        onProgress: () => {
+          if (Number.isNaN(first)) {
+            first = performance.now() - started;
+          }
+        },
+      });
+      isolated.push(performance.now() - started);
+      firstProgress.push(first);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
+    rows.push(
+      {
+        name: 'hostile: process boundary, cost per scan (api, median of 3)',
+        value: Math.round(median(isolated) - median(inProcess)),
+        unit: 'ms',
+        note: `in process ${Math.round(median(inProcess))} ms, own process ${Math.round(median(isolated))} ms`,
+      },
+      {
+        name: 'hostile: process boundary, start to first progress',
+        value: Math.round(median(firstProgress)),
+        unit: 'ms',
+        note: 'fork, TypeScript loaded through tsx, the scan under way',
+      },
+    );
+  } finally {
+    await api.close();
+  }
+}
+await isolationCost();
 
 async function runCase(hostile: HostileCase): Promise<void> {
   const target = await hostile.start();

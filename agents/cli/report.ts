@@ -47,6 +47,18 @@ export function renderReport(result: ScanResult): string {
         ? `HTML crawl only${crawl.reason ? ` (${crawl.reason})` : ''}`
         : `${crawl.rendered} of ${crawl.pages} pages rendered in ${crawl.engine === 'electron' ? 'Electron' : 'Chromium'} ${crawl.browser ?? ''}, ${crawl.api_calls} API calls seen`;
     lines.push(pc.dim(line(how.trim())));
+    if (crawl.sandbox) {
+      lines.push(pc.dim(`browser sandbox: ${line(crawl.sandbox)}`));
+    }
+    if (crawl.stopped) {
+      lines.push(pc.yellow(`rendering stopped: ${line(crawl.stopped)}`));
+    }
+    for (const cut of crawl.cut?.slice(0, 5) ?? []) {
+      lines.push(pc.yellow(`page cut short: ${line(cut.url, 200)} (${line(cut.reason, 200)})`));
+    }
+    if ((crawl.cut_total ?? 0) > 5) {
+      lines.push(pc.yellow(`…and ${(crawl.cut_total ?? 0) - 5} more pages cut short`));
+    }
     if (crawl.login) {
       lines.push(
         crawl.login.status === 'logged-in'

@@ -1,9 +1,13 @@
 // Every rule held to the catalogue's invariants.
+import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
 
 import { rootCauses } from '../pipeline/root-causes.ts';
 import { retiredRuleIds, ruleCatalogue, ruleTables } from './catalogue.ts';
 import { cvssBaseScore } from './core/cvss.ts';
+import { checkRegistry } from './registry.ts';
+import { renderRulesDoc } from './rules-doc.ts';
 
 const ids = Object.keys(ruleCatalogue);
 
@@ -36,6 +40,31 @@ describe('the rule catalogue', () => {
       cause.rules.some((r) => (r.endsWith('.') ? id.startsWith(r) : id === r)),
     );
     expect(covering.map((c) => c.key)).not.toEqual([]);
+  });
+
+  it.each(ids)('%s: a check of a scanner that files its table declares it', (id) => {
+    const table = ruleTables.find((t) => id in t.rules)!;
+    const declaring = table.scanners.flatMap((scanner) =>
+      checkRegistry[scanner].filter((check) => check.rules.includes(id as never)).map((check) => check.id),
+    );
+    expect(declaring).not.toEqual([]);
+  });
+
+  it('has checks with unique ids, each declaring only rules of its own scanner', () => {
+    for (const [scanner, checks] of Object.entries(checkRegistry)) {
+      expect(new Set(checks.map((c) => c.id)).size).toBe(checks.length);
+      for (const check of checks) {
+        for (const rule of check.rules) {
+          const table = ruleTables.find((t) => rule in t.rules);
+          expect(table?.scanners, `${check.id} declares ${rule}`).toContain(scanner);
+        }
+      }
+    }
+  });
+
+  it('is what docs/rules.md says (npm run gen:rules writes it)', () => {
+    const committed = readFileSync(new URL('../../docs/rules.md', import.meta.url), 'utf8');
+    expect(committed).toBe(renderRulesDoc());
   });
 
   it('never uses a retired id again', () => {

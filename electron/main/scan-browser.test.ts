@@ -1,6 +1,7 @@
 import type { BrowserWindow, Session } from 'electron';
 import { describe, expect, it } from 'vitest';
 
+import { ScanBrowserStopped, ScanTabCut } from '../../shared/scan-browser.ts';
 import type { ScanBrowserRequest } from '../../shared/scan-browser.ts';
 import type { ScanBrowserElectron, ScanSessionLike, ScanWindowLike } from './scan-browser.ts';
 import { electronScanBrowser } from './scan-browser.ts';
@@ -16,6 +17,9 @@ function fakeElectron() {
     windows: [] as {
       options: Record<string, unknown>;
       destroyed: boolean;
+      crashed: boolean;
+      listeners: string[];
+      leavesAnyway: boolean;
       commands: [string, unknown][];
       loaded: string[];
     }[],
@@ -45,7 +49,15 @@ function fakeElectron() {
     record: (typeof state.windows)[number];
     webContents;
     constructor(options: Record<string, unknown>) {
-      this.record = { options, destroyed: false, commands: [], loaded: [] };
+      this.record = {
+        options,
+        destroyed: false,
+        crashed: false,
+        listeners: [],
+        leavesAnyway: false,
+        commands: [],
+        loaded: [],
+      };
       state.windows.push(this.record);
       const record = this.record;
       this.webContents = {
@@ -53,8 +65,29 @@ function fakeElectron() {
           record.loaded.push(url);
           return Promise.resolve();
         },
-        executeJavaScript: (code: string) => Promise.resolve({ ran: code }),
+        // A page whose script never yields: its scripts never answer until its renderer is crashed.
+        executeJavaScript: (code: string) =>
+          record.loaded.at(-1)?.endsWith('/spin')
+            ? new Promise((_resolve, reject) => {
+                const wait = setInterval(() => {
+                  if (record.crashed) {
+                    clearInterval(wait);
+                    reject(new Error('Render frame was disposed before WebFrameMain could be accessed'));
+                  }
+                }, 10);
+              })
+            : Promise.resolve({ ran: code }),
         getURL: () => record.loaded.at(-1) ?? '',
+        forcefullyCrashRenderer: () => {
+          record.crashed = true;
+        },
+        on: (event: string, listener: (e: { preventDefault(): void }) => void) => {
+          record.listeners.push(event);
+          // A page asking to stay: the engine must let it go.
+          let prevented = false;
+          listener({ preventDefault: () => (prevented = true) });
+          record.leavesAnyway = prevented;
+        },
         setWindowOpenHandler: () => undefined,
         debugger: {
           attach: () => undefined,
@@ -158,6 +191,7 @@ describe('the Electron scan browser', () => {
       show: false,
       webPreferences: { offscreen: true, sandbox: true, contextIsolation: true, nodeIntegration: false },
     });
+    expect(state.windows[0]).toMatchObject({ listeners: ['will-prevent-unload'], leavesAnyway: true });
     expect(state.windows[0]!.commands).toContainEqual([
       'Page.addScriptToEvaluateOnNewDocument',
       { source: 'window.__vigil = 1' },
@@ -168,5 +202,32 @@ describe('the Electron scan browser', () => {
     await browser.close();
     expect(state.windows[0]!.destroyed).toBe(true);
     expect(state.unhandled.sort()).toEqual(['http', 'https']);
+  });
+
+  it('crashes the renderer of a page that stops answering, reports it, and goes on in a fresh window', async () => {
+    const { electron, state } = fakeElectron();
+    const cuts: { url: string; reason: string }[] = [];
+    const stop = new AbortController();
+    const browser = await electronScanBrowser(electron)({
+      initScript: '',
+      route: () => Promise.resolve({ refused: 'x' }),
+      signal: stop.signal,
+      onCut: (cut) => cuts.push(cut),
+    });
+    const tab = await browser.newTab();
+    await tab.goto('https://shop.example/spin', 1000);
+    await expect(tab.evaluate('document.title', 50)).rejects.toBeInstanceOf(ScanTabCut);
+    expect(state.windows[0]).toMatchObject({ crashed: true, destroyed: true });
+    expect(cuts).toEqual([
+      { url: 'https://shop.example/spin', reason: expect.stringMatching(/over 50 ms/) as unknown },
+    ]);
+    await tab.goto('https://shop.example/next', 1000);
+    expect(await tab.evaluate('1')).toEqual({ ran: '1' });
+    expect(state.windows).toHaveLength(2);
+    // A stop of the scan ends the browser at once; its tabs then say so.
+    stop.abort();
+    expect(browser.stopped).toBe('the scan was stopped');
+    expect(state.windows[1]!.destroyed).toBe(true);
+    await expect(tab.goto('https://shop.example/', 1000)).rejects.toBeInstanceOf(ScanBrowserStopped);
   });
 });

@@ -5,9 +5,14 @@
 // Scans do not run in the desktop process today (the agent worker runs in `npm start`'s Node process or
 // `npm run worker`, where webapp/browser/chromium.ts drives a system Chromium); this engine is the same
 // interface for a worker hosted by the desktop app. The Electron API is passed in, so it is tested without it.
+// Like the Chromium engine, every call on a tab is bounded: a page that stops answering has its renderer
+// crashed on purpose (which stops its CPU) and its window replaced. Memory caps are the desktop app's own
+// (V8 flags are process-wide in Electron): this engine does not watch the process tree.
+import { ScanBrowserStopped, ScanTabCut } from '../../shared/scan-browser.ts';
 import type {
   ScanBrowser,
   ScanBrowserLauncher,
+  ScanBrowserOptions,
   ScanBrowserRequest,
   ScanBrowserTab,
   ScanRequestKind,
@@ -36,6 +41,10 @@ export interface ScanWebContentsLike {
   loadURL(url: string): Promise<void>;
   executeJavaScript(code: string, userGesture?: boolean): Promise<unknown>;
   getURL(): string;
+  /** Ends the renderer process at once (a page whose script never yields cannot be asked to stop). */
+  forcefullyCrashRenderer(): void;
+  /** A page asking "leave this page?": preventing the event's default leaves it anyway. */
+  on(event: 'will-prevent-unload', listener: (event: { preventDefault(): void }) => void): unknown;
   setWindowOpenHandler(handler: () => { action: 'deny' }): void;
   debugger: {
     attach(version: string): void;
@@ -117,11 +126,102 @@ async function toScanRequest(request: Request, resourceType: string | null): Pro
   };
 }
 
+/** The same bounds as the Chromium engine (webapp/browser/chromium.ts `browserLimits`). */
+export const electronLimits = { evaluateMs: 10_000, probeMs: 2_000 };
+
+/** Waits at most `ms`; whatever the promise does later is absorbed (never an unhandled rejection). */
+function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } | { error: unknown } | 'timeout'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('timeout'), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve({ value });
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        resolve({ error });
+      },
+    );
+  });
+}
+
+interface TabHost {
+  open(): Promise<ScanWindowLike>;
+  forget(window: ScanWindowLike): void;
+  assertRunning(): void;
+  cut(url: string, reason: string): void;
+}
+
+/** One tab: an offscreen window, replaced by a fresh one when its page stops answering. */
+class ElectronTab implements ScanBrowserTab {
+  private window: ScanWindowLike | null = null;
+  private at = 'about:blank';
+
+  constructor(private readonly host: TabHost) {}
+
+  async contents(): Promise<ScanWebContentsLike> {
+    this.host.assertRunning();
+    this.window ??= await this.host.open();
+    return this.window.webContents;
+  }
+
+  private cut(url: string, reason: string): never {
+    this.host.cut(url, reason);
+    const window = this.window;
+    this.window = null;
+    if (window) {
+      try {
+        window.webContents.forcefullyCrashRenderer();
+      } catch {
+        // Guard: the renderer may be gone already.
+      }
+      window.destroy();
+      this.host.forget(window);
+    }
+    throw new ScanTabCut(url, reason);
+  }
+
+  async goto(url: string, timeoutMs: number): Promise<void> {
+    const contents = await this.contents();
+    this.at = url;
+    // A page that fails to load (refused, timed out) is still a page to look at, if it answers.
+    const loaded = await within(contents.loadURL(url), timeoutMs);
+    this.host.assertRunning();
+    if (
+      loaded === 'timeout' &&
+      (await within(contents.executeJavaScript('1'), electronLimits.probeMs)) === 'timeout'
+    ) {
+      this.cut(
+        url,
+        `did not finish loading within ${timeoutMs} ms and stopped answering (a script that never yields)`,
+      );
+    }
+  }
+
+  async evaluate<T>(expression: string, timeoutMs = electronLimits.evaluateMs): Promise<T> {
+    const contents = await this.contents();
+    const result = await within(contents.executeJavaScript(expression, false), timeoutMs);
+    this.host.assertRunning();
+    if (result === 'timeout') {
+      this.cut(this.at, `a script in the page ran for over ${timeoutMs} ms without yielding`);
+    }
+    if ('error' in result) {
+      throw result.error;
+    }
+    return result.value as T;
+  }
+
+  url(): Promise<string> {
+    return Promise.resolve(this.window ? this.window.webContents.getURL() : 'about:blank');
+  }
+}
+
 let partitions = 0;
 
 /** Starts a scan browser on Electron's Chromium: one offscreen window per tab, in a fresh session. */
 export function electronScanBrowser(electron: ScanBrowserElectron): ScanBrowserLauncher {
-  return async ({ route, initScript }) => {
+  return async ({ route, initScript, signal, onCut }: ScanBrowserOptions) => {
     partitions += 1;
     const session = electron.session.fromPartition(`vigil-scan-${process.pid}-${partitions}`, {
       cache: false,
@@ -148,25 +248,29 @@ export function electronScanBrowser(electron: ScanBrowserElectron): ScanBrowserL
       callback({ cancel: false });
     });
     const answer = async (request: Request): Promise<Response> => {
-      const scanRequest = await toScanRequest(request, tracker.take(request.method, request.url));
-      const result = await route(scanRequest).catch((error: unknown) => ({ refused: String(error) }));
-      if ('refused' in result) {
+      try {
+        const scanRequest = await toScanRequest(request, tracker.take(request.method, request.url));
+        const result = await route(scanRequest).catch((error: unknown) => ({ refused: String(error) }));
+        if ('refused' in result) {
+          return Response.error();
+        }
+        const headers = new Headers();
+        for (const [name, value] of result.headers) {
+          headers.append(name, value);
+        }
+        // A 204 has no body by definition; Response refuses one.
+        return new Response(result.status === 204 ? null : result.body, { status: result.status, headers });
+      } catch {
+        // Guard: a body that cannot be read or a header Response refuses fails that request only.
         return Response.error();
       }
-      const headers = new Headers();
-      for (const [name, value] of result.headers) {
-        headers.append(name, value);
-      }
-      // A 204 has no body by definition; Response refuses one.
-      return new Response(result.status === 204 ? null : result.body, { status: result.status, headers });
     };
     session.protocol.handle('http', answer);
     session.protocol.handle('https', answer);
-    const windows: ScanWindowLike[] = [];
-    const browser: ScanBrowser = {
-      engine: 'electron',
-      version: electron.chromeVersion,
-      async newTab() {
+    const windows = new Set<ScanWindowLike>();
+    let closed = false;
+    const host: TabHost = {
+      async open() {
         const window = new electron.BrowserWindow({
           show: false,
           width: 1280,
@@ -183,38 +287,57 @@ export function electronScanBrowser(electron: ScanBrowserElectron): ScanBrowserL
             spellcheck: false,
           },
         });
-        windows.push(window);
+        windows.add(window);
         const contents = window.webContents;
         contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+        // A page that asks the visitor to stay would keep the tab, and the crawl, forever.
+        contents.on('will-prevent-unload', (event) => event.preventDefault());
         // The same instrumentation Playwright's addInitScript gives: before any of the page's scripts.
         contents.debugger.attach('1.3');
         await contents.debugger.sendCommand('Page.enable');
         await contents.debugger.sendCommand('Page.addScriptToEvaluateOnNewDocument', { source: initScript });
-        const tab: ScanBrowserTab = {
-          async goto(url, timeoutMs) {
-            let timer: NodeJS.Timeout | undefined;
-            const timeout = new Promise<void>((resolve) => {
-              timer = setTimeout(resolve, timeoutMs);
-            });
-            // A page that fails to load (refused, timed out) is still a page to look at.
-            await Promise.race([contents.loadURL(url).catch(() => undefined), timeout]);
-            clearTimeout(timer);
-          },
-          evaluate: async <T>(expression: string) =>
-            (await contents.executeJavaScript(expression, false)) as T,
-          url: () => Promise.resolve(contents.getURL()),
-        };
+        return window;
+      },
+      forget: (window) => windows.delete(window),
+      assertRunning() {
+        if (browser.stopped) {
+          throw new ScanBrowserStopped(browser.stopped);
+        }
+      },
+      cut: (url, reason) => onCut?.({ url, reason }),
+    };
+    const browser: ScanBrowser & { stopped: string | null } = {
+      engine: 'electron',
+      version: electron.chromeVersion,
+      sandbox: "on (Electron's renderer sandbox, context isolation, no Node integration)",
+      stopped: null,
+      async newTab() {
+        const tab = new ElectronTab(host);
+        await tab.contents();
         return tab;
       },
       close() {
-        for (const window of windows.splice(0)) {
-          window.destroy();
+        if (!closed) {
+          closed = true;
+          signal?.removeEventListener('abort', onAbort);
+          for (const window of windows) {
+            window.destroy();
+          }
+          windows.clear();
+          session.protocol.unhandle('http');
+          session.protocol.unhandle('https');
         }
-        session.protocol.unhandle('http');
-        session.protocol.unhandle('https');
         return Promise.resolve();
       },
     };
+    const onAbort = () => {
+      browser.stopped ??= 'the scan was stopped';
+      void browser.close();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) {
+      onAbort();
+    }
     return browser;
   };
 }

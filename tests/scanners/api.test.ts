@@ -22,6 +22,9 @@ describe('API scanner', () => {
     expect(m.missed).toEqual([]);
     expect(m.unexpected).toEqual([]);
     result.findings.forEach((finding) => findingSchema.parse(finding));
+    // Every check ran whole and filed only rules it declares.
+    expect(result.phase_errors).toEqual([]);
+    expect(result.partial).toBe(false);
   });
 
   it('reads the document from --openapi', async () => {

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
+import { startDripServer } from '../fixtures/hostile/drip.ts';
+import { escapeBanners } from '../fixtures/hostile/service-servers.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { startVulnerableWebapp } from '../fixtures/vulnerable-webapp.ts';
 
@@ -164,5 +166,58 @@ describe('npm run scan', () => {
     const { code, stderr } = await scan(['--type', 'webapp', '--target', 'http://127.0.0.1:1/', '--json']);
     expect(code).toBe(1);
     expect(stderr).toMatch(/vigil scan: .*ECONNREFUSED/);
+  });
+
+  it('prints banners that carry terminal escape sequences as inert text, never running them', async () => {
+    const host = await escapeBanners.start();
+    try {
+      const { code, stdout } = await scan(
+        ['--type', 'infrastructure', '--target', host.target, '--ports', host.ports ?? '21,22,23,80'],
+        { NO_COLOR: '1' },
+      );
+      expect(code).toBe(0);
+      // No byte a terminal acts on: ESC, BEL, CSI, or any other control but the report's own newlines.
+      // eslint-disable-next-line no-control-regex
+      expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(stdout).toContain('\\x1b[2J');
+      expect(stdout).toMatch(/findings: /);
+      expect(stdout).not.toMatch(/^All clear/m);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('prints the partial report on Ctrl-C, saying it was interrupted', async () => {
+    const drip = await startDripServer({ everyMs: 1000 });
+    try {
+      // Node itself (not npx) so the interrupt reaches the command as a terminal would send it.
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'agents/cli/scan.ts', '--type', 'webapp', '--target', drip.url],
+        {
+          env: { ...process.env, NO_COLOR: '1', VIGIL_SCAN_NMAP: 'off', VIGIL_SCAN_BROWSER: 'off' },
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      // Interrupted once the scan is inside the drip (everything but the start page drips, robots.txt first).
+      await expect.poll(() => /robots/.test(stderr), { timeout: 30_000, interval: 100 }).toBe(true);
+      await new Promise((r) => setTimeout(r, 1000));
+      const interruptedAt = Date.now();
+      child.kill('SIGINT');
+      const code = await exited;
+      expect(code).toBe(0);
+      // The stop's grace, the kill of the scan's processes, the report: a few seconds, not the drip's forever.
+      expect(Date.now() - interruptedAt).toBeLessThan(10_000);
+      expect(stdout).toMatch(/partial result/);
+      expect(stdout).toMatch(/stopped: interrupted \(Ctrl-C\)/);
+      // What the start page showed before the drip is in the report.
+      expect(stdout).toMatch(/web\.transport\.cleartext/);
+    } finally {
+      await drip.close();
+    }
   });
 });

@@ -27,6 +27,9 @@ describe('infrastructure scanner', () => {
     expect(m.missed).toEqual([]);
     expect(m.unexpected).toEqual([]);
     result.findings.forEach((finding) => findingSchema.parse(finding));
+    // Every check ran whole and filed only rules it declares.
+    expect(result.phase_errors).toEqual([]);
+    expect(result.partial).toBe(false);
     const evidence = (port: number) =>
       result.findings.find((f) => f.rule_id === 'infra.open-port' && f.location.endsWith(`:${port}`))
         ?.evidence;

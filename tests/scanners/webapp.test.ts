@@ -35,6 +35,8 @@ describe('web-application scanner', () => {
       expect(findingSchema.parse(finding)).toEqual(finding);
     }
     expect(result.partial).toBe(false);
+    // Every check ran whole and filed only rules it declares (a check filing another is a phase error).
+    expect(result.phase_errors).toEqual([]);
     expect(result.stats.requests).toBeGreaterThan(20);
     expect(progress.at(-1)?.percent).toBe(100);
     expect(progress.map((p) => p.phase)).toEqual(

@@ -62,6 +62,20 @@ export interface CrawlReport {
   /** Requests the app's own JavaScript made (XHR and fetch). */
   api_calls: number;
   login?: LoginReport;
+  /** How the browser's pages were confined: "on, as nobody (uid 65534)", or "off: <why>". */
+  sandbox?: string;
+  /** Pages the browser cut short, and why (the first 20; `cut_total` counts them all). */
+  cut?: { url: string; reason: string }[];
+  cut_total?: number;
+  /** Why rendering stopped before the crawl was done (the browser killed for its memory, a crash). */
+  stopped?: string;
+  /** What the browser's request and memory bounds held back (present when they held anything back). */
+  bounds?: {
+    requests_refused: number;
+    bodies_trimmed: number;
+    bodies_dropped: number;
+    exchanges_unrecorded: number;
+  };
 }
 
 /**

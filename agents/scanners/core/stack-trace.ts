@@ -11,7 +11,9 @@ const stackTrace = [
   /\.php on line \d+|Stack trace:\s*#0/, // PHP
   /\.php(?:<\/b>)?:\d+\s*(?:<br \/>)?\s*Stack trace:/, // PHP 8 uncaught exceptions
   /System\.[\w.]+Exception:| {3}at [\w.]+\(.*\) in .*:line \d+/, // .NET
-  /[\w/.-]+\.rb:\d+:in [`'][^']+'/, // Ruby
+  // Ruby. Starts only where a path starts: from every character of a long word (a minified bundle, a 1 MB
+  // run of letters) the search would try again, taking minutes on one body.
+  /(?<![\w/.-])[\w/.-]+\.rb:\d+:in [`'][^']+'/,
   /\bat \/[\w/.-]+\.p[lm] line \d+\.?/, // Perl
 ];
 

@@ -4,7 +4,8 @@
 // their JavaScript reveals are rendered too. With a login, the scan then logs in (through the browser, or
 // by posting the form) and crawls again in the session. The result says which crawl ran, and why.
 import type { Finding } from '../../../shared/findings.ts';
-import type { ScanBrowser } from '../../../shared/scan-browser.ts';
+import { ScanBrowserStopped } from '../../../shared/scan-browser.ts';
+import type { ScanBrowser, ScanBrowserCut } from '../../../shared/scan-browser.ts';
 import type { TargetLogin } from '../../../shared/target-login.ts';
 import type { CrawlReport, ScanOptions } from '../core/context.ts';
 import type { HttpClient } from '../core/http-client.ts';
@@ -12,6 +13,7 @@ import { BrowserLogin } from './auth/browser-login.ts';
 import { HttpLogin } from './auth/http-login.ts';
 import { ScanSession } from './auth/session.ts';
 import type { ApiCall } from './browser/api-calls.ts';
+import { browserLimits } from './browser/chromium.ts';
 import { browserCrawl, routeKey } from './browser/crawl.ts';
 import { domXssFindings } from './browser/dom-xss.ts';
 import type { FormBudget } from './browser/form-exercise.ts';
@@ -34,7 +36,16 @@ export interface CrawlLimits {
   /** Routes with parameters the DOM XSS probe loads again (dom-xss.ts), and its time. */
   domXssRoutes: number;
   domXssMs: number;
+  /** A script run in a page answers within this, or the page is cut (the engine's default otherwise). */
+  evaluateMs?: number;
+  /** The scan's request budget: the rendering may use a share of it (a page may fire requests without end). */
+  maxRequests?: number;
 }
+
+/** The share of the scan's request budget the browser's pages may use, so later checks keep theirs. */
+const renderingShare = 0.4;
+/** Cut pages listed in the report (all are counted). */
+const cutsListed = 20;
 
 export interface CrawlInput {
   client: HttpClient;
@@ -96,6 +107,22 @@ function merge(
   }
   into.apiCalls.push(...(crawled.apiCalls ?? []));
   into.storage.push(...(crawled.storage ?? []));
+  if (crawled.stopped) {
+    into.report.stopped ??= crawled.stopped;
+  }
+}
+
+/** What the browser held back, in the report's words (only what it did hold back). */
+function boundsReport(router: BrowserRouter): CrawlReport['bounds'] {
+  const { refused, trimmed, dropped, unrecorded } = router.counts;
+  return refused + trimmed + dropped + unrecorded > 0
+    ? {
+        requests_refused: refused,
+        bodies_trimmed: trimmed,
+        bodies_dropped: dropped,
+        exchanges_unrecorded: unrecorded,
+      }
+    : undefined;
 }
 
 /** The logged-out crawl's forms; with a login form configured, never that one (by page or by its fields). */
@@ -132,16 +159,34 @@ export async function runCrawl(input: CrawlInput): Promise<CrawlOutcome> {
   };
   const scripted = html.pages.filter((p) => (p.facts?.scripts.length ?? 0) > 0);
   let browser: ScanBrowser | null = null;
-  const router = new BrowserRouter(client, start.origin);
+  const router = new BrowserRouter(
+    client,
+    start.origin,
+    limits.maxRequests ? { maxRequests: Math.floor(limits.maxRequests * renderingShare) } : {},
+  );
+  const cuts: ScanBrowserCut[] = [];
+  let cutTotal = 0;
+  const onCut = (cut: ScanBrowserCut) => {
+    cutTotal += 1;
+    if (cuts.length < cutsListed) {
+      cuts.push({ url: cut.url.slice(0, 500), reason: cut.reason });
+    }
+  };
   if ('none' in input.browser) {
     outcome.report.reason = input.browser.none;
   } else if (scripted.length === 0 && !login) {
     outcome.report.reason = 'no crawled page runs a script';
   } else {
     try {
-      browser = await input.browser.launch({ route: router.route, initScript });
+      browser = await input.browser.launch({
+        route: router.route,
+        initScript,
+        onCut,
+        ...(signal ? { signal } : {}),
+      });
       outcome.report.engine = browser.engine;
       outcome.report.browser = browser.version;
+      outcome.report.sandbox = browser.sandbox;
     } catch (error) {
       outcome.report.reason = `${input.browser.engine} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
     }
@@ -150,10 +195,14 @@ export async function runCrawl(input: CrawlInput): Promise<CrawlOutcome> {
     await browser?.close();
     browser = null;
   };
+  const timing = {
+    navigationMs: limits.navigationMs,
+    settleMs: limits.settleMs,
+    evaluateMs: limits.evaluateMs ?? browserLimits.evaluateMs,
+  };
   try {
-    const timing = { navigationMs: limits.navigationMs, settleMs: limits.settleMs };
     const passMs = login ? limits.browserMs / 2 : limits.browserMs;
-    const passLimits = { ...limits, timeMs: passMs };
+    const passLimits = { ...limits, ...timing, timeMs: passMs };
     if (browser) {
       // Pages whose HTML runs no script render the same in a browser: they are not rendered again.
       const still = new Set(
@@ -172,21 +221,9 @@ export async function runCrawl(input: CrawlInput): Promise<CrawlOutcome> {
         forms: formBudget(limits, login),
       });
       merge(outcome, anonymous, true);
-      outcome.domXss = await domXssFindings(
-        await browser.newTab(),
-        router,
-        anonymous.pages,
-        anonymous.urlParams,
-        {
-          maxRoutes: limits.domXssRoutes,
-          paramsPerRoute: 6,
-          timeMs: limits.domXssMs,
-          navigationMs: limits.navigationMs,
-          // A payload runs as the route renders: the app's requests settle sooner than a crawl's page.
-          settleMs: Math.min(limits.settleMs, 2500),
-        },
-        signal,
-      );
+      if (!anonymous.stopped) {
+        outcome.domXss = await domXss(browser, router, anonymous, limits, timing, signal);
+      }
     }
     if (login) {
       await logInAndCrawl(input, outcome, browser, router, passLimits, timing);
@@ -197,11 +234,59 @@ export async function runCrawl(input: CrawlInput): Promise<CrawlOutcome> {
   }
   outcome.report.pages = outcome.pages.filter((p) => p.facts).length;
   outcome.report.api_calls = outcome.apiCalls.length;
+  if (cutTotal > 0) {
+    outcome.report.cut = cuts;
+    outcome.report.cut_total = cutTotal;
+  }
+  // The engine's own stop (its memory cap, a crash) when no crawl pass saw it happen.
+  const stopped = outcome.report.stopped ?? browser?.stopped;
+  if (stopped && !signal?.aborted) {
+    outcome.report.stopped = stopped;
+  }
+  const bounds = boundsReport(router);
+  if (bounds) {
+    outcome.report.bounds = bounds;
+  }
   // The browser stays only while it holds the login (to log in again if a later phase loses it).
-  if (!(outcome.session && browser && login?.kind === 'form')) {
+  if (!(outcome.session && browser && login?.kind === 'form' && !browser.stopped)) {
     await outcome.close();
   }
   return outcome;
+}
+
+/** The DOM XSS probe on the logged-out pass's routes; a browser gone ends it with what it proved. */
+async function domXss(
+  browser: ScanBrowser,
+  router: BrowserRouter,
+  anonymous: BrowserCrawlResult,
+  limits: CrawlLimits,
+  timing: { navigationMs: number; evaluateMs: number; settleMs: number },
+  signal: AbortSignal | undefined,
+): Promise<Finding[]> {
+  try {
+    return await domXssFindings(
+      await browser.newTab(),
+      router,
+      anonymous.pages,
+      anonymous.urlParams,
+      {
+        maxRoutes: limits.domXssRoutes,
+        paramsPerRoute: 6,
+        timeMs: limits.domXssMs,
+        navigationMs: timing.navigationMs,
+        evaluateMs: timing.evaluateMs,
+        // A payload runs as the route renders: the app's requests settle sooner than a crawl's page.
+        settleMs: Math.min(timing.settleMs, 2500),
+      },
+      signal,
+      anonymous,
+    );
+  } catch (error) {
+    if (error instanceof ScanBrowserStopped) {
+      return [];
+    }
+    throw error;
+  }
 }
 
 async function logInAndCrawl(
@@ -209,8 +294,8 @@ async function logInAndCrawl(
   outcome: CrawlOutcome,
   browser: ScanBrowser | null,
   router: BrowserRouter,
-  limits: CrawlLimits & { timeMs: number },
-  timing: { navigationMs: number; settleMs: number },
+  limits: CrawlLimits & { timeMs: number; evaluateMs: number },
+  timing: { navigationMs: number; settleMs: number; evaluateMs: number },
 ): Promise<void> {
   const { client, start, signal } = input;
   const login = input.login!;
@@ -224,9 +309,11 @@ async function logInAndCrawl(
     return;
   }
   let browserLogin: BrowserLogin | null = null;
-  if (browser) {
+  // A browser stopped in the logged-out pass (its memory, a crash) leaves the login to plain HTTP.
+  const tab = browser && !browser.stopped ? await browser.newTab().catch(() => null) : null;
+  if (tab) {
     router.credentials = () => staticCredentials(login);
-    browserLogin = new BrowserLogin(await browser.newTab(), router, login, start, timing, signal);
+    browserLogin = new BrowserLogin(tab, router, login, start, timing, signal);
   }
   const driver = browserLogin ?? new HttpLogin(client, login, start);
   const session = new ScanSession(login, start.origin, driver);
@@ -276,6 +363,9 @@ async function logInAndCrawl(
     });
     browserLogin.refresh(session);
     merge(outcome, crawled, false);
+    // The tab that holds the login waits on a blank page: the last page crawled (a page that polls,
+    // floods or allocates) does not go on running through the later phases.
+    await browserLogin.tab.goto('about:blank', timing.navigationMs).catch(() => undefined);
   }
   outcome.report.login = session.report();
 }

@@ -5,6 +5,7 @@
 import type { ScanBrowserTab } from '../../../../shared/scan-browser.ts';
 import type { TargetLogin } from '../../../../shared/target-login.ts';
 import { apiCallOf } from '../browser/api-calls.ts';
+import { isBrowserEnd } from '../browser/bounded.ts';
 import type { ApiCall } from '../browser/api-calls.ts';
 import type { BrowserRouter } from '../browser/router.ts';
 import type { Page } from '../crawl.ts';
@@ -15,6 +16,8 @@ import type { LoginDriver, LoginOutcome, ScanSession } from './session.ts';
 export interface BrowserLoginTiming {
   navigationMs: number;
   settleMs: number;
+  /** A script run in the page answers within this, or the page is cut (the engine's default otherwise). */
+  evaluateMs?: number;
 }
 
 export class BrowserLogin implements LoginDriver {
@@ -44,7 +47,16 @@ export class BrowserLogin implements LoginDriver {
   }
 
   private async view(url: string): Promise<PageSnapshot | null> {
-    await this.tab.goto(url, this.timing.navigationMs);
+    this.router.startVisit();
+    try {
+      await this.tab.goto(url, this.timing.navigationMs);
+    } catch (error) {
+      // The page was cut short or the browser is gone (the browser reported why): nothing to see.
+      if (isBrowserEnd(error)) {
+        return null;
+      }
+      throw error;
+    }
     await this.router.settled(300, this.timing.settleMs, this.signal);
     return this.read();
   }
@@ -52,8 +64,11 @@ export class BrowserLogin implements LoginDriver {
   private async read(): Promise<PageSnapshot | null> {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       try {
-        return await this.tab.evaluate<PageSnapshot>(snapshotScript);
-      } catch {
+        return await this.tab.evaluate<PageSnapshot>(snapshotScript, this.timing.evaluateMs);
+      } catch (error) {
+        if (isBrowserEnd(error)) {
+          return null;
+        }
         // The page was navigating (the login redirected): read it again once it has settled.
         await this.router.settled(200, this.timing.settleMs, this.signal);
       }
@@ -63,7 +78,7 @@ export class BrowserLogin implements LoginDriver {
 
   async alive(session: ScanSession): Promise<boolean> {
     const view = await this.view(this.landingUrl.href);
-    this.router.exchanges.length = 0;
+    this.router.take();
     return view !== null && this.loggedIn(view, session);
   }
 
@@ -81,7 +96,7 @@ export class BrowserLogin implements LoginDriver {
     const login = this.login;
     if (login.kind !== 'form') {
       const view = await this.view(this.landingUrl.href);
-      this.router.exchanges.length = 0;
+      this.router.take();
       if (!login.logged_in_marker) {
         return { ok: true, detail: `${login.kind} login (not checked: no logged-in marker given)` };
       }
@@ -98,15 +113,18 @@ export class BrowserLogin implements LoginDriver {
       { selector: login.password_field, value: login.password },
     ];
     const filled = await this.tab
-      .evaluate<{ ok: boolean; reason: string }>(loginScript(fields, login.submit ?? null))
+      .evaluate<{ ok: boolean; reason: string }>(
+        loginScript(fields, login.submit ?? null),
+        this.timing.evaluateMs,
+      )
       .catch((error: unknown) => ({ ok: false, reason: String(error) }));
     if (!filled.ok) {
-      this.router.exchanges.length = 0;
+      this.router.take();
       return { ok: false, reason: filled.reason };
     }
     await this.router.settled(500, this.timing.settleMs, this.signal);
     const after = await this.read();
-    const exchanges = this.router.exchanges.splice(0);
+    const exchanges = this.router.take();
     const refused = exchanges.find(
       (e) => e.request.method !== 'GET' && e.response && [401, 403].includes(e.response.status),
     );

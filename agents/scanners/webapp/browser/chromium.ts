@@ -6,25 +6,61 @@
 // the network. (Interception alone is not enough: Chromium's loading predictor opens connections to hosts
 // it saw on earlier loads of a page, frames and form targets included, before any request exists; the
 // hosted-policy suite records such connections when these flags are left out.)
+//
+// The pages are hostile until shown otherwise: Chromium runs sandboxed under an unprivileged account
+// (chromium-launch.ts), each renderer's JavaScript heap is capped, a watch over the whole process tree
+// kills a renderer, or the browser, that uses too much memory, every call on a tab is bounded
+// (chromium-tab.ts), and a stop of the scan ends every process of the browser within a second.
 import { accessSync, constants } from 'node:fs';
 
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Page, Request, Route } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
+import { ScanBrowserStopped } from '../../../../shared/scan-browser.ts';
 import type {
   ScanBrowser,
   ScanBrowserLauncher,
-  ScanBrowserRequest,
+  ScanBrowserOptions,
   ScanBrowserTab,
-  ScanRequestKind,
 } from '../../../../shared/scan-browser.ts';
+import { settle } from './bounded.ts';
+import { intercept } from './chromium-intercept.ts';
+import { launchChromium, readPid, removeDirs } from './chromium-launch.ts';
+import type { Launched } from './chromium-launch.ts';
+import { ChromiumTab } from './chromium-tab.ts';
+import { ProcessTree, watchMemory } from './process-tree.ts';
+import type { Watch } from './process-tree.ts';
 
 export const defaultChromiumPath = '/usr/bin/chromium';
+
+const mb = 1024 * 1024;
+
+/** What one scan's Chromium may take (docs/scanners.md lists them for customers). */
+export const browserLimits = {
+  /** A script run in a page (the crawl's snapshot, a form's filling) answers within this, or its tab is cut. */
+  evaluateMs: 10_000,
+  /** After a navigation that ran out of time: a page that runs `1` within this is only slow. */
+  probeMs: 2_000,
+  /** Opening a tab, closing a stuck one. */
+  tabMs: 10_000,
+  /** A close (or a stop) waits this long for Chromium to end by itself, then kills every process. */
+  closeMs: 500,
+  /** V8's old-generation heap of each renderer: a page past it crashes its own renderer, nothing more. */
+  rendererHeapMb: 512,
+  /** One renderer's own memory (heap, array buffers, DOM): past it, that renderer is killed. */
+  rendererBytes: 768 * mb,
+  /**
+   * All of the browser's processes together: past it, the browser is killed and rendering stops. Under
+   * the web scan's own cap for its whole process tree (2 GB, core/limits.ts), with room for the scan's
+   * Node process, so that a hostile page costs the rendering, not the scan.
+   */
+  treeBytes: 1280 * mb,
+  /** How often the process tree is measured (an allocating page grows by about 100 MB in that time). */
+  watchEveryMs: 100,
+};
 
 /** The flags of issue 15, then the ones that cut Chromium off from the network outside interception. */
 export const chromiumFlags = [
   '--headless',
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-component-update',
@@ -37,6 +73,7 @@ export const chromiumFlags = [
   '--host-resolver-rules=MAP * ~NOTFOUND',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  `--js-flags=--max-old-space-size=${browserLimits.rendererHeapMb}`,
 ];
 
 /** The Chromium to drive, if one is installed and executable here. */
@@ -50,125 +87,162 @@ export function findChromium(configured: string | undefined): string | null {
   }
 }
 
-const kinds: Record<string, ScanRequestKind> = {
-  document: 'document',
-  script: 'script',
-  xhr: 'xhr',
-  fetch: 'xhr',
-  eventsource: 'xhr',
-  stylesheet: 'stylesheet',
-  image: 'image',
-  font: 'font',
-  media: 'media',
-  websocket: 'websocket',
-};
+const megabytes = (bytes: number) => `${Math.round(bytes / mb)} MB`;
 
-function isTopLevel(request: Request): boolean {
-  try {
-    return request.isNavigationRequest() && request.frame().parentFrame() === null;
-  } catch {
-    // Guard: requests of service workers have no frame; they are never navigations.
-    return false;
-  }
-}
-
-async function toScanRequest(request: Request): Promise<ScanBrowserRequest> {
-  return {
-    url: request.url(),
-    method: request.method(),
-    headers: await request.allHeaders(),
-    body: request.postData(),
-    kind: kinds[request.resourceType()] ?? 'other',
-    navigation: isTopLevel(request),
+class ChromiumBrowser implements ScanBrowser {
+  readonly engine = 'chromium' as const;
+  readonly version: string;
+  readonly sandbox: string;
+  stopped: string | null = null;
+  readonly limits = browserLimits;
+  private readonly context: BrowserContext;
+  private readonly tree: ProcessTree;
+  private readonly watch: Watch;
+  private lastKill: { reason: string; at: number } | null = null;
+  private closing: Promise<void> | null = null;
+  private readonly onAbort = () => {
+    // The scan's own words when its stop carries them (a phase that reached its time limit).
+    const detail = (this.options.signal?.reason as { detail?: unknown } | undefined)?.detail;
+    this.stop(typeof detail === 'string' ? detail : 'the scan was stopped');
   };
-}
 
-/** Playwright takes one value per header name; Set-Cookie lines are joined by newlines, as it expects. */
-function headerRecord(pairs: [string, string][]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of pairs) {
-    const key = name.toLowerCase();
-    out[key] = key in out ? `${out[key]}${key === 'set-cookie' ? '\n' : ', '}${value}` : value;
+  constructor(
+    private readonly launched: Launched,
+    private readonly options: ScanBrowserOptions,
+  ) {
+    this.context = launched.context;
+    this.version = this.context.browser()?.version() ?? 'unknown';
+    this.sandbox = launched.sandbox;
+    this.tree = new ProcessTree(readPid(launched.dirs), launched.dirs.base);
+    this.watch = watchMemory(
+      this.tree,
+      { rendererBytes: browserLimits.rendererBytes, treeBytes: browserLimits.treeBytes },
+      browserLimits.watchEveryMs,
+      {
+        renderer: (pid, bytes) => {
+          this.lastKill = {
+            reason: `its renderer used ${megabytes(bytes)}, over the ${megabytes(browserLimits.rendererBytes)} cap: it was killed`,
+            at: Date.now(),
+          };
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // Guard: it ended meanwhile.
+          }
+        },
+        tree: (bytes) =>
+          this.stop(
+            `Chromium's processes used ${megabytes(bytes)} together, over the ${megabytes(browserLimits.treeBytes)} cap: the browser was killed and no further page was rendered`,
+          ),
+      },
+    );
+    this.context.on('close', () => {
+      // Chromium ended without being asked (it crashed, or something killed it): every process goes.
+      if (!this.closing) {
+        this.stop('Chromium exited unexpectedly');
+      }
+    });
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (options.signal?.aborted) {
+      this.onAbort();
+    }
   }
-  return out;
-}
 
-function tab(page: Page): ScanBrowserTab {
-  return {
-    async goto(url, timeoutMs) {
-      // A page that fails to load (refused, timed out) is still a page to look at: the error is ignored.
-      await page.goto(url, { timeout: timeoutMs, waitUntil: 'load' }).catch(() => undefined);
-    },
-    evaluate: <T>(expression: string) => page.evaluate<T>(expression),
-    url: () => Promise.resolve(page.url()),
-  };
+  /** Kills the browser now; the tabs' calls then throw ScanBrowserStopped. */
+  stop(reason: string): void {
+    this.stopped ??= reason;
+    void this.close().catch(() => undefined);
+  }
+
+  assertRunning(): void {
+    if (this.stopped) {
+      throw new ScanBrowserStopped(this.stopped);
+    }
+  }
+
+  crashReason(): string {
+    // A kill explains one crash, the first to come soon after it.
+    const kill = this.lastKill;
+    this.lastKill = null;
+    return kill && Date.now() - kill.at < 5000
+      ? kill.reason
+      : `its renderer crashed (out of memory: each renderer's JavaScript heap is capped at ${browserLimits.rendererHeapMb} MB, or a fault of its own)`;
+  }
+
+  cut(url: string, reason: string): void {
+    this.options.onCut?.({ url, reason });
+  }
+
+  async openPage(): Promise<Page> {
+    this.assertRunning();
+    const opened = await settle(this.context.newPage(), browserLimits.tabMs);
+    if (opened === 'timeout' || 'error' in opened) {
+      this.stop(
+        opened === 'timeout'
+          ? `a new tab did not open within ${browserLimits.tabMs} ms: the browser was killed`
+          : `a new tab could not be opened (${String(opened.error).split('\n')[0]})`,
+      );
+      this.assertRunning();
+    }
+    const page = (opened as { value: Page }).value;
+    page.setDefaultTimeout(browserLimits.tabMs);
+    // A dialog the init script could not stub (one opened by a frame's javascript: URL) is dismissed; a
+    // "leave this page?" is accepted, or a page that asks it would keep the tab (and the crawl) forever.
+    page.on(
+      'dialog',
+      (dialog) =>
+        void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()).catch(() => undefined),
+    );
+    return page;
+  }
+
+  async discard(page: Page): Promise<void> {
+    // Closing the page ends its renderer (and so a script that never yields); a browser that cannot even
+    // do that is beyond use.
+    const closed = await settle(page.close({ runBeforeUnload: false }), browserLimits.tabMs);
+    if (closed === 'timeout') {
+      this.stop(
+        `a tab that stopped answering did not close within ${browserLimits.tabMs} ms: the browser was killed`,
+      );
+    }
+  }
+
+  async newTab(): Promise<ScanBrowserTab> {
+    const tab = new ChromiumTab(this);
+    await tab.open();
+    return tab;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.options.signal?.removeEventListener('abort', this.onAbort);
+      this.watch.stop();
+      await settle(this.context.close(), browserLimits.closeMs);
+      // Whatever did not end by itself in time (a renderer in a loop, the crash handlers) is killed.
+      this.tree.killAll();
+      await removeDirs(this.launched.dirs);
+    })();
+    return this.closing;
+  }
+
+  /** The largest memory the browser's processes held together, in bytes. */
+  get peakBytes(): number {
+    return this.watch.peak;
+  }
 }
 
 /** Starts Debian's Chromium (or `executablePath`) for one scan. */
 export function chromiumLauncher(executablePath: string): ScanBrowserLauncher {
-  return async ({ route, initScript }) => {
-    const browser = await chromium.launch({
-      executablePath,
-      headless: true,
-      args: chromiumFlags,
-      timeout: 30_000,
-    });
-    let context: BrowserContext;
+  return async (options) => {
+    options.signal?.throwIfAborted();
+    const launched = await launchChromium(executablePath, chromiumFlags);
+    const browser = new ChromiumBrowser(launched, options);
     try {
-      context = await browser.newContext({
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-        ignoreHTTPSErrors: true,
-      });
-      await context.addInitScript({ content: initScript });
-      await context.route(
-        () => true,
-        async (intercepted: Route) => {
-          const answer = await route(await toScanRequest(intercepted.request())).catch((error: unknown) => ({
-            refused: String(error),
-          }));
-          // Guard: the page (or the whole browser) may be gone by the time the answer is ready.
-          await (
-            'refused' in answer
-              ? intercepted.abort('blockedbyclient')
-              : intercepted.fulfill({
-                  status: answer.status,
-                  headers: headerRecord(answer.headers),
-                  body: answer.body,
-                })
-          ).catch(() => undefined);
-        },
-      );
-      // WebSockets are not scanned: they are closed before they connect.
-      await context.routeWebSocket(
-        () => true,
-        (ws) => ws.close(),
-      );
-      // Pop-ups opened by the page are closed at once; the crawl visits what it chooses, in its own tab.
-      context.on('page', (popup) => {
-        void popup
-          .opener()
-          .then((opener) => (opener ? popup.close() : undefined))
-          .catch(() => undefined);
-      });
+      await intercept(launched.context, options);
     } catch (error) {
       await browser.close();
       throw error;
     }
-    const scanBrowser: ScanBrowser = {
-      engine: 'chromium',
-      version: browser.version(),
-      async newTab() {
-        const page = await context.newPage();
-        page.setDefaultTimeout(10_000);
-        // A dialog the init script could not stub (one opened by a frame's javascript: URL) is dismissed.
-        page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-        return tab(page);
-      },
-      async close() {
-        await browser.close().catch(() => undefined);
-      },
-    };
-    return scanBrowser;
+    return browser;
   };
 }

@@ -3,6 +3,7 @@
 // HTML crawl (crawl.ts), built from the rendered DOM, plus what only JavaScript reveals: client-side routes
 // (pushState and hash routes), the app's XHR/fetch requests with their answers (as pages without HTML facts
 // and as endpoints), scripts loaded on the fly, and what the app keeps in web storage.
+import { ScanBrowserStopped, ScanTabCut } from '../../../../shared/scan-browser.ts';
 import type { ScanBrowser, ScanBrowserTab } from '../../../../shared/scan-browser.ts';
 import type { HttpResponse } from '../../core/http-client.ts';
 import { isLogout } from '../auth/logout.ts';
@@ -10,13 +11,14 @@ import type { Endpoint, Page } from '../crawl.ts';
 import { parseHtml } from '../html.ts';
 import type { HtmlFacts } from '../html.ts';
 import { apiCallOf, endpointOf } from './api-calls.ts';
-import { urlParamNames } from './dom-xss.ts';
+import { isBrowserEnd, within } from './bounded.ts';
 import type { ApiCall } from './api-calls.ts';
 import { exerciseForms } from './form-exercise.ts';
 import type { FormBudget } from './form-exercise.ts';
 import { snapshotScript } from './page-scripts.ts';
 import type { PageSnapshot } from './page-scripts.ts';
 import type { BrowserRouter, Exchange } from './router.ts';
+import { urlParamNames } from './url-params.ts';
 
 export interface BrowserCrawlLimits {
   maxPages: number;
@@ -26,6 +28,8 @@ export interface BrowserCrawlLimits {
   /** Per page: the navigation, then waiting for the app's requests to go quiet. */
   navigationMs: number;
   settleMs: number;
+  /** A script run in the page (the snapshot, a form's filling) answers within this, or the page is cut. */
+  evaluateMs: number;
 }
 
 export interface StorageItem {
@@ -43,6 +47,12 @@ export interface BrowserCrawlResult {
   storage: StorageItem[];
   /** Names of URL parameters the app's scripts read (for the DOM XSS probe). */
   urlParams: string[];
+  /** Routes whose page the browser cut short (a script that never yields, a renderer out of memory). */
+  cut: Set<string>;
+  /** Routes whose page took long to render or made more requests than a visit may: probed last. */
+  heavy: Set<string>;
+  /** Why rendering stopped before the crawl was done (the browser was killed or crashed), if it did. */
+  stopped?: string;
 }
 
 /** A visit the session check looked at: the snapshot, and what the page's requests got back. */
@@ -84,27 +94,45 @@ const perTemplate = 2;
 const templateOf = (url: URL) =>
   `${url.pathname.replace(/\/(?:\d+|[0-9a-f]{8}-[0-9a-f-]{27,}|[0-9a-f]{24,})(?=\/|$)/gi, '/{id}')}${/^#!?\//.test(url.hash) ? url.hash.replace(/\/\d+(?=\/|$)/g, '/{id}') : ''}`;
 
-async function snapshot(tab: ScanBrowserTab, router: BrowserRouter, options: BrowserCrawlOptions) {
+async function snapshot(
+  tab: ScanBrowserTab,
+  router: BrowserRouter,
+  options: BrowserCrawlOptions,
+  deadline: number,
+) {
   // A page that navigates while it is read (a client-side redirect) is read again once it has settled.
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
-      return await tab.evaluate<PageSnapshot>(snapshotScript);
-    } catch {
-      await router.settled(200, options.limits.settleMs, options.signal);
+      return await tab.evaluate<PageSnapshot>(snapshotScript, within(deadline, options.limits.evaluateMs));
+    } catch (error) {
+      if (isBrowserEnd(error)) {
+        throw error;
+      }
+      await router.settled(200, within(deadline, options.limits.settleMs), options.signal);
     }
   }
   return null;
 }
+
+/** A visit longer than this (navigation, requests going quiet, snapshot) marks its page as heavy. */
+const heavyMs = 6000;
+
+/** API calls kept for the checks, in all and per method and path (a page calling /api/x?n=1…n=9999). */
+const maxApiCalls = 400;
+const callsPerPath = 10;
 
 export async function browserCrawl(options: BrowserCrawlOptions): Promise<BrowserCrawlResult> {
   const { browser, router, start, limits, signal } = options;
   const deadline = Date.now() + limits.timeMs;
   const pages: Page[] = [];
   const apiCalls = new Map<string, ApiCall>();
+  const perPath = new Map<string, number>();
   const endpoints = new Map<string, Endpoint>();
   const storage = new Map<string, StorageItem>();
   const urlParams = new Set<string>();
-  const scriptsRead = new Set<string>();
+  const cut = new Set<string>();
+  const heavy = new Set<string>();
+  let stopped: string | undefined;
   let shown: HttpResponse | null = null;
   const queued = new Set<string>();
   const templates = new Map<string, number>();
@@ -139,7 +167,15 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
       .sort((a, b) => `${a.method} ${a.url.href}`.localeCompare(`${b.method} ${b.url.href}`));
     for (const call of calls) {
       const callKey = `${call.method} ${call.url.href}`;
-      if (!apiCalls.has(callKey)) {
+      const pathKey = `${call.method} ${call.url.origin}${call.url.pathname}`;
+      if (
+        !apiCalls.has(callKey) &&
+        apiCalls.size < maxApiCalls &&
+        (perPath.get(pathKey) ?? 0) < callsPerPath
+      ) {
+        perPath.set(pathKey, (perPath.get(pathKey) ?? 0) + 1);
+        // Kept for the rest of the scan: its body counts against the router's memory budget.
+        call.response = router.retain(call.response);
         apiCalls.set(callKey, call);
         pages.push({ url: call.url, response: call.response, facts: null, depth });
       }
@@ -151,26 +187,27 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
   };
   const tab = options.tab ?? (await browser.newTab());
   const visited = new Set<string>();
-  while (queue.length > 0 && pages.length < limits.maxPages && Date.now() < deadline) {
-    if (signal?.aborted || router.stopped) {
-      break;
-    }
-    const { url, depth } = queue.shift()!;
+  const visit = async (url: URL, depth: number) => {
     let view: PageSnapshot | null = null;
     let exchanges: Exchange[] = [];
+    const began = Date.now();
+    const refusedBefore = router.counts.refused;
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      router.exchanges.length = 0;
-      await tab.goto(url.href, limits.navigationMs);
-      await router.settled(300, limits.settleMs, signal);
-      view = await snapshot(tab, router, options);
-      exchanges = router.exchanges.splice(0);
+      router.startVisit();
+      await tab.goto(url.href, within(deadline, limits.navigationMs));
+      await router.settled(300, within(deadline, limits.settleMs), signal);
+      view = await snapshot(tab, router, options, deadline);
+      exchanges = router.take();
       // A lost session is renewed and the page visited again, once.
       if (!view || !options.checkSession || (await options.checkSession(view, exchanges)) === 'ok') {
         break;
       }
     }
+    if (Date.now() - began > heavyMs || router.counts.refused > refusedBefore) {
+      heavy.add(routeKey(url));
+    }
     if (!view) {
-      continue;
+      return;
     }
     // The document the tab shows: this visit's last loaded navigation, else (a hash or pushState route
     // of the same app) the one loaded before. Its URL may differ from the route the app moved to.
@@ -191,16 +228,6 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
         ...exchanges.filter((e) => e.request.kind === 'script').map((e) => e.request.url),
         ...router.foreignScripts,
       ];
-      for (const exchange of exchanges) {
-        if (
-          exchange.request.kind === 'script' &&
-          exchange.response &&
-          !scriptsRead.has(exchange.request.url)
-        ) {
-          scriptsRead.add(exchange.request.url);
-          urlParamNames(exchange.response.body).forEach((name) => urlParams.add(name));
-        }
-      }
       for (const script of facts.scripts) {
         urlParamNames(script.inline).forEach((name) => urlParams.add(name));
       }
@@ -210,25 +237,29 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
           facts.scripts.push({ src: new URL(src), inline: '' });
         }
       }
-      pages.push({ url: new URL(key), response, facts, depth });
+      pages.push({ url: new URL(key), response: router.retain(response), facts, depth });
       options.onPage(pages.length, Math.min(limits.maxPages, pages.length + queue.length));
     }
     record(exchanges, depth, false);
     for (const item of view.storage) {
       const itemKey = `${item.area}:${item.key}`;
-      if (!storage.has(itemKey)) {
+      if (!storage.has(itemKey) && storage.size < 500) {
         storage.set(itemKey, { ...item, page: key });
       }
     }
     const sent =
       facts && options.forms
-        ? await exerciseForms(tab, router, here, options.forms, { ...limits, ...(signal ? { signal } : {}) })
+        ? await exerciseForms(tab, router, here, options.forms, {
+            ...limits,
+            deadline,
+            ...(signal ? { signal } : {}),
+          })
         : null;
     if (sent) {
       record(sent.exchanges, depth, true);
     }
     if (depth >= limits.maxDepth) {
-      continue;
+      return;
     }
     for (const route of sent?.routes ?? []) {
       enqueue(new URL(route), depth + 1);
@@ -256,7 +287,28 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
         endpoints.set(`GET ${linkUrl.pathname} ${params.join(',')}`, { url: linkUrl, method: 'GET', params });
       }
     }
+  };
+  while (queue.length > 0 && pages.length < limits.maxPages && Date.now() < deadline) {
+    if (signal?.aborted || router.stopped) {
+      break;
+    }
+    const { url, depth } = queue.shift()!;
+    try {
+      await visit(url, depth);
+    } catch (error) {
+      // A page cut short is left (the browser reported why); a browser gone ends the rendering.
+      if (error instanceof ScanTabCut) {
+        cut.add(routeKey(url));
+        continue;
+      }
+      if (error instanceof ScanBrowserStopped) {
+        stopped = error.reason;
+        break;
+      }
+      throw error;
+    }
   }
+  router.scriptParams.forEach((name) => urlParams.add(name));
   if (router.stopped) {
     throw router.stopped;
   }
@@ -266,5 +318,8 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
     apiCalls: [...apiCalls.values()],
     storage: [...storage.values()],
     urlParams: [...urlParams],
+    cut,
+    heavy,
+    ...(stopped ? { stopped } : {}),
   };
 }

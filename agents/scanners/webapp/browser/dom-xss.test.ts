@@ -8,8 +8,9 @@ import { parseHtml } from '../html.ts';
 import { send } from '../probes.ts';
 import type { HttpClient } from '../../core/http-client.ts';
 import { domSinkScript } from './dom-sinks.ts';
-import { domPayloads, routeTargets, urlParamNames, withValues } from './dom-xss.ts';
+import { domPayloads, routeTargets, withValues } from './dom-xss.ts';
 import { fillScript, listFormsScript } from './form-scripts.ts';
+import { urlParamNames } from './url-params.ts';
 import { riskyForm } from './form-exercise.ts';
 import { initScript, snapshotScript } from './page-scripts.ts';
 
@@ -67,6 +68,18 @@ describe('DOM XSS targets', () => {
       'https://app.example/#/search?q=',
       'https://app.example/#/page0?q=',
       'https://app.example/#/page1?q=',
+    ]);
+  });
+
+  it('tries pages that were slow or flooding to render after the others', () => {
+    const pages = ['/flood', '/app', '/about'].map((path) => page(`https://app.example${path}`));
+    const targets = routeTargets(pages, ['q'], { maxRoutes: 3, paramsPerRoute: 1 }, (url) =>
+      url.pathname.startsWith('/flood'),
+    );
+    expect(targets.map((t) => t.location('q'))).toEqual([
+      'https://app.example/app?q=',
+      'https://app.example/about?q=',
+      'https://app.example/flood?q=',
     ]);
   });
 

@@ -4,9 +4,12 @@
 // time; the payload calls window.__vigilDom(id) (dom-sinks.ts), and only that call, the payload's script
 // actually running in the page, is reported; a payload merely shown, escaped or stripped is not.
 import type { Finding } from '../../../../shared/findings.ts';
+import { ScanBrowserStopped, ScanTabCut } from '../../../../shared/scan-browser.ts';
 import type { ScanBrowserTab } from '../../../../shared/scan-browser.ts';
 import type { Page } from '../crawl.ts';
 import { webappFinding } from '../rules.ts';
+import { isBrowserEnd, sleep, within } from './bounded.ts';
+import { routeKey } from './crawl.ts';
 import type { BrowserRouter } from './router.ts';
 
 /**
@@ -26,6 +29,7 @@ export interface DomXssLimits {
   timeMs: number;
   navigationMs: number;
   settleMs: number;
+  evaluateMs: number;
 }
 
 /** A rendered route and the URL parameters to try on it, all at once (each with its own marker). */
@@ -44,41 +48,6 @@ function hashQuery(url: URL): { path: string; query: URLSearchParams } | null {
   return match ? { path: match[1]!, query: new URLSearchParams(match[2] ?? '') } : null;
 }
 
-const methodNames = new Set([
-  'subscribe',
-  'pipe',
-  'get',
-  'has',
-  'keys',
-  'values',
-  'entries',
-  'forEach',
-  'length',
-]);
-
-/**
- * Names of URL parameters an app's script reads: URLSearchParams and Angular's queryParamMap .get("x"),
- * Angular's queryParams.x, AngularJS's $location.search().x, Vue's $route.query.x. Tried on every route.
- */
-export function urlParamNames(script: string): string[] {
-  const names = new Set<string>();
-  const patterns = [
-    /(?:searchParams|queryParamMap|URLSearchParams\([^)]*\))\.get\(\s*["'`]([\w-]{1,30})["'`]/g,
-    /queryParams\.([A-Za-z_$][\w$]{0,29})\b/g,
-    /queryParams\[\s*["'`]([\w-]{1,30})["'`]\s*\]/g,
-    /\.search\(\)\.([A-Za-z_$][\w$]{0,29})\b/g,
-    /\.query\.([A-Za-z_$][\w$]{0,29})\b/g,
-  ];
-  for (const pattern of patterns) {
-    for (const match of script.matchAll(pattern)) {
-      if (!methodNames.has(match[1]!)) {
-        names.add(match[1]!);
-      }
-    }
-  }
-  return [...names];
-}
-
 /**
  * One target per route shape (a path, or a hash route's path, whatever document it was seen under), with
  * the parameters seen in its URL, then the names the app's scripts read, within the limits.
@@ -87,8 +56,9 @@ export function routeTargets(
   pages: Page[],
   readNames: string[],
   limits: Pick<DomXssLimits, 'maxRoutes' | 'paramsPerRoute'>,
+  heavy: (url: URL) => boolean = () => false,
 ): RouteTarget[] {
-  const out = new Map<string, RouteTarget & { seen: number }>();
+  const out = new Map<string, RouteTarget & { seen: number; heavy: boolean }>();
   for (const page of pages) {
     const url = page.url;
     // A document without a script (a file, a listing) has nothing that could write a value into the page.
@@ -109,13 +79,15 @@ export function routeTargets(
       params,
       location: (param) => `${shape}?${param}=`,
       seen: seen.length,
+      heavy: heavy(url),
     });
   }
   // Routes whose URLs carried parameters first: the app itself puts values there, so it reads them back.
+  // Pages that were slow or flooding to render come last: they must not spend the probe's time on others.
   return [...out.values()]
-    .sort((a, b) => Number(b.seen > 0) - Number(a.seen > 0))
+    .sort((a, b) => Number(b.seen > 0) - Number(a.seen > 0) || Number(a.heavy) - Number(b.heavy))
     .slice(0, limits.maxRoutes)
-    .map(({ seen: _seen, ...target }) => target);
+    .map(({ seen: _seen, heavy: _heavy, ...target }) => target);
 }
 
 const encode = (name: string, value: string) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
@@ -135,9 +107,19 @@ export function withValues(target: RouteTarget, values: Map<string, string>): UR
   return url;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const hitsScript = `(() => (window.__vigilDomHits ? window.__vigilDomHits() : []))()`;
 
+/** Routes the crawl found troublesome: cut short (never loaded again), or slow or flooding (tried last). */
+export interface RoutesToAvoid {
+  cut: ReadonlySet<string>;
+  heavy: ReadonlySet<string>;
+}
+
+/**
+ * Loads each target route with payloads and reports the parameters whose payload ran. Routes the crawl
+ * had to cut (a page that never yields, or ran out of memory) are not loaded again, nor is a route once a
+ * load of it was cut; a browser gone ends the probe with what it proved so far.
+ */
 export async function domXssFindings(
   tab: ScanBrowserTab,
   router: BrowserRouter,
@@ -145,23 +127,53 @@ export async function domXssFindings(
   readNames: string[],
   limits: DomXssLimits,
   signal?: AbortSignal,
+  avoid: RoutesToAvoid = { cut: new Set(), heavy: new Set() },
 ): Promise<Finding[]> {
   const deadline = Date.now() + limits.timeMs;
   const findings = new Map<string, Finding>();
   let id = 0;
   const load = async (url: URL) => {
-    await tab.goto(url.href, limits.navigationMs);
+    router.startVisit();
+    await tab.goto(url.href, within(deadline, limits.navigationMs));
     // A hash route renders after the navigation has returned: its requests start a moment later.
     await sleep(250);
-    await router.settled(300, limits.settleMs, signal);
-    const documents = router.exchanges
-      .splice(0)
+    await router.settled(300, within(deadline, limits.settleMs), signal);
+    const documents = router
+      .take()
       .flatMap((e) => (e.request.navigation && e.response ? [e.response.body] : []));
-    const hits = await tab.evaluate<{ id: string; sink: string | null }[]>(hitsScript).catch(() => []);
+    const hits = await tab
+      .evaluate<{ id: string; sink: string | null }[]>(hitsScript, within(deadline, limits.evaluateMs))
+      .catch((error: unknown) => {
+        if (isBrowserEnd(error)) {
+          throw error;
+        }
+        return [];
+      });
     // A payload the server itself wrote into the document is reflected XSS (probes.ts), not the page's doing.
     return { hits, served: (value: string) => documents.some((body) => body.includes(value)) };
   };
-  for (const target of routeTargets(pages, readNames, limits)) {
+  const targets = routeTargets(
+    pages.filter((page) => !avoid.cut.has(routeKey(page.url))),
+    readNames,
+    limits,
+    (url) => avoid.heavy.has(routeKey(url)),
+  );
+  for (const target of targets) {
+    try {
+      await probeRoute(target);
+    } catch (error) {
+      if (error instanceof ScanBrowserStopped) {
+        break;
+      }
+      // A load cut short: this route is left, the next one gets a fresh tab.
+      if (!(error instanceof ScanTabCut)) {
+        throw error;
+      }
+    }
+  }
+  return [...findings.values()];
+
+  async function probeRoute(target: RouteTarget): Promise<void> {
     let open = target.params;
     for (const payload of domPayloads) {
       if (Date.now() >= deadline || signal?.aborted || router.stopped || open.length === 0) {
@@ -200,5 +212,4 @@ export async function domXssFindings(
       open = open.filter((param) => !findings.has(target.location(param)));
     }
   }
-  return [...findings.values()];
 }

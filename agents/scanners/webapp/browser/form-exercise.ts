@@ -4,6 +4,7 @@
 // once (a search bar on every page is sent once), never a form whose action or button reads like it
 // deletes, pays, orders, resets or logs out, never the scan's own login form.
 import type { ScanBrowserTab } from '../../../../shared/scan-browser.ts';
+import { isBrowserEnd, within } from './bounded.ts';
 import { fillScript, listFormsScript } from './form-scripts.ts';
 import type { FormFound } from './form-scripts.ts';
 import type { BrowserRouter, Exchange } from './router.ts';
@@ -42,19 +43,43 @@ export interface FormsSent {
 
 const routesScript = `(() => [location.href, ...(window.__vigilRoutes || []).slice(0, 200)])()`;
 
+/**
+ * Sends the page's forms. A page cut short meanwhile (ScanTabCut) or a browser gone (ScanBrowserStopped)
+ * ends it, thrown to the crawl; anything else a form does (an error, a navigation) just ends that form.
+ */
 export async function exerciseForms(
   tab: ScanBrowserTab,
   router: BrowserRouter,
   page: URL,
   budget: FormBudget,
-  timing: { navigationMs: number; settleMs: number; signal?: AbortSignal },
+  timing: {
+    navigationMs: number;
+    settleMs: number;
+    evaluateMs: number;
+    deadline: number;
+    signal?: AbortSignal;
+  },
 ): Promise<FormsSent> {
   const out: FormsSent = { exchanges: [], routes: [], sent: [] };
-  const forms = await tab.evaluate<FormFound[]>(listFormsScript).catch(() => [] as FormFound[]);
+  const time = (most: number) => within(timing.deadline, most);
+  const run = <T>(script: string, fallback: T) =>
+    tab.evaluate<T>(script, time(timing.evaluateMs)).catch((error: unknown) => {
+      if (isBrowserEnd(error)) {
+        throw error;
+      }
+      return fallback;
+    });
+  const forms = await run<FormFound[]>(listFormsScript, []);
   let onPage = 0;
   for (const [index, form] of forms.entries()) {
     const key = `${form.names.join(',')}|${form.words}`;
-    if (budget.left <= 0 || onPage >= budget.perPage || timing.signal?.aborted || router.stopped) {
+    if (
+      budget.left <= 0 ||
+      onPage >= budget.perPage ||
+      timing.signal?.aborted ||
+      router.stopped ||
+      Date.now() >= timing.deadline
+    ) {
       break;
     }
     if (budget.sent.has(key) || riskyForm.test(form.words) || (budget.skip?.(page, form) ?? false)) {
@@ -64,20 +89,20 @@ export async function exerciseForms(
     budget.left -= 1;
     // The previous form may have moved the app elsewhere: back to the page first.
     if (onPage > 0 && (await tab.url()) !== page.href) {
-      await tab.goto(page.href, timing.navigationMs);
-      await router.settled(300, timing.settleMs, timing.signal);
+      await tab.goto(page.href, time(timing.navigationMs));
+      await router.settled(300, time(timing.settleMs), timing.signal);
     }
     onPage += 1;
-    router.exchanges.length = 0;
-    const how = await tab.evaluate<string | null>(fillScript(index, formValues)).catch(() => null);
+    router.take();
+    const how = await run<string | null>(fillScript(index, formValues), null);
     // The app's request starts after the click has returned: give it a moment before waiting for quiet.
     await new Promise((resolve) => setTimeout(resolve, 250));
-    await router.settled(300, timing.settleMs, timing.signal);
-    out.exchanges.push(...router.exchanges.splice(0));
+    await router.settled(300, time(timing.settleMs), timing.signal);
+    out.exchanges.push(...router.take());
     if (how) {
       out.sent.push({ fields: form.names, how });
     }
-    out.routes.push(...(await tab.evaluate<string[]>(routesScript).catch(() => [] as string[])));
+    out.routes.push(...(await run<string[]>(routesScript, [])));
   }
   return out;
 }

@@ -8,10 +8,14 @@ import { HttpClient } from '../../core/http-client.ts';
 import { TargetPolicy } from '../../target-policy.ts';
 import { ScanSession } from '../auth/session.ts';
 import { BrowserRouter } from './router.ts';
+import { routerLimits } from './router-answers.ts';
 
 let server: http.Server;
 let origin = '';
 const seen: string[] = [];
+/** Requests of /slow being answered right now, and the most at once. */
+const slow = { now: 0, most: 0 };
+const big = JSON.stringify({ rows: 'r'.repeat(600 * 1024) });
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -22,6 +26,27 @@ beforeAll(async () => {
       res.writeHead(302, { location: 'http://elsewhere.example/' }).end();
     } else if (req.url === '/api/moved') {
       res.writeHead(301, { location: '/api/data' }).end();
+    } else if (req.url === '/api/big') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(big);
+    } else if (req.url === '/app.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(
+        `const term = new URLSearchParams(location.search).get('term'); /* ${'x'.repeat(300 * 1024)} */`,
+      );
+    } else if (req.url === '/style.css') {
+      res.writeHead(200, { 'content-type': 'text/css' }).end(`body{}/*${'y'.repeat(3 * 1024 * 1024)}*/`);
+    } else if (req.url?.startsWith('/slow')) {
+      slow.now += 1;
+      slow.most = Math.max(slow.most, slow.now);
+      setTimeout(() => {
+        slow.now -= 1;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      }, 150);
+    } else if (req.url === '/drip') {
+      // One byte every 200 ms, for as long as anyone listens: only a deadline ends it.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => res.write(' '), 200);
+      req.socket.on('close', () => clearInterval(drip));
     } else {
       res.writeHead(200, {
         'content-type': 'application/json',
@@ -61,7 +86,7 @@ describe('BrowserRouter', () => {
       expect(answer.headers.map(([n]) => n)).not.toContain('content-length');
     }
     expect(seen.at(-1)).toMatch(/^GET \/api\/data c=3 Vigil-Scanner/);
-    expect(r.exchanges).toHaveLength(1);
+    expect(r.take()).toHaveLength(1);
     expect(r.lastSeen.cookie).toBe('c=3');
   });
 
@@ -122,5 +147,87 @@ describe('BrowserRouter', () => {
       refused: expect.stringMatching(/never ends its own session/) as unknown,
     });
     expect(seen.length).toBe(before);
+  });
+
+  it('gives the page whole answers but keeps only what the checks read, and what scripts read', async () => {
+    const r = router();
+    const answer = await r.route(request(`${origin}/api/big`));
+    expect('body' in answer && answer.body.length).toBe(big.length);
+    await r.route(request(`${origin}/app.js`, { kind: 'script' }));
+    const css = await r.route(request(`${origin}/style.css`, { kind: 'stylesheet' }));
+    // A style sheet is read no further than a page needs one.
+    expect('body' in css && css.body.length).toBe(routerLimits.readBytes.stylesheet);
+    const [api, script, style] = r.take();
+    expect(api!.response!.body).toHaveLength(routerLimits.keepPrefix);
+    expect(big.startsWith(api!.response!.body)).toBe(true);
+    expect(script!.response!.body).toBe('');
+    expect(style!.response!.body).toBe('');
+    expect(r.scriptParams).toEqual(new Set(['term']));
+    expect(r.counts).toMatchObject({ trimmed: 1 });
+    expect(r.take()).toEqual([]);
+  });
+
+  it('keeps kept bodies within the budget of the scan', () => {
+    const r = router();
+    const response = {
+      url: origin,
+      status: 200,
+      headers: {},
+      body: 'b'.repeat(routerLimits.retainBytes - 10),
+      redirects: [],
+    };
+    expect(r.retain(response).body).toHaveLength(routerLimits.retainBytes - 10);
+    expect(r.retain({ ...response, body: 'more than ten bytes' }).body).toBe('');
+    expect(r.counts.dropped).toBe(1);
+  });
+
+  it("sends a flood of a page's requests a few at a time, within a quota per visit and for the rendering", async () => {
+    const r = new BrowserRouter(
+      new HttpClient({ policy: new TargetPolicy('local'), maxRequests: 1000 }),
+      origin,
+      {
+        maxRequests: 400,
+      },
+    );
+    slow.most = 0;
+    const flood = Array.from({ length: routerLimits.perVisit + 20 }, (_, i) =>
+      r.route(request(`${origin}/slow?n=${i}`)),
+    );
+    const answers = await Promise.all(flood);
+    expect(slow.most).toBeLessThanOrEqual(routerLimits.concurrent);
+    // The queue holds a bounded number; the rest of the burst is refused at once, as is the visit's excess.
+    const refused = answers.filter((a) => 'refused' in a).map((a) => ('refused' in a ? a.refused : ''));
+    expect(refused.length).toBeGreaterThanOrEqual(20);
+    expect(refused).toContain(`the page made over ${routerLimits.perVisit} requests`);
+    expect(r.counts.refused).toBe(refused.length);
+    r.startVisit();
+    // A new visit may send again, until the rendering's own total is spent.
+    let last: Awaited<ReturnType<typeof r.route>> = { refused: '' };
+    for (let i = 0; i < 500 && !('refused' in last && /rendering used/.test(last.refused)); i += 1) {
+      last = await r.route(request(`${origin}/api/data?i=${i}`));
+    }
+    expect(last).toEqual({ refused: 'the rendering used its 400 requests' });
+  });
+
+  it('answers the page in time when the server drips, and stops sending while too many are unanswered', async () => {
+    const saved = { answerMs: routerLimits.answerMs, abandoned: routerLimits.abandoned };
+    Object.assign(routerLimits, { answerMs: 300, abandoned: 2 });
+    const client = new HttpClient({ policy: new TargetPolicy('local'), maxRequests: 50 });
+    try {
+      const r = new BrowserRouter(client, origin);
+      const started = Date.now();
+      const answers = await Promise.all([1, 2].map(() => r.route(request(`${origin}/drip`))));
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(answers).toEqual([
+        { refused: 'no answer within 300 ms' },
+        { refused: 'no answer within 300 ms' },
+      ]);
+      expect(await r.route(request(`${origin}/api/data`))).toEqual({
+        refused: '2 requests of the page are still unanswered',
+      });
+    } finally {
+      Object.assign(routerLimits, saved);
+      client.close();
+    }
   });
 });

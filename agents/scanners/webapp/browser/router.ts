@@ -3,6 +3,12 @@
 // hold for the browser exactly as for the scanner's own requests. Only the target's origin is fetched;
 // images, fonts and media are refused unfetched (nothing a check reads); redirects are followed here,
 // never by Chromium (which would go around the interception). What came back is recorded for the crawl.
+//
+// A page may fire requests without end, fetch huge bodies, or leave a request dripping: the router gives
+// each visit a request quota and the rendering a total, sends a few at a time, answers the page within a
+// deadline whatever the server does, reads each kind no further than its use needs, and keeps what the
+// checks read (API answers whole when small, a prefix when large; documents; never scripts or styles)
+// within a memory budget. What it refused or dropped is counted for the scan's report.
 import type {
   ScanBrowserAnswer,
   ScanBrowserRequest,
@@ -10,73 +16,101 @@ import type {
 } from '../../../../shared/scan-browser.ts';
 import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
 import { header, OutOfScopeError, ScanStoppedError } from '../../core/http-client.ts';
+import { settle, sleep } from './bounded.ts';
+import {
+  answerOf,
+  dropRequest,
+  prefix,
+  readLimit,
+  redirectPage,
+  routerLimits,
+  unfetched,
+} from './router-answers.ts';
+import { Slots } from './slots.ts';
+import { urlParamNames } from './url-params.ts';
 
 export interface Exchange {
   request: ScanBrowserRequest;
-  /** The final answer (redirects followed), or null when the request was refused or failed. */
+  /**
+   * The final answer (redirects followed), or null when the request was refused or failed. Its body is
+   * what the checks may read: whole, a prefix of a large one, or empty (scripts, styles, over budget).
+   */
   response: HttpResponse | null;
   refused?: string;
 }
 
-/** Scripts and bundles must arrive whole, or the app does not run. */
-const maxBodyBytes = 8_000_000;
-const unfetched = new Set(['image', 'font', 'media', 'websocket']);
-const dropRequest = new Set(['host', 'connection', 'content-length', 'accept-encoding', 'user-agent']);
-const dropResponse = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection']);
-
-function answerOf(response: HttpResponse): ScanBrowserAnswer {
-  const headers: [string, string][] = [];
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (value === undefined || dropResponse.has(name)) {
-      continue;
-    }
-    for (const one of Array.isArray(value) ? value : [value]) {
-      headers.push([name, one]);
-    }
-  }
-  return { status: response.status, headers, body: response.body };
+/** What the router refused, cut or did not keep, for the scan's report. */
+export interface RouterCounts {
+  /** Requests refused for a quota, a full queue, or an answer that came too late. */
+  refused: number;
+  /** Answers kept as a prefix, or without their body (over the memory budget). */
+  trimmed: number;
+  dropped: number;
+  /** Exchanges not recorded at all (the buffer was full). */
+  unrecorded: number;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/**
- * A navigation answered with a redirect: the page gets the redirect's cookies and goes on with a
- * client-side redirect, which is intercepted again like any navigation (Chromium would follow a real
- * 3xx itself, around the interception).
- */
-function redirectPage(response: HttpResponse, next: URL | null): ScanBrowserAnswer {
-  const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
-  const body = next
-    ? `<!doctype html><meta http-equiv="refresh" content="0;url=${escapeHtml(next.href)}">`
-    : '<!doctype html><title>Left the scanned site</title>';
-  return {
-    status: 200,
-    headers: [
-      ['content-type', 'text/html; charset=utf-8'],
-      ...cookies.map((c): [string, string] => ['set-cookie', c]),
-    ],
-    body,
-  };
+export interface RouterOptions {
+  /** Requests the rendering may send in all (its share of the scan's budget). */
+  maxRequests?: number;
 }
+
+/** An exchange and the page's answer; a refusal for a quota is counted, never recorded. */
+type Answered = Exchange & { answer: ScanBrowserAnswer; unrecorded?: true };
 
 export class BrowserRouter {
-  readonly exchanges: Exchange[] = [];
   /** Script URLs of other origins the pages asked for (judged by URL alone, never fetched). */
   readonly foreignScripts = new Set<string>();
+  /** Names of URL parameters the site's own scripts read (for the DOM XSS probe). */
+  readonly scriptParams = new Set<string>();
   /** The latest credentials the pages sent to the target (what the scanner reuses after a browser login). */
   readonly lastSeen: { cookie?: string; authorization?: string } = {};
+  readonly counts: RouterCounts = { refused: 0, trimmed: 0, dropped: 0, unrecorded: 0 };
+  stopped: ScanStoppedError | null = null;
+  /** Credentials to add to the page's own requests (a configured header or cookie login). */
+  credentials: () => Record<string, string> = () => ({});
+
+  private buffer: Exchange[] = [];
+  private bufferBytes = 0;
+  private visitRequests = 0;
+  private totalRequests = 0;
+  private abandoned = 0;
+  private retained = 0;
+  private readonly scriptsRead = new Set<string>();
   /** Start times of the requests in flight. */
   private readonly inflight = new Set<{ since: number }>();
   private lastActivity = Date.now();
-  stopped: ScanStoppedError | null = null;
-
-  /** Credentials to add to the page's own requests (a configured header or cookie login). */
-  credentials: () => Record<string, string> = () => ({});
+  private readonly slots = new Slots(routerLimits.concurrent, routerLimits.queued);
 
   constructor(
     private readonly client: HttpClient,
     private readonly origin: string,
+    private readonly options: RouterOptions = {},
   ) {}
+
+  /** A new page visit: what the previous one recorded is dropped, and its request quota starts again. */
+  startVisit(): void {
+    this.take();
+    this.visitRequests = 0;
+  }
+
+  /** The exchanges recorded since the last take (or visit), in the order they ended. */
+  take(): Exchange[] {
+    const out = this.buffer;
+    this.buffer = [];
+    this.bufferBytes = 0;
+    return out;
+  }
+
+  /** A response kept for the rest of the scan: whole while the budget lasts, without its body after. */
+  retain(response: HttpResponse): HttpResponse {
+    if (this.retained + response.body.length <= routerLimits.retainBytes) {
+      this.retained += response.body.length;
+      return response;
+    }
+    this.counts.dropped += 1;
+    return { ...response, body: '' };
+  }
 
   readonly route: ScanBrowserRoute = async (request) => {
     const entry = { since: Date.now() };
@@ -84,7 +118,9 @@ export class BrowserRouter {
     this.lastActivity = entry.since;
     try {
       const exchange = await this.exchange(request);
-      this.exchanges.push(exchange);
+      if (!exchange.unrecorded) {
+        this.record(exchange);
+      }
       return exchange.answer;
     } finally {
       this.inflight.delete(entry);
@@ -109,17 +145,74 @@ export class BrowserRouter {
     }
   }
 
-  private async exchange(request: ScanBrowserRequest): Promise<Exchange & { answer: ScanBrowserAnswer }> {
-    // A refused navigation is answered 204 No Content, on which browsers stay on the current page: a page
-    // that sends the tab elsewhere (a form posted off-site, a script setting location) is still read.
-    const refuse = (reason: string) => ({
+  /** Keeps what the checks read of an exchange, within the buffer's budget. */
+  private record(exchange: Exchange): void {
+    if (this.buffer.length >= routerLimits.bufferEntries) {
+      this.counts.unrecorded += 1;
+      return;
+    }
+    const response = exchange.response;
+    if (!response) {
+      this.buffer.push({ request: exchange.request, response: null, refused: exchange.refused! });
+      return;
+    }
+    const { kind, navigation } = exchange.request;
+    if (kind === 'script' && !this.scriptsRead.has(exchange.request.url) && this.scriptsRead.size < 2000) {
+      // What a script reads is all the crawl wants of it: its body is not kept.
+      this.scriptsRead.add(exchange.request.url);
+      for (const name of urlParamNames(response.body)) {
+        if (this.scriptParams.size < 200) {
+          this.scriptParams.add(name);
+        }
+      }
+    }
+    const keep =
+      kind === 'xhr'
+        ? routerLimits.keepWhole
+        : kind === 'document' && navigation
+          ? routerLimits.keepDocument
+          : 0;
+    let body = response.body;
+    if (body.length > keep) {
+      body = kind === 'xhr' ? prefix(body, routerLimits.keepPrefix) : '';
+      this.counts.trimmed += keep > 0 ? 1 : 0;
+    }
+    if (this.bufferBytes + body.length > routerLimits.bufferBytes) {
+      body = '';
+      this.counts.dropped += 1;
+    }
+    this.bufferBytes += body.length;
+    this.buffer.push({ ...exchange, response: body === response.body ? response : { ...response, body } });
+  }
+
+  private refusal(request: ScanBrowserRequest, reason: string): Answered {
+    return {
       request,
       response: null,
       refused: reason,
-      answer: request.navigation
-        ? { status: 204, headers: [] as [string, string][], body: '' }
-        : { refused: reason },
-    });
+      // A refused navigation is answered 204 No Content, on which browsers stay on the current page: a
+      // page that sends the tab elsewhere (a form posted off-site, a script setting location) is still read.
+      answer: request.navigation ? { status: 204, headers: [], body: '' } : { refused: reason },
+    };
+  }
+
+  /** Why a request of the target's origin may not be sent now, or null. */
+  private overQuota(request: ScanBrowserRequest): string | null {
+    // The tab's own navigations (the pages the crawl asked for) are never held back by a flood.
+    if (!request.navigation && this.visitRequests >= routerLimits.perVisit) {
+      return `the page made over ${routerLimits.perVisit} requests`;
+    }
+    if (this.totalRequests >= (this.options.maxRequests ?? Number.POSITIVE_INFINITY)) {
+      return `the rendering used its ${this.options.maxRequests} requests`;
+    }
+    if (!request.navigation && this.abandoned >= routerLimits.abandoned) {
+      return `${routerLimits.abandoned} requests of the page are still unanswered`;
+    }
+    return null;
+  }
+
+  private async exchange(request: ScanBrowserRequest): Promise<Answered> {
+    const refuse = (reason: string) => this.refusal(request, reason);
     let url: URL;
     try {
       url = new URL(request.url);
@@ -127,7 +220,7 @@ export class BrowserRouter {
       return refuse('not a URL');
     }
     if (url.origin !== this.origin) {
-      if (request.kind === 'script') {
+      if (request.kind === 'script' && this.foreignScripts.size < 500) {
         this.foreignScripts.add(url.href);
       }
       // Guard: the browser crawl stays on the target's origin, like the HTML crawl.
@@ -139,6 +232,41 @@ export class BrowserRouter {
     if (this.stopped) {
       return refuse('scan stopped');
     }
+    const quota = this.overQuota(request);
+    if (quota) {
+      this.counts.refused += 1;
+      await sleep(routerLimits.refusalDelayMs);
+      // Not recorded: a flood's refusals would crowd out what the page did before.
+      return { ...refuse(quota), unrecorded: true };
+    }
+    this.visitRequests += 1;
+    this.totalRequests += 1;
+    const deadline = Date.now() + routerLimits.answerMs;
+    // A navigation does not queue behind the page's own requests.
+    const turn = request.navigation ? () => undefined : await this.slots.acquire(routerLimits.answerMs);
+    if (!turn) {
+      this.counts.refused += 1;
+      return refuse('too many requests of the page at once');
+    }
+    const pending = this.send(request, url);
+    // The page is answered in time whatever the server does; the request may go on underneath, without
+    // its turn, counted until it ends.
+    const result = await settle(pending, deadline - Date.now());
+    turn();
+    if (result === 'timeout') {
+      this.abandoned += 1;
+      this.counts.refused += 1;
+      const ended = () => {
+        this.abandoned -= 1;
+      };
+      pending.then(ended, ended);
+      return refuse(`no answer within ${routerLimits.answerMs} ms`);
+    }
+    return 'error' in result ? refuse(String(result.error)) : result.value;
+  }
+
+  private async send(request: ScanBrowserRequest, url: URL): Promise<Answered> {
+    const refuse = (reason: string) => this.refusal(request, reason);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
       if (!dropRequest.has(name.toLowerCase())) {
@@ -163,7 +291,7 @@ export class BrowserRouter {
         headers,
         ...(request.body === null ? {} : { body: request.body }),
         followRedirects: request.navigation ? 'none' : 'same-origin',
-        maxBodyBytes,
+        maxBodyBytes: readLimit(request.kind),
         // The browser holds its own cookies; the client's session is for the scanner's own requests.
         anonymous: true,
       });

@@ -1,0 +1,420 @@
+// The web-application scanner's checks, in the order they run (core/checks.ts): the crawl, then passive
+// checks on what came back, then bounded active probes.
+import type { Check } from '../core/checks.ts';
+import type { ScanOptions } from '../core/context.ts';
+import { probeCors } from '../core/cors.ts';
+import { header } from '../core/http-client.ts';
+import type { HttpClient } from '../core/http-client.ts';
+import { forEachLimit } from '../core/pool.ts';
+import { reachTarget } from '../core/reach.ts';
+import { speaksTls, tlsFindings } from '../core/tls-check.ts';
+import { tlsRules } from '../core/tls-rules.ts';
+import type { TlsRuleId } from '../core/tls-rules.ts';
+import type { TargetPolicy } from '../target-policy.ts';
+import { chooseBrowser } from './browser/choose.ts';
+import { apiCandidates, corsWildcardFindings } from './cors-wildcard.ts';
+import type { Endpoint, Page } from './crawl.ts';
+import { directoriesOf, knownUrls } from './directories.ts';
+import { discoverEndpoints } from './discovery/index.ts';
+import type { Discovery } from './discovery/index.ts';
+import { errorPageFindings } from './error-pages.ts';
+import { exposedFileFindings } from './exposed-files.ts';
+import { headerFindings } from './header-checks.ts';
+import { injectionFindings } from './injection/index.ts';
+import { methodBypassFindings } from './method-bypass.ts';
+import { probeFindings } from './probes.ts';
+import { webappFinding } from './rules.ts';
+import type { WebappRuleId } from './rules.ts';
+import { runCrawl } from './run-crawl.ts';
+import type { CrawlOutcome } from './run-crawl.ts';
+import { secretFindings } from './secrets.ts';
+import { readSiteMaps } from './site-maps.ts';
+import type { SiteMaps } from './site-maps.ts';
+import { spaFindings } from './spa-checks.ts';
+import { libraryFindings } from './vulnerable-libs.ts';
+import { writeMethodFindings } from './write-methods.ts';
+
+export const webappLimits = {
+  maxPages: 60,
+  maxDepth: 4,
+  maxRequests: 4000,
+  timeoutMs: 8000,
+  maxScripts: 30,
+  browserMs: 90_000,
+  navigationMs: 10_000,
+  settleMs: 4000,
+  maxForms: 8,
+  formsPerPage: 3,
+  domXssRoutes: 12,
+  domXssMs: 45_000,
+  /** Resources fetched by the endpoint discovery (JavaScript paths, OpenAPI, API indexes). */
+  maxDiscovered: 40,
+  /** Parameters the injection probes exercise (about 30 requests each when nothing is found). */
+  maxInjectionParams: 40,
+};
+
+/** What the web scan's checks share: the site, and what the crawl and discovery found on it. */
+export interface WebScan {
+  readonly options: ScanOptions;
+  readonly policy: TargetPolicy;
+  readonly client: HttpClient;
+  /** Where the scan starts (moved to HTTPS when the site redirects there). */
+  start: URL;
+  siteMaps?: SiteMaps;
+  crawled: CrawlOutcome | null;
+  pages: Page[];
+  endpoints: Endpoint[];
+  /** Same-origin scripts, fetched; others have an empty body (judged by URL alone). */
+  scripts: { url: URL; body: string }[];
+  discovery: Discovery;
+  /** Whether a finding of `ruleId` (at `location`) was already filed. */
+  found(ruleId: WebappRuleId, location?: string): boolean;
+}
+
+/** Alternates two lists, so that a cut-off keeps some of each. */
+function interleave<T>(a: T[], b: T[]): T[] {
+  return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => [a[i], b[i]])
+    .flat()
+    .filter((x): x is T => x !== undefined);
+}
+
+const directories = (scan: WebScan) =>
+  directoriesOf(knownUrls(scan.pages, scan.endpoints, scan.siteMaps), scan.start, 12);
+/** Endpoints the probes exercise: the crawl's and the discovery's, alternately. */
+const probed = (scan: WebScan) => interleave(scan.endpoints, scan.discovery.endpoints);
+
+const tlsRuleIds = Object.keys(tlsRules) as TlsRuleId[];
+const secretRules: WebappRuleId[] = ['web.secret.aws-key', 'web.secret.private-key', 'web.secret.token'];
+
+export const webappChecks: readonly Check<WebScan>[] = [
+  {
+    id: 'web.transport',
+    phase: 'transport',
+    share: 5,
+    category: 'active',
+    rules: ['web.transport.cleartext', 'web.transport.no-https-redirect', ...tlsRuleIds],
+    summary:
+      'Reads the start page: plain HTTP without a redirect to HTTPS, and the TLS checks (protocols, suites, certificates) on the HTTPS port.',
+    async run(scan, { report, incomplete }) {
+      const { client, policy, start } = scan;
+      const first = await reachTarget(client, start, incomplete);
+      const location = first ? header(first, 'location') : undefined;
+      const next = location ? new URL(location, start) : null;
+      if (next?.protocol === 'https:' && next.hostname === start.hostname && start.protocol === 'http:') {
+        scan.start = new URL(next.href);
+      } else if (first && start.protocol === 'http:') {
+        const resolved = await policy.resolve(start.hostname);
+        // HTTPS on the standard port next to plain HTTP means users could be on TLS but are not sent there.
+        const httpsNextDoor = (start.port === '' || start.port === '80') && (await speaksTls(resolved, 443));
+        report([
+          httpsNextDoor
+            ? webappFinding('web.transport.no-https-redirect', {
+                location: start.href,
+                evidence: `HTTP ${first.status} without redirect; HTTPS answers on port 443`,
+              })
+            : webappFinding('web.transport.cleartext', {
+                location: start.href,
+                evidence: `served over plain HTTP (HTTP ${first.status}); no HTTPS redirect`,
+              }),
+        ]);
+      }
+      if (scan.start.protocol === 'https:') {
+        const resolved = await policy.resolve(scan.start.hostname);
+        report(
+          await tlsFindings(
+            resolved,
+            Number(scan.start.port || 443),
+            scan.start.origin,
+            // TLS probes are connections to the customer's server too: they take turns of its rate limit.
+            { signal: client.signal, pace: () => client.turn() },
+          ),
+        );
+      }
+    },
+  },
+  {
+    id: 'web.site-maps',
+    phase: 'robots & sitemap',
+    share: 2,
+    category: 'passive',
+    rules: [],
+    summary: 'Reads robots.txt and the sitemaps it names, for paths to crawl and to look into.',
+    async run(scan) {
+      scan.siteMaps = await readSiteMaps(scan.client, scan.start);
+    },
+  },
+  {
+    id: 'web.crawl',
+    phase: 'crawl',
+    share: 25,
+    // Active: the rendered crawl fills and sends the forms it finds (never deletions, payments or the login).
+    category: 'active',
+    rules: [
+      'web.header.csp-missing',
+      'web.header.hsts-missing',
+      'web.header.nosniff-missing',
+      'web.header.referrer-policy-missing',
+      'web.header.permissions-policy-missing',
+      'web.clickjacking',
+      'web.cookie.secure-missing',
+      'web.cookie.httponly-missing',
+      'web.cookie.samesite-missing',
+      'web.disclosure.server-version',
+      'web.disclosure.powered-by',
+      'web.disclosure.generator',
+      'web.mixed-content',
+      ...secretRules,
+    ],
+    summary:
+      "Crawls the site (HTML, and pages that run scripts rendered in Chromium, logged in when the target has a login); judges every page's headers, cookies and content.",
+    async run(scan, { tick, signal, report, incomplete }) {
+      const crawled = await runCrawl({
+        client: scan.client,
+        start: scan.start,
+        limits: webappLimits,
+        browser: chooseBrowser(scan.options.browser),
+        ...(scan.siteMaps ? { seeds: scan.siteMaps.seeds } : {}),
+        ...(scan.options.login ? { login: scan.options.login } : {}),
+        signal,
+        tick,
+      });
+      scan.crawled = crawled;
+      ({ pages: scan.pages, endpoints: scan.endpoints } = crawled);
+      // Rendering that stopped early (the browser over its memory cap) or pages the browser cut short
+      // leave the scan partial, saying so (crawl.cut and crawl.stopped tell the rest).
+      const rendering = crawled.report;
+      if (rendering.stopped && !signal.aborted) {
+        incomplete(`rendering stopped: ${rendering.stopped}`);
+      } else if (rendering.cut_total) {
+        incomplete(`${rendering.cut_total} page(s) cut short in the browser (${rendering.cut![0]!.reason})`);
+      }
+      report(headerFindings(scan.pages));
+      scan.pages.forEach((page) => report(secretFindings(page.url.href, page.response.body)));
+    },
+  },
+  {
+    id: 'web.scripts',
+    phase: 'scripts',
+    share: 5,
+    category: 'passive',
+    rules: ['web.vulnerable-library', ...secretRules],
+    summary:
+      "Reads the site's own scripts (and names the others by URL): known-vulnerable library versions, secrets.",
+    async run(scan, { tick, report }) {
+      const scripts = new Map<string, string>();
+      for (const page of scan.pages) {
+        for (const script of page.facts?.scripts ?? []) {
+          if (script.src) {
+            scripts.set(script.src.href, page.url.href);
+          } else {
+            report(libraryFindings(page.url.href, '', script.inline));
+          }
+        }
+      }
+      const list = [...scripts.keys()].slice(0, webappLimits.maxScripts);
+      let done = 0;
+      await forEachLimit(list, 4, async (src) => {
+        // Guard: only same-origin scripts are fetched; third-party hosts are judged by URL alone.
+        const body =
+          new URL(src).origin === scan.start.origin ? ((await scan.client.tryRequest(src))?.body ?? '') : '';
+        scan.scripts.push({ url: new URL(src), body });
+        report(libraryFindings(src, src, body));
+        report(secretFindings(src, body));
+        tick(++done, list.length);
+      });
+    },
+  },
+  {
+    id: 'web.single-page-app',
+    phase: 'single-page app',
+    share: 5,
+    category: 'active',
+    rules: [
+      'web.xss.dom',
+      'web.api.nosniff-missing',
+      'web.api.cache-control-missing',
+      'web.auth.token-in-storage',
+      'web.auth.api-without-session',
+      'web.auth.idor',
+      'web.auth.jwt-unverified',
+      'web.exposed.source-map',
+    ],
+    summary:
+      "What only rendering shows: DOM XSS proven by a payload that runs, the app's API answers, what the login session protects, tokens in web storage, source maps.",
+    async run(scan, { tick, report }) {
+      if (scan.crawled) {
+        report(await spaFindings(scan.client, scan.crawled, tick));
+      }
+    },
+  },
+  {
+    id: 'web.discovery',
+    phase: 'discovery',
+    share: 5,
+    category: 'active',
+    rules: ['web.api.personal-data', 'web.graphql.introspection'],
+    summary:
+      'Endpoints beyond links: paths in scripts, OpenAPI documents, API indexes and GraphQL; personal data they give anyone.',
+    async run(scan, { tick, report }) {
+      scan.discovery = await discoverEndpoints(
+        scan.client,
+        scan.start,
+        {
+          pages: scan.pages,
+          scripts: scan.scripts,
+          known: scan.endpoints,
+          loggedIn: Boolean(scan.crawled?.session),
+        },
+        { maxResources: webappLimits.maxDiscovered },
+        tick,
+      );
+      report(scan.discovery.findings);
+    },
+  },
+  {
+    id: 'web.exposed-files',
+    phase: 'exposed files',
+    share: 20,
+    category: 'active',
+    rules: [
+      'web.exposed.git',
+      'web.exposed.env',
+      'web.exposed.ds-store',
+      'web.exposed.backup',
+      'web.exposed.server-status',
+      'web.exposed.phpinfo',
+      'web.exposed.debug',
+      'web.exposed.metrics',
+      'web.exposed.actuator',
+      'web.directory-listing',
+      'web.robots.sensitive-path',
+      'web.disclosure.header-path',
+    ],
+    summary:
+      "Files that should not be served (repositories, environment files, backups, dumps, status and debug pages) and listings, judged against each directory's own 404.",
+    async run(scan, { tick, report }) {
+      report(
+        await exposedFileFindings(scan.client, scan.start, scan.pages, tick, {
+          endpoints: scan.endpoints,
+          ...(scan.siteMaps ? { siteMaps: scan.siteMaps } : {}),
+        }),
+      );
+    },
+  },
+  {
+    id: 'web.write-methods',
+    phase: 'write methods',
+    share: 4,
+    // Intrusive: a WebDAV write is proven by writing a marker file, and deleting it.
+    category: 'intrusive',
+    rules: ['web.webdav.write', 'web.webdav.listing', 'web.method.trace'],
+    summary:
+      'WebDAV (a marker file written and deleted) and TRACE in each known directory, without the login: what anyone may write.',
+    async run(scan, { tick, report }) {
+      report(await writeMethodFindings(scan.client, scan.start, directories(scan), tick));
+    },
+  },
+  {
+    id: 'web.method-bypass',
+    phase: 'write methods',
+    share: 1,
+    category: 'active',
+    rules: ['web.auth.method-bypass'],
+    summary: 'Pages that refuse GET but give their content to another method (HEAD, POST, a made-up verb).',
+    async run(scan, { report }) {
+      report(await methodBypassFindings(scan.client, scan.pages, () => undefined));
+    },
+  },
+  {
+    id: 'web.cors',
+    phase: 'cors',
+    share: 5,
+    category: 'active',
+    rules: ['web.cors.reflected-origin', 'web.cors.null-origin'],
+    summary: 'Sends a foreign and a null Origin to pages and discovered resources and reads what they allow.',
+    async run(scan, { tick, report }) {
+      const candidates = [
+        ...new Set([
+          ...[scan.start.href, ...scan.pages.map((page) => page.url.href)].slice(0, 12),
+          ...scan.discovery.resources.slice(0, 12).map((url) => url.href),
+        ]),
+      ];
+      let done = 0;
+      for (const href of candidates) {
+        const result = await probeCors(scan.client, new URL(href));
+        if (result.reflected) {
+          report([
+            webappFinding('web.cors.reflected-origin', { location: href, evidence: result.reflected }),
+          ]);
+        }
+        if (result.nullOrigin) {
+          report([webappFinding('web.cors.null-origin', { location: href, evidence: result.nullOrigin })]);
+        }
+        tick(++done, candidates.length);
+      }
+    },
+  },
+  {
+    id: 'web.api-cors',
+    phase: 'api cors',
+    share: 2,
+    category: 'active',
+    rules: ['web.cors.wildcard'],
+    summary: 'APIs that answer any origin with `Access-Control-Allow-Origin: *` where that exposes data.',
+    async run(scan, { tick, report }) {
+      const seen = scan.pages.map((page) => ({ url: page.url, response: page.response }));
+      report(
+        await corsWildcardFindings(
+          scan.client,
+          apiCandidates(seen, knownUrls([], scan.endpoints, scan.siteMaps)),
+          tick,
+        ),
+      );
+    },
+  },
+  {
+    id: 'web.probes',
+    phase: 'active probes',
+    share: 15,
+    category: 'active',
+    rules: ['web.xss.reflected', 'web.sqli.error', 'web.open-redirect'],
+    summary:
+      'Each parameter with a marker, a quote and a foreign URL: reflected XSS, SQL errors, open redirects.',
+    async run(scan, { tick, report }) {
+      report(await probeFindings(scan.client, probed(scan), tick));
+    },
+  },
+  {
+    id: 'web.injection',
+    phase: 'injection',
+    share: 20,
+    category: 'active',
+    rules: ['web.sqli.boolean', 'web.sqli.time', 'web.path-traversal', 'web.ssti', 'web.command-injection'],
+    summary:
+      'Differential probes per parameter: blind SQL injection (boolean and time), path traversal, template and command injection.',
+    async run(scan, { tick, report, incomplete }) {
+      const { skipped } = await injectionFindings(scan.client, probed(scan), {
+        maxParams: webappLimits.maxInjectionParams,
+        requestsLeft: webappLimits.maxRequests - scan.client.requests,
+        sqlKnown: (location) => scan.found('web.sqli.error', location),
+        onFinding: (finding) => report([finding]),
+        onProgress: tick,
+      });
+      // Parameters left unprobed for want of budget make the scan partial, saying so.
+      if (skipped > 0) {
+        incomplete(`${skipped} parameter(s) left unprobed: the scan's request budget ran out`);
+      }
+    },
+  },
+  {
+    id: 'web.error-pages',
+    phase: 'error pages',
+    share: 5,
+    category: 'active',
+    rules: ['web.error.verbose'],
+    summary: 'Malformed requests to each directory and endpoint: stack traces and internals in the error.',
+    async run(scan, { tick, report }) {
+      report(await errorPageFindings(scan.client, directories(scan), scan.endpoints, tick));
+    },
+  },
+];
