@@ -21,14 +21,15 @@ const runs: RunRecord[] = readdirSync(dir)
 
 const lines: string[] = ['', '\u001b[1m== summary ==\u001b[0m'];
 
-// Stage timings, as scripts/test.sh recorded them: "name<TAB>start<TAB>end" in seconds since the run began.
+// Stage timings, as scripts/test.sh recorded them: "name<TAB>start<TAB>end[<TAB>cpu]" in seconds since the
+// run began; the CPU seconds of a stage include what ran beside it.
 const timings = path.join(dir, 'stages.tsv');
 if (existsSync(timings)) {
-  lines.push('stage                                                          took');
+  lines.push(`  ${'stage'.padEnd(70)} ${'wall'.padStart(6)} ${'CPU'.padStart(6)}`);
   for (const row of readFileSync(timings, 'utf8').trim().split('\n')) {
-    const [name = '', start = '0', end] = row.split('\t');
+    const [name = '', start = '0', end, cpu] = row.split('\t');
     const took = end === undefined ? 'did not finish' : `${Number(end) - Number(start)} s`;
-    lines.push(`  ${name.padEnd(60)} ${took}`);
+    lines.push(`  ${name.padEnd(70)} ${took.padStart(6)} ${cpu === undefined ? '' : `${cpu} s`.padStart(6)}`);
   }
 }
 

@@ -46,11 +46,11 @@ describe('withSharedMemory', () => {
 });
 
 // The longest test runs 400 statements, about 2 s on a quiet machine; opening the database about as long.
-describe('statement time limits on PGlite', { timeout: budget(3_000) }, () => {
+describe('statement time limits on PGlite', { timeout: budget(4_000) }, () => {
   let db: Database;
   beforeAll(async () => {
     db = await openDatabase({ dataDir: 'memory' });
-  }, budget(3_000));
+  }, budget(6_000));
   afterAll(() => db?.close());
 
   const slow = 'select count(*) as n from generate_series(1, 200000000)';

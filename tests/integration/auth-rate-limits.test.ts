@@ -135,7 +135,7 @@ describe('password sign-in and sign-up limits', () => {
   afterAll(() => stack.close());
 
   // Thirty-odd bcrypt checks, about 2 s on a quiet machine.
-  const hashing = { timeout: budget(4_000) };
+  const hashing = { timeout: budget(5_000) };
 
   it('refuses the 31st sign-in from one address, the right password included', hashing, async () => {
     const email = await confirmedUser(stack);

@@ -41,13 +41,17 @@ const needs = requires(
 describe('version names from nmap -sV on real servers', needs, () => {
   const fixtures: RunningFixture[] = [];
   let silent: net.Server;
+  const held = new Set<net.Socket>();
   let findings: Finding[] = [];
 
   // Four servers, then one scan of five ports with nmap's version detection: about 15 s on a quiet machine.
   beforeAll(async () => {
     fixtures.push(...(await Promise.all([startSshd(), startNginx(), startRealServices()])));
     // Accepts and says nothing, then closes: nmap's probes get no answer it can name.
-    silent = net.createServer((socket) => socket.on('error', () => undefined).end());
+    silent = net.createServer((socket) => {
+      held.add(socket.on('error', () => undefined).on('close', () => held.delete(socket)));
+      socket.end();
+    });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const ports = [
       aptPorts.sshd,
@@ -64,9 +68,13 @@ describe('version names from nmap -sV on real servers', needs, () => {
     findings = result.findings;
   }, budget(20_000));
   afterAll(async () => {
-    await Promise.all(fixtures.map((fixture) => fixture.close()));
-    await new Promise((resolve) => silent?.close(resolve));
-  });
+    // A probe that never closed its side would hold the server open.
+    held.forEach((socket) => socket.destroy());
+    await Promise.all([
+      ...fixtures.map((fixture) => fixture.close()),
+      new Promise((resolve) => silent?.close(resolve)),
+    ]);
+  }, budget(6_000));
 
   const openPort = (port: number) =>
     findings.find((f) => f.rule_id === 'infra.open-port' && f.location === `127.0.0.1:${port}`)?.evidence ??
