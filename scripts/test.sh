@@ -79,15 +79,13 @@ stage 'unit and integration (vitest), with the scanner suites beside it'
 beside 'scanners (in private network namespaces)' 'bash tests/scanners/run.sh' \
   env VIGIL_TEST_STAGE=vitest npx vitest run
 
-stage 'migrations on PostgreSQL 15, with the edge functions and desktop security beside it'
-beside 'edge functions (deno check + smoke), then desktop security (electronegativity)' \
-  'bash scripts/check-functions.sh && npx tsx scripts/check-electron.ts' \
-  bash scripts/test-postgres.sh
-
-# The hosted-policy suite mostly waits on its scans (a quarter of a core over ~55 s), and the end-to-end suite
-# runs one file at a time (about one core): it fits beside it.
-stage 'end-to-end (Chromium), with the hosted target policy beside it'
+# The end-to-end suite runs one file at a time (about one core); beside it the hosted-policy suite mostly waits
+# on its scans (a quarter of a core), and PostgreSQL's suites (one file at a time), then the edge functions
+# and the desktop security check, take the other core.
+stage 'end-to-end (Chromium), with the hosted target policy, PostgreSQL 15, edge functions and desktop security beside it'
 beside 'hosted target policy through npm start (in private namespaces)' 'bash tests/hosted-policy/run.sh' \
+  beside 'migrations on PostgreSQL 15, then edge functions (deno check + smoke), then desktop security (electronegativity)' \
+  'bash scripts/test-postgres.sh && bash scripts/check-functions.sh && npx tsx scripts/check-electron.ts' \
   bash scripts/test-e2e.sh
 
 end_stage

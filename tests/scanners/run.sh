@@ -32,23 +32,29 @@ fi
 if [ $# -gt 0 ]; then
   exec "${namespace[@]}" sh -c "$inner" sh "$@"
 fi
-# The whole stage: two private namespaces side by side, each with a loopback of its own, so the fixtures'
+# The whole stage: three private namespaces side by side, each with a loopback of its own, so the fixtures'
 # fixed ports cannot meet. The suites on real servers from apt (they mostly wait on those servers and on
-# timers) in one, the suites on Node fixtures, the port sweeps and the CLI in the other. Each side's output
-# is printed whole once it ends; the stage fails if either side does.
+# timers) in one, the hostile-target suites (they mostly wait on servers that drip, stall and flood; every
+# hostile-*.test.ts) in another, the suites on Node fixtures, the port sweeps and the CLI in the third. Each
+# side's output is printed whole once it ends; the stage fails if any side does.
 apt_suites=(injection spa-shop services ssh-servers tls-servers apt-servers real-services web-files components nmap-versions)
-first=()
-for name in "${apt_suites[@]}"; do first+=("tests/scanners/$name.test.ts"); done
-second=()
+apt=()
+for name in "${apt_suites[@]}"; do apt+=("tests/scanners/$name.test.ts"); done
+hostile=(tests/scanners/hostile-*.test.ts)
+rest=()
 for file in tests/scanners/*.test.ts; do
-  [[ " ${first[*]} " == *" $file "* ]] || second+=("$file")
+  [[ " ${apt[*]} ${hostile[*]} " == *" $file "* ]] || rest+=("$file")
 done
-log=$(mktemp)
-"${namespace[@]}" sh -c "$inner" sh "${first[@]}" >"$log" 2>&1 &
-pid=$!
+apt_log=$(mktemp)
+hostile_log=$(mktemp)
+"${namespace[@]}" sh -c "$inner" sh "${apt[@]}" >"$apt_log" 2>&1 &
+apt_pid=$!
+"${namespace[@]}" sh -c "$inner" sh "${hostile[@]}" >"$hostile_log" 2>&1 &
+hostile_pid=$!
 status=0
-"${namespace[@]}" sh -c "$inner" sh "${second[@]}" || status=$?
-wait "$pid" || status=$?
-cat "$log"
-rm -f "$log"
+"${namespace[@]}" sh -c "$inner" sh "${rest[@]}" || status=$?
+wait "$apt_pid" || status=$?
+wait "$hostile_pid" || status=$?
+cat "$apt_log" "$hostile_log"
+rm -f "$apt_log" "$hostile_log"
 exit "$status"
