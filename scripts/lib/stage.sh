@@ -10,8 +10,10 @@ is_ci() { [[ ${CI:-} =~ ^(1|true|TRUE|True)$ ]]; }
 apt_try() {
   local log status=0
   log=$(mktemp)
+  # Other runs on this machine may be installing too: wait for dpkg's lock rather than fail on it.
+  set -- "$1" -o DPkg::Lock::Timeout=600 "${@:2}"
   DEBIAN_FRONTEND=noninteractive "$@" >"$log" 2>&1 && { rm -f "$log"; return 0; }
-  if ! apt-get update -qq >"$log" 2>&1; then
+  if ! apt-get -o DPkg::Lock::Timeout=600 update -qq >"$log" 2>&1; then
     printf 'apt-get update failed:\n' >&2
     tail -n 20 "$log" >&2
     rm -f "$log"
