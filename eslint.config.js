@@ -111,4 +111,20 @@ export default tseslint.config(
     files: ['**/*.test.ts', 'tests/**'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/unbound-method': 'off' },
   },
+  // A skip says why, in the one form the skip reporter tables and judges (tests/helpers/requirements.ts).
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'test'].flatMap((object) =>
+          ['skip', 'skipIf', 'runIf', 'todo', 'only'].map((property) => ({
+            object,
+            property,
+            message: 'skip with requires(...) or skipNow(...) from tests/helpers/requirements.ts, saying why',
+          })),
+        ),
+      ],
+    },
+  },
 );

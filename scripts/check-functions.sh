@@ -49,3 +49,4 @@ TS
     deno run --quiet --node-modules-dir=manual --config "$dir/deno.json" --allow-env --allow-read=. \
     "$smoke/$name.ts"
 done
+echo "edge functions: ${#functions[@]} type-checked and smoke-run under Deno"

@@ -5,6 +5,7 @@
 # (postgresql-15-postgis-3) is installed too, for the REST suites' GeoJSON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export VIGIL_TEST_STAGE=postgres
 
 PG_BIN=/usr/lib/postgresql/15/bin # explicit: another pg_ctl (e.g. /usr/local/bin) may be first on PATH
 
@@ -18,16 +19,16 @@ if [ ! -x "$PG_BIN/initdb" ]; then
     as_root mkdir -p /etc/postgresql-common
     echo 'create_main_cluster = false' | as_root tee /etc/postgresql-common/createcluster.conf >/dev/null
   fi
-  as_root apt-get update
-  as_root apt-get install -y --no-install-recommends -o Dpkg::Options::=--force-confold postgresql-15
+  as_root apt-get -o DPkg::Lock::Timeout=600 update
+  as_root apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends -o Dpkg::Options::=--force-confold postgresql-15
 fi
 
 # PostGIS for the REST suites' application/geo+json (tests/fixtures/rest-fidelity.sql creates it where available).
 if [ ! -e /usr/share/postgresql/15/extension/postgis.control ]; then
   echo "PostGIS for PostgreSQL 15 not found: installing postgresql-15-postgis-3 from apt"
   export DEBIAN_FRONTEND=noninteractive
-  as_root apt-get update
-  as_root apt-get install -y --no-install-recommends -o Dpkg::Options::=--force-confold postgresql-15-postgis-3
+  as_root apt-get -o DPkg::Lock::Timeout=600 update
+  as_root apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends -o Dpkg::Options::=--force-confold postgresql-15-postgis-3
 fi
 
 # Postgres refuses to run as root: the cluster belongs to the postgres user then.

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseNmapXml } from './nmap-scripts.ts';
 import recorded from './ssh-parsers.recorded.json';
 import { nmapSshClaims, sshAuditClaims, sshAuditVerdicts } from './ssh-parsers.ts';
+import { reviewOf } from './tool-only-review.ts';
 
 const whats = (claims: { rule: string; what: string }[]) => claims.map((c) => `${c.rule} ${c.what}`).sort();
 
@@ -39,12 +40,23 @@ describe('ssh-audit report', () => {
   it('counts NIST-curve policy fails apart, and claims nothing on a hardened build', () => {
     const proftpd = sshAuditClaims(recorded.sshAudit.proftpd);
     expect(proftpd.curvePolicyFails).toBe(3);
+    // Listed, not dropped: the bench's review of tool-only findings judges them (a policy, not a break).
+    expect(proftpd.toolOnly).toHaveLength(3);
+    expect(proftpd.toolOnly.every((line) => /elliptic curves/.test(line))).toBe(true);
     expect(proftpd.claims.some((c) => c.what.includes('nistp'))).toBe(false);
     const dropbear = sshAuditClaims(recorded.sshAudit.dropbear);
     expect(dropbear.curvePolicyFails).toBe(3);
     expect(whats(dropbear.claims)).toEqual(['infra.ssh.weak-host-key key ssh-rsa']);
+    // Every [fail] outside our rules in the recorded runs has a verdict.
+    const lines = Object.values(recorded.sshAudit).flatMap((text) => sshAuditClaims(text).toolOnly);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.filter((line) => reviewOf('ssh-audit', line)?.verdict !== 'policy')).toEqual([]);
     // ssh-audit 2.5.0 lists no CVE for OpenSSH 9.2p1, whatever the Debian revision.
-    expect(sshAuditClaims(recorded.sshAudit['old-debian'])).toEqual({ claims: [], curvePolicyFails: 0 });
+    expect(sshAuditClaims(recorded.sshAudit['old-debian'])).toEqual({
+      claims: [],
+      curvePolicyFails: 0,
+      toolOnly: [],
+    });
   });
 
   it('reads continuation lines and strips colours', () => {

@@ -55,8 +55,15 @@ function ruleOfVerdict(v: SshAuditVerdict): string | null {
   );
 }
 
-/** ssh-audit's report as claims, and how many algorithms it failed only for the NIST-curve policy. */
-export function sshAuditClaims(text: string): { claims: Claim[]; curvePolicyFails: number } {
+/**
+ * ssh-audit's report as claims, how many algorithms it failed only for the NIST-curve policy, and every
+ * [fail] that maps to none of our rules (those included), as `kind algorithm: reasons`.
+ */
+export function sshAuditClaims(text: string): {
+  claims: Claim[];
+  curvePolicyFails: number;
+  toolOnly: string[];
+} {
   const verdicts = sshAuditVerdicts(text);
   const claims = verdicts.flatMap((v) => {
     const rule = ruleOfVerdict(v);
@@ -68,7 +75,16 @@ export function sshAuditClaims(text: string): { claims: Claim[]; curvePolicyFail
   const curvePolicyFails = verdicts.filter((v) =>
     v.verdicts.some((x) => x.level === 'fail' && curvePolicy(x.text)),
   ).length;
-  return { claims, curvePolicyFails };
+  const toolOnly = verdicts
+    .filter((v) => v.verdicts.some((x) => x.level === 'fail') && ruleOfVerdict(v) === null)
+    .map(
+      (v) =>
+        `${v.kind} ${v.algorithm}: ${v.verdicts
+          .filter((x) => x.level === 'fail')
+          .map((x) => x.text)
+          .join('; ')}`,
+    );
+  return { claims, curvePolicyFails, toolOnly };
 }
 
 /** nmap's ssh-auth-methods and ssh-hostkey outputs (script id → text) as claims. */

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 
 import recorded from './tls-parsers.recorded.json';
-import { sslscanRules, testsslRules } from './tls-parsers.ts';
+import { reviewOf } from './tool-only-review.ts';
+import { sslscanRules, sslscanToolOnly, testsslRules, testsslToolOnly } from './tls-parsers.ts';
 
 const rules = (map: Map<string, string>) => [...map.keys()].sort();
 
@@ -63,5 +64,53 @@ describe('sslscan XML', () => {
       'tls.weak-dh',
     ]);
     expect(rules(sslscanRules(recorded.sslscan['nginx-hardened']))).toEqual([]);
+  });
+});
+
+describe('what the tools flag outside our rules', () => {
+  it('lists every testssl.sh problem that maps to no rule, and nothing it rates OK', () => {
+    expect(testsslToolOnly(recorded.testssl['gnutls-weak'])).toEqual([
+      'cipherlist_LOW (HIGH): offered',
+      'cipherlist_AVERAGE (LOW): offered',
+      'cipherlist_STRONG (MEDIUM): not offered',
+      'cert_revocation (HIGH): Neither CRL nor OCSP URI provided',
+      'HSTS (LOW): not offered',
+      'secure_client_renego (HIGH): VULNERABLE, DoS threat',
+      'BEAST (LOW): VULNERABLE -- but also supports higher protocols  TLSv1.1 TLSv1.2 (likely mitigated)',
+      'LUCKY13 (LOW): potentially vulnerable, uses TLS CBC ciphers',
+    ]);
+    expect(testsslToolOnly(recorded.testssl['nginx-hardened'])).toEqual(['HSTS (LOW): not offered']);
+  });
+
+  it('lists what sslscan flags outside our rules: insecure renegotiation, compression, Heartbleed, other weak suites', () => {
+    // Its recorded runs flag nothing outside our rules: each weak suite falls under one of them.
+    for (const xml of Object.values(recorded.sslscan)) {
+      expect(sslscanToolOnly(xml)).toEqual([]);
+    }
+    const xml = [
+      '<cipher status="accepted" sslversion="TLSv1.2" bits="128" cipher="AES128-SHA" strength="medium" />',
+      '<renegotiation supported="1" secure="0" />',
+      '<compression supported="1" />',
+      '<heartbleed sslversion="TLSv1.2" vulnerable="1" />',
+    ].join('\n');
+    expect(sslscanToolOnly(xml)).toEqual([
+      'cipher TLSv1.2 AES128-SHA (medium)',
+      'renegotiation: insecure',
+      'compression: supported',
+      'heartbleed: TLSv1.2 vulnerable',
+    ]);
+  });
+
+  it('has a verdict for everything the recorded runs flag outside our rules', () => {
+    const lines = [
+      ...Object.values(recorded.testssl).flatMap((items) => testsslToolOnly(items)),
+      ...Object.values(recorded.sslscan).flatMap((xml) => sslscanToolOnly(xml)),
+    ];
+    expect(lines.filter((line) => !reviewOf('testssl.sh', line) && !reviewOf('sslscan', line))).toEqual([]);
+    // Two are problems only testssl.sh finds: the TLS class loses to it until we check them.
+    expect(lines.filter((line) => reviewOf('testssl.sh', line)?.verdict === 'we-miss')).toEqual([
+      'cert_revocation (HIGH): Neither CRL nor OCSP URI provided',
+      'secure_client_renego (HIGH): VULNERABLE, DoS threat',
+    ]);
   });
 });

@@ -18,6 +18,13 @@ export interface ToolRun {
    * have. True observations missing from the planted list are not counted against it.
    */
   falsePositives: string[];
+  /**
+   * What the tool flagged that maps to none of our rules, in its own words (`id: text`): perhaps a problem
+   * we do not look for at all. Never dropped: the run lists them per class as tool-only findings, and each
+   * needs a verdict in bench/detection/tool-only-review.ts (the tool's false positive, a policy we do not
+   * share, or a problem we miss, which counts against us) before its class can pass.
+   */
+  toolOnly?: string[];
   /** Wall-clock time of the tool's run. */
   ms: number;
   note?: string;

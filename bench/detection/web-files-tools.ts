@@ -30,11 +30,18 @@ const pathOf = (url: string, fixture: RunningFixture) => {
 const isExposure = (rule: string) =>
   rule.startsWith('web.exposed.') || rule.startsWith('web.robots.') || rule === 'web.disclosure.header-path';
 
-/** Collects found issues and false claims (a claimed problem at a path where none is planted). */
+/**
+ * Collects found issues, false claims (a claimed problem at a path where none is planted) and what the tool
+ * reports outside our rules.
+ */
 function collector(fixture: RunningFixture) {
   const found = new Map<string, PlantedIssue>();
   const falsePositives = new Set<string>();
+  const toolOnly = new Set<string>();
   return {
+    outsideOurRules(line: string) {
+      toolOnly.add(line);
+    },
     claim(location: string, rules: (rule: string) => boolean, what: string, countsAsFalse = true) {
       const hits = plantedAt(fixture, location, rules);
       hits.forEach((hit) => found.set(`${hit.rule_id} ${hit.location}`, hit));
@@ -45,6 +52,7 @@ function collector(fixture: RunningFixture) {
     result: (ms: number, note?: string): ToolRun => ({
       found: [...found.values()],
       falsePositives: [...falsePositives],
+      toolOnly: [...toolOnly],
       ms,
       ...(note ? { note } : {}),
     }),
@@ -83,8 +91,11 @@ export const wapiti: ReferenceTool = {
             : /htaccess/i.test(category)
               ? 'web.auth.method-bypass'
               : '';
-          const rules = (r: string) => r === rule;
-          c.claim(pathOf(item.path, fixture), rules, category);
+          if (!rule) {
+            c.outsideOurRules(`${category}: ${pathOf(item.path, fixture)} ${item.info}`);
+            continue;
+          }
+          c.claim(pathOf(item.path, fixture), (r) => r === rule, category);
         }
       }
       // buster and methods only print what they see: a found page is an observation, not a claim.

@@ -10,6 +10,11 @@ export interface BenchRow {
   target?: string;
   /** Whether the measured value meets the target. */
   pass?: boolean;
+  /**
+   * A row the bench is lost on: when it does not pass, `npm run bench` exits non-zero (a fixture that could
+   * not run, a detection class where a reference tool beats us). Speed targets only report.
+   */
+  gate?: boolean;
   note?: string;
 }
 

@@ -1,5 +1,6 @@
 import { protocol } from '@electric-sql/pglite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { budget } from '../../tests/helpers/budget.ts';
 import { loadSchemaSources } from './migrate.ts';
 import { EngineStopped, PGliteEngine } from './pglite-engine.ts';
 import { templateTarball } from './template.ts';
@@ -14,7 +15,8 @@ async function openEngine(): Promise<PGliteEngine> {
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
 
-describe('PGlite on its own thread', () => {
+// Each test opens an engine on a fresh database: about 3 s on a quiet machine.
+describe('PGlite on its own thread', { timeout: budget(4_000) }, () => {
   let engine: PGliteEngine | null = null;
   afterEach(async () => {
     await engine?.close();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { budget } from '../../tests/helpers/budget.ts';
 import type { Database } from './database.ts';
 import { openDatabase } from './open.ts';
 import { withSharedMemory } from './wasm-shared-memory.ts';
@@ -44,11 +45,12 @@ describe('withSharedMemory', () => {
   });
 });
 
-describe('statement time limits on PGlite', () => {
+// The longest test runs 400 statements, about 2 s on a quiet machine; opening the database about as long.
+describe('statement time limits on PGlite', { timeout: budget(4_000) }, () => {
   let db: Database;
   beforeAll(async () => {
     db = await openDatabase({ dataDir: 'memory' });
-  });
+  }, budget(6_000));
   afterAll(() => db?.close());
 
   const slow = 'select count(*) as n from generate_series(1, 200000000)';

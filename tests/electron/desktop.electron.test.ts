@@ -1,6 +1,7 @@
 // The desktop app end to end with Playwright's Electron driver: launch, window shown, the narrow bridge,
 // a deep link routed, a vault round trip, and a native notification for a finished scan. It runs wherever
-// Electron's binary is installed; elsewhere (this repository's CI machines) it is skipped and says why.
+// Electron's binary is installed; elsewhere (this repository's CI machines) it is skipped for
+// `electron-binary`, the one requirement CI may lack.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -9,20 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { electronBinary, NO_ELECTRON, repoRoot } from '../../scripts/lib/electron-binary.ts';
 import type { VigilBridge } from '../../electron/preload/index.ts';
 import type { RunningStack } from '../../server/stack.ts';
+import { requires } from '../helpers/requirements.ts';
 import { client, startTestStack } from '../helpers/stack.ts';
 
 /** What the page's global object holds (evaluated in the renderer, where these casts vanish). */
 type Win = { vigil: VigilBridge };
 
 const binary = electronBinary();
-const SKIP = `skipped: Electron's binary is missing (no node_modules/electron/path.txt or its dist/ executable). ${NO_ELECTRON}`;
+const electron = binary ? null : { requirement: 'electron-binary', detail: NO_ELECTRON };
 
-if (!binary) {
-  console.warn(`tests/electron/desktop.electron.test.ts ${SKIP}`);
-  it.skip(`desktop app with Playwright _electron — ${SKIP}`, () => {});
-}
-
-describe.skipIf(!binary)('desktop app (Playwright _electron)', () => {
+describe('desktop app (Playwright _electron)', requires(electron), () => {
   let stack: RunningStack;
   let app: ElectronApplication;
   let page: Page;

@@ -6,7 +6,6 @@
 // verification, not a webapp, API or infrastructure scan, not a redirect from an allowed server, not a name
 // that resolves to a forbidden address.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -16,6 +15,9 @@ import type { FunctionsHttpError } from '@supabase/supabase-js';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+
+import { chromium } from '../fixtures/debian-packages.ts';
+import { requires } from '../helpers/requirements.ts';
 
 /** Addresses hosted scans must never reach, each with a listener; `shop.example` is the allowed one. */
 const FORBIDDEN = [
@@ -397,8 +399,9 @@ describe('npm start with VIGIL_LOCAL_MODE=false', () => {
     expect(hits).toEqual([]);
   });
 
-  it.skipIf(!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'))(
+  it(
     'renders a hostile page of an allowed server in Chromium without reaching a forbidden address',
+    requires(chromium()),
     async () => {
       const app = await addTarget('url', `http://${PUBLIC}:${PUBLIC_PORT}/app/`);
       tokens.add(app.verification_token);

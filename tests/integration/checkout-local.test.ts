@@ -175,6 +175,32 @@ describe('local checkout', () => {
     expect((await rowsOf(stack, c.id)).roles).toEqual([]);
   });
 
+  it('refuses a completion posted after the session expired, with the token its page gave before', async () => {
+    const c = await signedInCustomer(stack, 'late');
+    const { data } = await checkout(c.supabase, { roleIds: [ROLE.intel], userId: c.id });
+    const url = data!.url;
+    // The buyer opened the page in time and sends the form after the session has expired.
+    const page = await (await fetch(url)).text();
+    const token = page.match(/name="token" value="([0-9a-f]+)"/)![1]!;
+    await stack.ctx.db.query(
+      `update public.checkout_sessions set expires_at = now() - interval '1 minute' where user_id = $1`,
+      [c.id],
+    );
+    const late = await fetch(`${url}/complete`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ token, card: freshTestCard() }),
+    });
+    expect(late.status).toBe(410);
+    expect(await late.text()).toContain('Checkout expired');
+    expect((await rowsOf(stack, c.id)).roles).toEqual([]);
+    const { rows } = await stack.ctx.db.query<{ status: string }>(
+      'select status from public.checkout_sessions where user_id = $1',
+      [c.id],
+    );
+    expect(rows).toEqual([{ status: 'open' }]);
+  });
+
   it('completes a session once when the form is sent twice at the same time', async () => {
     const c = await signedInCustomer(stack, 'double');
     const { data } = await checkout(c.supabase, { roleIds: [ROLE.responder], userId: c.id });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inStage, requires } from '../helpers/requirements.ts';
 
 interface Child {
   process: ChildProcess;
@@ -43,66 +44,70 @@ const headers = (c: Child) => ({
   'content-type': 'application/json',
 });
 
-describe.skipIf(process.env.VIGIL_TEST_DATABASE_URL !== undefined)('durability on PGlite', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'vigil-durability-'));
-  });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
-
-  it('keeps every acknowledged write across kill -9 while writes are in flight', async () => {
-    const first = await startChild(dir);
-    const user = await fetch(`${first.url}/auth/v1/admin/users`, {
-      method: 'POST',
-      headers: headers(first),
-      body: JSON.stringify({ email: `durable-${Date.now()}@example.com`, email_confirm: true }),
+describe(
+  'durability on PGlite',
+  requires(process.env.VIGIL_TEST_DATABASE_URL ? inStage('vitest', 'the PGlite data directory only') : null),
+  () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'vigil-durability-'));
     });
-    expect(user.status).toBe(200);
-    const userId = ((await user.json()) as { id: string }).id;
-    const acknowledged: number[] = [];
-    let next = 0;
-    let killed = false;
-    // Four writers at once, until the process dies under them.
-    const writer = async () => {
-      while (!killed) {
-        const value = next++;
-        const res = await fetch(`${first.url}/rest/v1/monitoring_metrics`, {
-          method: 'POST',
-          headers: { ...headers(first), prefer: 'return=minimal' },
-          body: JSON.stringify({ user_id: userId, metric_name: 'durability', value }),
-        }).catch(() => null);
-        if (res?.status === 201) {
-          acknowledged.push(value);
-        }
-      }
-    };
-    const writers = Promise.all([writer(), writer(), writer(), writer()]);
-    while (acknowledged.length < 100) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    await kill(first, 'SIGKILL');
-    killed = true;
-    await writers;
+    afterAll(() => rm(dir, { recursive: true, force: true }));
 
-    const second = await startChild(dir);
-    try {
-      const res = await fetch(
-        `${second.url}/rest/v1/monitoring_metrics?select=value&metric_name=eq.durability&user_id=eq.${userId}`,
-        { headers: headers(second) },
-      );
-      expect(res.status).toBe(200);
-      const stored = new Set(((await res.json()) as { value: number }[]).map((r) => Number(r.value)));
-      expect(acknowledged.filter((v) => !stored.has(v))).toEqual([]);
-      // Written after the restart too.
-      const after = await fetch(`${second.url}/rest/v1/monitoring_metrics`, {
+    it('keeps every acknowledged write across kill -9 while writes are in flight', async () => {
+      const first = await startChild(dir);
+      const user = await fetch(`${first.url}/auth/v1/admin/users`, {
         method: 'POST',
-        headers: { ...headers(second), prefer: 'return=minimal' },
-        body: JSON.stringify({ user_id: userId, metric_name: 'durability', value: -1 }),
+        headers: headers(first),
+        body: JSON.stringify({ email: `durable-${Date.now()}@example.com`, email_confirm: true }),
       });
-      expect(after.status).toBe(201);
-    } finally {
-      await kill(second, 'SIGTERM');
-    }
-    // Two stack processes start (tsx, PGlite): tens of seconds on a loaded machine.
-  }, 120_000);
-});
+      expect(user.status).toBe(200);
+      const userId = ((await user.json()) as { id: string }).id;
+      const acknowledged: number[] = [];
+      let next = 0;
+      let killed = false;
+      // Four writers at once, until the process dies under them.
+      const writer = async () => {
+        while (!killed) {
+          const value = next++;
+          const res = await fetch(`${first.url}/rest/v1/monitoring_metrics`, {
+            method: 'POST',
+            headers: { ...headers(first), prefer: 'return=minimal' },
+            body: JSON.stringify({ user_id: userId, metric_name: 'durability', value }),
+          }).catch(() => null);
+          if (res?.status === 201) {
+            acknowledged.push(value);
+          }
+        }
+      };
+      const writers = Promise.all([writer(), writer(), writer(), writer()]);
+      while (acknowledged.length < 100) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await kill(first, 'SIGKILL');
+      killed = true;
+      await writers;
+
+      const second = await startChild(dir);
+      try {
+        const res = await fetch(
+          `${second.url}/rest/v1/monitoring_metrics?select=value&metric_name=eq.durability&user_id=eq.${userId}`,
+          { headers: headers(second) },
+        );
+        expect(res.status).toBe(200);
+        const stored = new Set(((await res.json()) as { value: number }[]).map((r) => Number(r.value)));
+        expect(acknowledged.filter((v) => !stored.has(v))).toEqual([]);
+        // Written after the restart too.
+        const after = await fetch(`${second.url}/rest/v1/monitoring_metrics`, {
+          method: 'POST',
+          headers: { ...headers(second), prefer: 'return=minimal' },
+          body: JSON.stringify({ user_id: userId, metric_name: 'durability', value: -1 }),
+        });
+        expect(after.status).toBe(201);
+      } finally {
+        await kill(second, 'SIGTERM');
+      }
+      // Two stack processes start (tsx, PGlite): tens of seconds on a loaded machine.
+    }, 120_000);
+  },
+);

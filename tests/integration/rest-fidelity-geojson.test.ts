@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';
+import { inStage, skipNow, type Unmet } from '../helpers/requirements.ts';
 import { keyClient, rest, startFidelityStack, stopFidelityStack } from './rest-fidelity-fixture.ts';
 
 // Expectations from PostgREST 12/13: docs "Resource Representation" › GeoJSON and its PostGISSpec (a
@@ -20,6 +21,16 @@ beforeAll(async () => {
 });
 afterAll(() => stopFidelityStack(stack));
 
+/** Why the PostGIS tests cannot run on this database. */
+const withoutPostgis = (): Unmet =>
+  process.env.VIGIL_TEST_DATABASE_URL
+    ? {
+        requirement: 'debian:postgresql-15-postgis-3',
+        detail:
+          'the PostgreSQL server has no PostGIS (scripts/test-postgres.sh installs postgresql-15-postgis-3)',
+      }
+    : inStage('postgres', 'PGlite cannot load PostGIS');
+
 const GEO = 'application/geo+json';
 const geo = (path: string, init: RequestInit = {}) =>
   rest(stack, path, { ...init, headers: { accept: GEO, ...init.headers } });
@@ -35,7 +46,12 @@ const CRS = { type: 'name', properties: { name: 'EPSG:4326' } };
 
 describe('application/geo+json without PostGIS', () => {
   it('answers as PostgREST on a database without PostGIS: ST_AsGeoJSON does not exist', async (ctx) => {
-    ctx.skip(postgis, 'this database has PostGIS (the suite below covers it)');
+    if (postgis) {
+      skipNow(
+        ctx,
+        inStage('vitest', 'this database has PostGIS; PGlite, which cannot load it, is the database without'),
+      );
+    }
     const res = await geo('users?select=id,username');
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({
@@ -49,7 +65,9 @@ describe('application/geo+json without PostGIS', () => {
 
 describe('application/geo+json with PostGIS', () => {
   it('renders a FeatureCollection, from a selection, and an empty one', async (ctx) => {
-    ctx.skip(!postgis, 'PostGIS is not available here (PGlite cannot load it)');
+    if (!postgis) {
+      skipNow(ctx, withoutPostgis());
+    }
     const res = await geo('shops?order=id');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/geo+json; charset=utf-8');
@@ -63,7 +81,9 @@ describe('application/geo+json with PostGIS', () => {
   });
 
   it('refuses a table without a geometry column as PostGIS does (400 22023)', async (ctx) => {
-    ctx.skip(!postgis, 'PostGIS is not available here (PGlite cannot load it)');
+    if (!postgis) {
+      skipNow(ctx, withoutPostgis());
+    }
     const res = await geo('users');
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
@@ -75,7 +95,9 @@ describe('application/geo+json with PostGIS', () => {
   });
 
   it('works with embedding, RPC and return=representation', async (ctx) => {
-    ctx.skip(!postgis, 'PostGIS is not available here (PGlite cannot load it)');
+    if (!postgis) {
+      skipNow(ctx, withoutPostgis());
+    }
     const embedded = await geo('shops?select=*,shop_beacons(id,name,coords)&id=eq.1');
     expect(await embedded.json()).toEqual({
       type: 'FeatureCollection',
@@ -109,7 +131,9 @@ describe('application/geo+json with PostGIS', () => {
   });
 
   it('shows geometry columns as GeoJSON objects in application/json', async (ctx) => {
-    ctx.skip(!postgis, 'PostGIS is not available here (PGlite cannot load it)');
+    if (!postgis) {
+      skipNow(ctx, withoutPostgis());
+    }
     const { data } = await keyClient(stack).from('shops').select('*').eq('id', 1);
     expect(data).toEqual([
       { id: 1, address: '1369 Cambridge St', shop_geom: { ...point(-71.10044, 42.373695), crs: CRS } },

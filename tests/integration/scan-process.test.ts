@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessTree } from '../../agents/scanners/isolation/process-tree.ts';
 import { runIsolatedScan, STOP_GRACE_MS } from '../../agents/scanners/isolation/scan-process.ts';
 import { startDripServer, type DripServer } from '../fixtures/hostile/drip.ts';
+import { linux, requires } from '../helpers/requirements.ts';
 
 let drip: DripServer;
 beforeAll(async () => {
@@ -51,7 +52,7 @@ async function scanProcesses(): Promise<number[]> {
 
 const base = { target: '', mode: 'local' as const, render: false as const };
 
-describe.runIf(process.platform === 'linux')('scan process', () => {
+describe('scan process', requires(linux()), () => {
   it('ends a scan at its time limit, keeping what it found, and says so', async () => {
     const before = Date.now();
     const result = await runIsolatedScan('webapp', { ...base, target: drip.url, limits: { timeMs: 8000 } });
@@ -138,7 +139,7 @@ describe.runIf(process.platform === 'linux')('scan process', () => {
   });
 });
 
-describe.runIf(process.platform === 'linux')('process tree', () => {
+describe('process tree', requires(linux()), () => {
   it('measures a tree and kills all of it, grandchildren included', async () => {
     const { spawn } = await import('node:child_process');
     // A shell that starts two sleeping grandchildren, and sleeps itself.

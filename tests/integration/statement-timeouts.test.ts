@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { reloadRoleTimeouts, statementTimeoutFor } from '../../server/db/role-timeouts.ts';
 import type { RunningStack } from '../../server/stack.ts';
+import { scaler } from '../helpers/budget.ts';
+import { inStage, requires } from '../helpers/requirements.ts';
 import { client, startTestStack } from '../helpers/stack.ts';
 import { signedInUser, type TestUser } from '../helpers/users.ts';
 
@@ -54,6 +56,7 @@ describe('statement time limits per role', () => {
   });
 
   it('cuts off a pathological match filter with PostgREST’s error, anonymous or signed in', async () => {
+    const within = scaler();
     for (const token of [undefined, user.accessToken]) {
       const started = performance.now();
       const res = await restGet(
@@ -68,8 +71,9 @@ describe('statement time limits per role', () => {
         hint: null,
         message: 'canceling statement due to statement timeout',
       });
-      // Cut off near its limit, not after the ~25 s it would run (a generous bound for a loaded machine).
-      expect(took).toBeLessThan(LIMIT_MS + 4000);
+      // Cut off near its limit, not after the ~25 s it would run (the cancel's own time, at this machine's
+      // measured speed).
+      expect(took).toBeLessThan(LIMIT_MS + within(1500));
     }
   });
 
@@ -133,10 +137,12 @@ describe('statement time limits per role', () => {
     expect(answer.status).toBe(200);
   };
 
-  it.runIf(onPostgres)(
+  it(
     'keeps /health and a signed-in read fast while ten pathological requests run (PostgreSQL)',
+    requires(onPostgres ? null : inStage('postgres', 'PostgreSQL cancels statements its own way')),
     async () => {
       await setRoleTimeout('anon', '2s');
+      const within = scaler();
       const probes = {
         health: () => expectOk(fetch(`${stack.url}/health`)),
         read: () => expectOk(restGet('profiles?select=id', user.accessToken)),
@@ -157,10 +163,13 @@ describe('statement time limits per role', () => {
       expect(answers.map((r) => r.status)).toEqual(Array(10).fill(500));
       // Ten 2 s statements on at most four connections: three waves, so every sample above came while some ran.
       expect(performance.now() - started).toBeGreaterThanOrEqual(4000);
-      // The attack's requests may hold at most four of the pool's ten connections.
+      // The attack's requests may hold at most four of the pool's ten connections: a probe never waits for
+      // one. Waiting would take what is left of a 2 s statement, a second on average: no probe waits a whole
+      // statement, and the typical one answers in the time a request takes on this machine now.
       for (const [name, times] of Object.entries(samples)) {
         expect(times.length, name).toBeGreaterThanOrEqual(20);
-        expect(Math.max(...times), name).toBeLessThan(100);
+        expect(Math.max(...times), name).toBeLessThan(2000);
+        expect(times.sort((a, b) => a - b)[Math.floor(times.length / 2)], name).toBeLessThan(within(100));
       }
       await setRoleTimeout('anon', `${LIMIT_MS}ms`);
     },
@@ -189,8 +198,9 @@ describe('statement time limits per role', () => {
     return { heartbeat, close: () => ws.close() };
   }
 
-  it.runIf(!onPostgres)(
-    'on PGlite, keeps /health, /config.json and realtime heartbeats under 100 ms while the statement runs; a REST read waits for its cancel',
+  it(
+    'on PGlite, keeps /health, /config.json and realtime heartbeats answering while the statement runs; a REST read waits for its cancel',
+    requires(onPostgres ? inStage('vitest', 'PGlite runs statements on its engine thread') : null),
     async () => {
       // Long enough for many probes while the engine's thread is busy with the regex.
       const limit = 1500;
@@ -229,18 +239,21 @@ describe('statement time limits per role', () => {
           hint: null,
           message: 'canceling statement due to statement timeout',
         });
-        // It ran to its limit, so every sample above was taken while the engine was busy with it.
+        // It ran to its limit, so every sample above was taken while the engine was busy with it. Had the
+        // statement held the stack's own thread, no probe could have answered before it ended: counting the
+        // answers proves the point whatever the machine's load, and none may have waited a third of it.
         expect(answer.at - started).toBeGreaterThanOrEqual(limit);
         for (const [name, times] of Object.entries(samples)) {
           expect(times.length, name).toBeGreaterThanOrEqual(5);
-          expect(Math.max(...times), name).toBeLessThan(100);
+          expect(Math.max(...times), name).toBeLessThan(limit / 3);
         }
-        // The read waited for the cancel, then ran at once: PGlite cannot run it beside the statement.
+        // The read waited for the cancel, then ran at once (not after another statement's worth of time):
+        // PGlite cannot run it beside the statement.
         const done = await read;
         expect(done.status).toBe(200);
         expect(done.rows).toHaveLength(1);
-        expect(done.at - started).toBeLessThan(limit + 1000);
-        expect(Math.abs(done.at - answer.at)).toBeLessThan(250);
+        expect(done.at - started).toBeGreaterThanOrEqual(limit);
+        expect(done.at - answer.at).toBeLessThan(limit / 2);
         // And the database serves afterwards.
         const after = await restGet('agent_roles?select=id&limit=1');
         expect(after.status).toBe(200);

@@ -1,23 +1,17 @@
 // Real nginx, OpenSSH and vsftpd from Debian packages (installed by run.sh when missing), configured
 // badly on purpose; each scan is measured for recall and precision against the fixture's planted list.
-import { existsSync } from 'node:fs';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import { aptBinaries, aptPorts, startNginx, startSshd, startVsftpd } from '../fixtures/apt-servers.ts';
+import { debianFile } from '../fixtures/debian-packages.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
+import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
-/** The suite title, with the reason when the server is not installed (the suite then skips). */
-function title(name: keyof typeof aptBinaries, what: string): string {
-  return existsSync(aptBinaries[name])
-    ? what
-    : `${what} (skipped: ${aptBinaries[name]} is not installed; run.sh installs it with apt-get as root)`;
-}
-const missing = (name: keyof typeof aptBinaries) => !existsSync(aptBinaries[name]);
+const needs = (name: keyof typeof aptBinaries) => requires(debianFile(aptBinaries[name]));
 
-describe.skipIf(missing('nginx'))(title('nginx', 'web scanner against a misconfigured real nginx'), () => {
+describe('web scanner against a misconfigured real nginx', needs('nginx'), () => {
   let nginx: RunningFixture;
   beforeAll(async () => {
     nginx = await startNginx();
@@ -37,7 +31,7 @@ describe.skipIf(missing('nginx'))(title('nginx', 'web scanner against a misconfi
   });
 });
 
-describe.skipIf(missing('sshd'))(title('sshd', 'infrastructure scanner against a weak real OpenSSH'), () => {
+describe('infrastructure scanner against a weak real OpenSSH', needs('sshd'), () => {
   let sshd: RunningFixture;
   beforeAll(async () => {
     sshd = await startSshd();
@@ -64,34 +58,31 @@ describe.skipIf(missing('sshd'))(title('sshd', 'infrastructure scanner against a
   });
 });
 
-describe.skipIf(missing('sshd'))(
-  title('sshd', 'infrastructure scanner against a hardened real OpenSSH'),
-  () => {
-    let sshd: RunningFixture;
-    beforeAll(async () => {
-      sshd = await startSshd(true);
-    });
-    afterAll(async () => {
-      await sshd?.close();
-    });
+describe('infrastructure scanner against a hardened real OpenSSH', needs('sshd'), () => {
+  let sshd: RunningFixture;
+  beforeAll(async () => {
+    sshd = await startSshd(true);
+  });
+  afterAll(async () => {
+    await sshd?.close();
+  });
 
-    it('reports only the open port when logins need a key and the algorithms are the defaults', async () => {
-      const result = await runScan('infrastructure', {
-        target: sshd.target,
-        mode: 'local',
-        ports: String(aptPorts.sshdHardened),
-      });
-      const m = measure(result.findings, sshd.planted, sshd.target);
-      expect(m.missed).toEqual([]);
-      expect(m.unexpected).toEqual([]);
-      expect(result.findings.find((f) => f.rule_id === 'infra.open-port')?.evidence).toMatch(
-        /^ssh: SSH-2\.0-OpenSSH_\d/,
-      );
+  it('reports only the open port when logins need a key and the algorithms are the defaults', async () => {
+    const result = await runScan('infrastructure', {
+      target: sshd.target,
+      mode: 'local',
+      ports: String(aptPorts.sshdHardened),
     });
-  },
-);
+    const m = measure(result.findings, sshd.planted, sshd.target);
+    expect(m.missed).toEqual([]);
+    expect(m.unexpected).toEqual([]);
+    expect(result.findings.find((f) => f.rule_id === 'infra.open-port')?.evidence).toMatch(
+      /^ssh: SSH-2\.0-OpenSSH_\d/,
+    );
+  });
+});
 
-describe.skipIf(missing('vsftpd'))(title('vsftpd', 'infrastructure scanner against a real vsftpd'), () => {
+describe('infrastructure scanner against a real vsftpd', needs('vsftpd'), () => {
   let ftp: RunningFixture;
   beforeAll(async () => {
     ftp = await startVsftpd();

@@ -1,24 +1,25 @@
 // Runs inside a private network namespace (tests/scanners/run.sh): known-vulnerable components on real
 // nginx and lighttpd serving real library releases from npm, old and current.
-import { existsSync } from 'node:fs';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import { missingLibraries } from '../fixtures/component-libs.ts';
 import { startCurrentLibrariesLighttpd, startOldLibrariesNginx } from '../fixtures/components.ts';
+import { debian } from '../fixtures/debian-packages.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
+import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
-const missing = [
-  ...missingLibraries().map((spec) => `${spec} (npx tsx tests/fixtures/component-libs.ts)`),
-  ...['/usr/sbin/nginx', '/usr/sbin/lighttpd'].filter((bin) => !existsSync(bin)),
-];
-if (missing.length > 0) {
-  console.warn(`skipped: the component suite needs ${missing.join(', ')}`);
-}
+const needs = requires(
+  ...missingLibraries().map((spec) => ({
+    requirement: `npm:${spec}`,
+    detail: `not in the cache (tests/scanners/run.sh packs it: npx tsx tests/fixtures/component-libs.ts)`,
+  })),
+  debian('nginx'),
+  debian('lighttpd'),
+);
 
-describe.skipIf(missing.length > 0)('known-vulnerable components on real servers', () => {
+describe('known-vulnerable components on real servers', needs, () => {
   let old: RunningFixture;
   let current: RunningFixture;
   beforeAll(async () => {

@@ -19,9 +19,11 @@ import {
   chromiumLauncher,
   findChromium,
 } from '../../agents/scanners/webapp/browser/chromium.ts';
-import { canWatch, ProcessTree } from '../../agents/scanners/webapp/browser/process-tree.ts';
+import { ProcessTree } from '../../agents/scanners/webapp/browser/process-tree.ts';
 import { allocationLoop, browserCases, startHostileSite } from '../fixtures/hostile/browser-servers.ts';
 import type { HostileCase } from '../fixtures/hostile/case.ts';
+import { chromium as chromiumNeeded } from '../fixtures/debian-packages.ts';
+import { linux, requires } from '../helpers/requirements.ts';
 
 const chromium = findChromium(process.env.CHROMIUM_PATH);
 const mb = 1024 * 1024;
@@ -114,199 +116,193 @@ const reportChecks: Record<string, (crawl: NonNullable<ScanResult['crawl']>) => 
   },
 };
 
-describe.skipIf(!chromium)(
-  `the rendered crawl against hostile pages${chromium ? '' : ' (skipped: no Chromium installed)'}`,
-  () => {
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    beforeAll(() => {
-      process.on('unhandledRejection', onUnhandled);
-    });
-    afterAll(() => {
-      process.off('unhandledRejection', onUnhandled);
-    });
+describe('the rendered crawl against hostile pages', requires(chromiumNeeded()), () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  beforeAll(() => {
+    process.on('unhandledRejection', onUnhandled);
+  });
+  afterAll(() => {
+    process.off('unhandledRejection', onUnhandled);
+  });
 
-    const scanCase = async (hostile: HostileCase) => {
-      const target = await hostile.start();
-      try {
-        const started = Date.now();
-        const run = await sampled(() => runScan(hostile.type, { target: target.target, mode: 'local' }));
-        return { ...run, took: Date.now() - started };
-      } finally {
-        await target.close();
-      }
-    };
-
-    it('covers every hostile page kind once in a case of its own', () => {
-      expect(browserCases.map((c) => c.name)).toEqual(Object.keys(reportChecks));
-    });
-
-    for (const hostile of browserCases) {
-      it(
-        `${hostile.name}: ${hostile.behaviour}`,
-        async () => {
-          const { value: result, took, rss, heap, chromium: tree } = await scanCase(hostile);
-          expect(took).toBeLessThan(hostile.budgetMs);
-          expect(result.crawl?.engine).toBe('chromium');
-          expect(result.crawl?.rendered).toBeGreaterThan(0);
-          const ids = new Set(result.findings.map((f) => f.rule_id));
-          expect(hostile.forbidden.filter((rule) => ids.has(rule))).toEqual([]);
-          expect((hostile.expected ?? []).filter((rule) => !ids.has(rule))).toEqual([]);
-          reportChecks[hostile.name]!(result.crawl!);
-          expect(rss).toBeLessThan(nodeCaps.rss);
-          expect(heap).toBeLessThan(nodeCaps.heap);
-          expect(tree).toBeLessThan(chromiumCap);
-          expect(unhandled).toEqual([]);
-          expect(await chromiumLeft(2000)).toEqual([]);
-        },
-        hostile.budgetMs + 30_000,
-      );
+  const scanCase = async (hostile: HostileCase) => {
+    const target = await hostile.start();
+    try {
+      const started = Date.now();
+      const run = await sampled(() => runScan(hostile.type, { target: target.target, mode: 'local' }));
+      return { ...run, took: Date.now() - started };
+    } finally {
+      await target.close();
     }
+  };
 
+  it('covers every hostile page kind once in a case of its own', () => {
+    expect(browserCases.map((c) => c.name)).toEqual(Object.keys(reportChecks));
+  });
+
+  for (const hostile of browserCases) {
     it(
-      'kills a browser whose processes pass their cap, and the scan goes on without rendering, saying why',
+      `${hostile.name}: ${hostile.behaviour}`,
       async () => {
-        const saved = browserLimits.treeBytes;
-        // Below one renderer's own cap: the whole tree's is the one that trips.
-        browserLimits.treeBytes = 600 * mb;
-        try {
-          const { value: result, took } = await scanCase(allocationLoop);
-          expect(took).toBeLessThan(allocationLoop.budgetMs);
-          expect(result.crawl?.stopped).toMatch(/over the 600 MB cap: the browser was killed/);
-          expect(result.partial).toBe(true);
-          // The checks that need no browser still ran.
-          expect(result.findings.map((f) => f.rule_id)).toContain('web.header.csp-missing');
-          expect(unhandled).toEqual([]);
-          expect(await chromiumLeft(2000)).toEqual([]);
-        } finally {
-          browserLimits.treeBytes = saved;
-        }
-      },
-      allocationLoop.budgetMs + 30_000,
-    );
-
-    it('stops within 2 s of an abort mid-render, leaving no Chromium process', async () => {
-      const site = await startHostileSite(['/spin', '/app']);
-      const stop = new AbortController();
-      try {
-        const scan = runScan('webapp', { target: site.target, mode: 'local', signal: stop.signal });
-        // The HTML crawl reads /spin once; the second request is the browser's: its tab is stuck there now.
-        while (site.seen.filter((path) => path === '/spin').length < 2) {
-          await sleep(50);
-        }
-        await sleep(1000);
-        const aborted = Date.now();
-        stop.abort();
-        const result = await scan;
-        expect(Date.now() - aborted).toBeLessThan(2000);
-        expect(result.partial).toBe(true);
-        expect(await chromiumLeft(Math.max(0, aborted + 2000 - Date.now()))).toEqual([]);
+        const { value: result, took, rss, heap, chromium: tree } = await scanCase(hostile);
+        expect(took).toBeLessThan(hostile.budgetMs);
+        expect(result.crawl?.engine).toBe('chromium');
+        expect(result.crawl?.rendered).toBeGreaterThan(0);
+        const ids = new Set(result.findings.map((f) => f.rule_id));
+        expect(hostile.forbidden.filter((rule) => ids.has(rule))).toEqual([]);
+        expect((hostile.expected ?? []).filter((rule) => !ids.has(rule))).toEqual([]);
+        reportChecks[hostile.name]!(result.crawl!);
+        expect(rss).toBeLessThan(nodeCaps.rss);
+        expect(heap).toBeLessThan(nodeCaps.heap);
+        expect(tree).toBeLessThan(chromiumCap);
         expect(unhandled).toEqual([]);
+        expect(await chromiumLeft(2000)).toEqual([]);
+      },
+      hostile.budgetMs + 30_000,
+    );
+  }
+
+  it(
+    'kills a browser whose processes pass their cap, and the scan goes on without rendering, saying why',
+    async () => {
+      const saved = browserLimits.treeBytes;
+      // Below one renderer's own cap: the whole tree's is the one that trips.
+      browserLimits.treeBytes = 600 * mb;
+      try {
+        const { value: result, took } = await scanCase(allocationLoop);
+        expect(took).toBeLessThan(allocationLoop.budgetMs);
+        expect(result.crawl?.stopped).toMatch(/over the 600 MB cap: the browser was killed/);
+        expect(result.partial).toBe(true);
+        // The checks that need no browser still ran.
+        expect(result.findings.map((f) => f.rule_id)).toContain('web.header.csp-missing');
+        expect(unhandled).toEqual([]);
+        expect(await chromiumLeft(2000)).toEqual([]);
       } finally {
-        await site.close();
+        browserLimits.treeBytes = saved;
       }
-    }, 120_000);
+    },
+    allocationLoop.budgetMs + 30_000,
+  );
 
-    describe('the engine', () => {
-      let browser: ScanBrowser;
-      const cuts: { url: string; reason: string }[] = [];
-      const pages: Record<string, string> = {
-        '/spin': '<p>busy</p><script>setTimeout(() => { for (;;) {} }, 50)</script>',
-        '/ok': '<p>fine</p>',
-        '/stay':
-          '<p>stay</p><script>addEventListener("beforeunload", (e) => { e.preventDefault(); e.returnValue = "stay"; });</script>',
-      };
-      beforeAll(async () => {
-        browser = await chromiumLauncher(chromium!)({
-          initScript: '',
-          onCut: (cut) => cuts.push(cut),
-          route: (request) =>
-            Promise.resolve({
-              status: 200,
-              headers: [['content-type', 'text/html']],
-              body: pages[new URL(request.url).pathname] ?? '',
-            }),
-        });
+  it('stops within 2 s of an abort mid-render, leaving no Chromium process', async () => {
+    const site = await startHostileSite(['/spin', '/app']);
+    const stop = new AbortController();
+    try {
+      const scan = runScan('webapp', { target: site.target, mode: 'local', signal: stop.signal });
+      // The HTML crawl reads /spin once; the second request is the browser's: its tab is stuck there now.
+      while (site.seen.filter((path) => path === '/spin').length < 2) {
+        await sleep(50);
+      }
+      await sleep(1000);
+      const aborted = Date.now();
+      stop.abort();
+      const result = await scan;
+      expect(Date.now() - aborted).toBeLessThan(2000);
+      expect(result.partial).toBe(true);
+      expect(await chromiumLeft(Math.max(0, aborted + 2000 - Date.now()))).toEqual([]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      await site.close();
+    }
+  }, 120_000);
+
+  describe('the engine', () => {
+    let browser: ScanBrowser;
+    const cuts: { url: string; reason: string }[] = [];
+    const pages: Record<string, string> = {
+      '/spin': '<p>busy</p><script>setTimeout(() => { for (;;) {} }, 50)</script>',
+      '/ok': '<p>fine</p>',
+      '/stay':
+        '<p>stay</p><script>addEventListener("beforeunload", (e) => { e.preventDefault(); e.returnValue = "stay"; });</script>',
+    };
+    beforeAll(async () => {
+      browser = await chromiumLauncher(chromium!)({
+        initScript: '',
+        onCut: (cut) => cuts.push(cut),
+        route: (request) =>
+          Promise.resolve({
+            status: 200,
+            headers: [['content-type', 'text/html']],
+            body: pages[new URL(request.url).pathname] ?? '',
+          }),
       });
-      afterAll(() => browser?.close());
-
-      it('stops the CPU of a page that never yields, and goes on in a fresh page', async () => {
-        const tab = await browser.newTab();
-        await tab.goto('http://site.test/spin', 5000);
-        // Its loop starts from a timer once the page has loaded.
-        await sleep(300);
-        await expect(tab.evaluate('document.title', 1000)).rejects.toBeInstanceOf(ScanTabCut);
-        expect(cuts).toEqual([
-          {
-            url: 'http://site.test/spin',
-            reason: 'a script in the page ran for over 1000 ms without yielding',
-          },
-        ]);
-        // Clock ticks of the whole tree over a second: a looping renderer would take about a hundred.
-        const tree = ourChromium();
-        const cpu = () => tree.list().reduce((sum, p) => sum + p.cpu, 0);
-        const before = cpu();
-        await sleep(1000);
-        expect(cpu() - before).toBeLessThan(40);
-        await tab.goto('http://site.test/ok', 5000);
-        expect(await tab.evaluate('document.body.innerText')).toBe('fine');
-      }, 60_000);
-
-      it('leaves a page that asks the visitor to stay', async () => {
-        const tab = await browser.newTab();
-        await tab.goto('http://site.test/stay', 5000);
-        // What the crawl runs in a page (its snapshot, its forms) counts as the visitor's activation.
-        await tab.evaluate('document.title');
-        await tab.goto('http://site.test/ok', 5000);
-        expect(await tab.evaluate('document.body.innerText')).toBe('fine');
-      }, 60_000);
-
-      it.skipIf(!canWatch || process.platform !== 'linux')(
-        'runs Chromium sandboxed, as an unprivileged account when the scan is root',
-        () => {
-          const processes = ourChromium().list();
-          expect(processes.length).toBeGreaterThan(0);
-          const status = (pid: number) => readFileSync(`/proc/${pid}/status`, 'utf8');
-          const userNamespaces = Number(readFileSync('/proc/sys/user/max_user_namespaces', 'utf8')) > 0;
-          if (!userNamespaces) {
-            // Without them the setuid helper may still sandbox; if not, the report must say why not.
-            expect(browser.sandbox).toMatch(/^(on|off: .+)/);
-            return;
-          }
-          expect(browser.sandbox).toMatch(process.getuid?.() === 0 ? /^on, as \S+ \(uid \d+\)$/ : /^on/);
-          for (const { pid } of processes) {
-            expect(/^Uid:\s+(\d+)/m.exec(status(pid))?.[1]).not.toBe('0');
-          }
-          // Each renderer is confined by seccomp-bpf (mode 2) in namespaces of its own.
-          const renderers = processes.filter((p) => p.renderer);
-          expect(renderers.length).toBeGreaterThan(0);
-          for (const { pid } of renderers) {
-            expect(/^Seccomp:\s+(\d)/m.exec(status(pid))?.[1]).toBe('2');
-          }
-        },
-      );
-
-      it('ends every process of the browser on a stop, and its tabs then say so', async () => {
-        const stop = new AbortController();
-        const own = await chromiumLauncher(chromium!)({
-          initScript: '',
-          signal: stop.signal,
-          route: () => Promise.resolve({ status: 200, headers: [], body: '<script>for (;;) {}</script>' }),
-        });
-        const tab = await own.newTab();
-        const stuck = tab.goto('http://site.test/', 30_000);
-        await sleep(500);
-        const before = ourChromium().list().length;
-        const stopped = Date.now();
-        stop.abort();
-        await expect(stuck).rejects.toBeInstanceOf(ScanBrowserStopped);
-        expect(Date.now() - stopped).toBeLessThan(1500);
-        expect(own.stopped).toBe('the scan was stopped');
-        await own.close();
-        // Only this browser's processes went: the other browser of these tests still renders.
-        expect(ourChromium().list().length).toBeLessThan(before);
-        expect(await (await browser.newTab()).evaluate('1 + 1')).toBe(2);
-      }, 60_000);
     });
-  },
-);
+    afterAll(() => browser?.close());
+
+    it('stops the CPU of a page that never yields, and goes on in a fresh page', async () => {
+      const tab = await browser.newTab();
+      await tab.goto('http://site.test/spin', 5000);
+      // Its loop starts from a timer once the page has loaded.
+      await sleep(300);
+      await expect(tab.evaluate('document.title', 1000)).rejects.toBeInstanceOf(ScanTabCut);
+      expect(cuts).toEqual([
+        {
+          url: 'http://site.test/spin',
+          reason: 'a script in the page ran for over 1000 ms without yielding',
+        },
+      ]);
+      // Clock ticks of the whole tree over a second: a looping renderer would take about a hundred.
+      const tree = ourChromium();
+      const cpu = () => tree.list().reduce((sum, p) => sum + p.cpu, 0);
+      const before = cpu();
+      await sleep(1000);
+      expect(cpu() - before).toBeLessThan(40);
+      await tab.goto('http://site.test/ok', 5000);
+      expect(await tab.evaluate('document.body.innerText')).toBe('fine');
+    }, 60_000);
+
+    it('leaves a page that asks the visitor to stay', async () => {
+      const tab = await browser.newTab();
+      await tab.goto('http://site.test/stay', 5000);
+      // What the crawl runs in a page (its snapshot, its forms) counts as the visitor's activation.
+      await tab.evaluate('document.title');
+      await tab.goto('http://site.test/ok', 5000);
+      expect(await tab.evaluate('document.body.innerText')).toBe('fine');
+    }, 60_000);
+
+    it('runs Chromium sandboxed, as an unprivileged account when the scan is root', requires(linux()), () => {
+      const processes = ourChromium().list();
+      expect(processes.length).toBeGreaterThan(0);
+      const status = (pid: number) => readFileSync(`/proc/${pid}/status`, 'utf8');
+      const userNamespaces = Number(readFileSync('/proc/sys/user/max_user_namespaces', 'utf8')) > 0;
+      if (!userNamespaces) {
+        // Without them the setuid helper may still sandbox; if not, the report must say why not.
+        expect(browser.sandbox).toMatch(/^(on|off: .+)/);
+        return;
+      }
+      expect(browser.sandbox).toMatch(process.getuid?.() === 0 ? /^on, as \S+ \(uid \d+\)$/ : /^on/);
+      for (const { pid } of processes) {
+        expect(/^Uid:\s+(\d+)/m.exec(status(pid))?.[1]).not.toBe('0');
+      }
+      // Each renderer is confined by seccomp-bpf (mode 2) in namespaces of its own.
+      const renderers = processes.filter((p) => p.renderer);
+      expect(renderers.length).toBeGreaterThan(0);
+      for (const { pid } of renderers) {
+        expect(/^Seccomp:\s+(\d)/m.exec(status(pid))?.[1]).toBe('2');
+      }
+    });
+
+    it('ends every process of the browser on a stop, and its tabs then say so', async () => {
+      const stop = new AbortController();
+      const own = await chromiumLauncher(chromium!)({
+        initScript: '',
+        signal: stop.signal,
+        route: () => Promise.resolve({ status: 200, headers: [], body: '<script>for (;;) {}</script>' }),
+      });
+      const tab = await own.newTab();
+      const stuck = tab.goto('http://site.test/', 30_000);
+      await sleep(500);
+      const before = ourChromium().list().length;
+      const stopped = Date.now();
+      stop.abort();
+      await expect(stuck).rejects.toBeInstanceOf(ScanBrowserStopped);
+      expect(Date.now() - stopped).toBeLessThan(1500);
+      expect(own.stopped).toBe('the scan was stopped');
+      await own.close();
+      // Only this browser's processes went: the other browser of these tests still renders.
+      expect(ourChromium().list().length).toBeLessThan(before);
+      expect(await (await browser.newTab()).evaluate('1 + 1')).toBe(2);
+    }, 60_000);
+  });
+});

@@ -16,7 +16,9 @@ import { findingSchema } from '../../shared/findings.ts';
 import { flaskShopMissing, startFlaskShop } from '../fixtures/injection/flask-shop.ts';
 import { phpShopMissing, startPhpShop } from '../fixtures/injection/php-shop.ts';
 import { startTrickyPages } from '../fixtures/injection/tricky-pages.ts';
+import { debian } from '../fixtures/debian-packages.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
+import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
 const stacks = {
@@ -114,10 +116,18 @@ function expectExact(stack: Stack, variant: Variant) {
   }
 }
 
-const title = (stack: Stack, what: string) =>
-  stacks[stack].missing
-    ? `${what} (skipped: ${stacks[stack].missing} is not installed; tests/scanners/run.sh installs it with apt-get as root)`
-    : what;
+/** The fixtures name the first package they miss. */
+const needs = (stack: Stack) => {
+  const missing = stacks[stack].missing;
+  return requires(
+    missing === null
+      ? null
+      : (debian(missing) ?? {
+          requirement: `debian:${missing}`,
+          detail: `the ${stack} shop finds ${missing} missing (tests/scanners/run.sh installs it as root)`,
+        }),
+  );
+};
 
 describe('pages that fool careless probes (Node)', () => {
   it('reports nothing on an A/B test, a stalling page, a calculator, an echo in four encodings and a quoted /etc/passwd', () => {
@@ -128,7 +138,7 @@ describe('pages that fool careless probes (Node)', () => {
   });
 });
 
-describe.skipIf(Boolean(stacks.php.missing))(title('php', 'PHP shop on php-fpm, nginx and MariaDB'), () => {
+describe('PHP shop on php-fpm, nginx and MariaDB', needs('php'), () => {
   it('finds every planted injection, the JavaScript-only and OpenAPI-only endpoints, and nothing else', () => {
     expectExact('php', 'vulnerable');
     const { evidence } = run('php', 'vulnerable');
@@ -161,20 +171,17 @@ describe.skipIf(Boolean(stacks.php.missing))(title('php', 'PHP shop on php-fpm, 
   });
 });
 
-describe.skipIf(Boolean(stacks.flask.missing))(
-  title('flask', 'Flask shop on Werkzeug with SQLite, PostgreSQL and GraphQL'),
-  () => {
-    it('finds the Jinja2 injection, the blind injections, GraphQL and the JavaScript-only API, and nothing else', () => {
-      expectExact('flask', 'vulnerable');
-      const { evidence } = run('flask', 'vulnerable');
-      expect(evidence('web.sqli.time', '/api/reports?year=')).toMatch(/PostgreSQL pg_sleep\(\)/);
-      expect(evidence('web.command-injection', '/api/lookup?domain=')).toMatch(/sleep .*4 s in/);
-      expect(evidence('web.api.personal-data', '/graphql')).toMatch(/query \{ users \{ .*email.* \} \}/);
-      expect(evidence('web.api.personal-data', '/api/admin/users')).not.toMatch(/maria\.lopez@|b7f3c9e1/);
-    });
+describe('Flask shop on Werkzeug with SQLite, PostgreSQL and GraphQL', needs('flask'), () => {
+  it('finds the Jinja2 injection, the blind injections, GraphQL and the JavaScript-only API, and nothing else', () => {
+    expectExact('flask', 'vulnerable');
+    const { evidence } = run('flask', 'vulnerable');
+    expect(evidence('web.sqli.time', '/api/reports?year=')).toMatch(/PostgreSQL pg_sleep\(\)/);
+    expect(evidence('web.command-injection', '/api/lookup?domain=')).toMatch(/sleep .*4 s in/);
+    expect(evidence('web.api.personal-data', '/graphql')).toMatch(/query \{ users \{ .*email.* \} \}/);
+    expect(evidence('web.api.personal-data', '/api/admin/users')).not.toMatch(/maria\.lopez@|b7f3c9e1/);
+  });
 
-    it('reports only what both variants share on the twin (plain HTTP, the Werkzeug version)', () => {
-      expectExact('flask', 'twin');
-    });
-  },
-);
+  it('reports only what both variants share on the twin (plain HTTP, the Werkzeug version)', () => {
+    expectExact('flask', 'twin');
+  });
+});

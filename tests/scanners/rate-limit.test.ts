@@ -1,15 +1,17 @@
 // The target's rate limit as the target sees it: a proxy in front of each fixture counts arrivals, and
-// no one-second window may hold more requests than the limit, whatever the scanners' concurrency.
+// no window of one or three seconds may hold more requests than the limit allows, whatever the scanners'
+// concurrency (give or take what a loaded machine holds a request up on its way: mostInWindow).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
-import { findChromium } from '../../agents/scanners/webapp/browser/chromium.ts';
 import type { ScanType } from '../../shared/findings.ts';
-import { countingProxy } from '../fixtures/counting-proxy.ts';
+import { countingProxy, mostInWindow } from '../fixtures/counting-proxy.ts';
+import { chromium } from '../fixtures/debian-packages.ts';
 import type { CountingProxy } from '../fixtures/counting-proxy.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { startVulnerableApi } from '../fixtures/vulnerable-api.ts';
 import { startVulnerableWebapp } from '../fixtures/vulnerable-webapp.ts';
+import { requires } from '../helpers/requirements.ts';
 
 describe('per-target rate limit', () => {
   let app: RunningFixture;
@@ -51,25 +53,33 @@ describe('per-target rate limit', () => {
     ['api', 8],
   ] as const)('keeps a %s scan within %i requests per second', async (type, rate) => {
     const upstream = type === 'webapp' ? app.target : api.target;
+    // What the same scan sends without a limit, now: a loaded machine sends less, and the limited scan can
+    // only be asked to keep up with the smaller of the two.
+    const { proxy: free } = await scanFor(type, upstream, undefined, 1.5);
+    const capacity = free.arrivals.length / 1.5;
     const { proxy, result } = await scanFor(type, upstream, rate, 3.5);
-    expect(proxy.peak(1000)).toBeLessThanOrEqual(rate);
-    // It does scan at about that rate, not slower: ~3.5 s at `rate` per second.
-    expect(proxy.arrivals.length).toBeGreaterThanOrEqual(rate * 2.5);
+    // As the target counts them, give or take what a loaded machine holds a request up on its way.
+    expect(proxy.peak(1000)).toBeLessThanOrEqual(mostInWindow(rate, 1000));
+    expect(proxy.peak(3000)).toBeLessThanOrEqual(mostInWindow(rate, 3000));
+    // It does scan at about that rate, not slower: ~3.5 s at `rate` per second (less its start).
+    expect(proxy.arrivals.length).toBeGreaterThanOrEqual(Math.min(rate, capacity) * 2.5);
     expect(result.partial).toBe(true);
   });
 
-  it.skipIf(!findChromium(process.env.CHROMIUM_PATH))(
+  it(
     'keeps the pages Chromium renders within the limit too (every browser request goes through it)',
+    requires(chromium()),
     async () => {
       const { proxy, result } = await scanFor('webapp', app.target, 15, 6, true);
       expect(result.crawl?.engine).toBe('chromium');
       expect(result.crawl?.rendered).toBeGreaterThan(0);
-      expect(proxy.peak(1000)).toBeLessThanOrEqual(15);
+      expect(proxy.peak(1000)).toBeLessThanOrEqual(mostInWindow(15, 1000));
+      expect(proxy.peak(3000)).toBeLessThanOrEqual(mostInWindow(15, 3000));
     },
   );
 
   it('is what makes the difference: without a limit the same scan bursts far above it', async () => {
     const { proxy } = await scanFor('webapp', app.target, undefined, 1.5);
-    expect(proxy.peak(1000)).toBeGreaterThan(15);
+    expect(proxy.peak(1000)).toBeGreaterThan(mostInWindow(15, 1000));
   });
 });

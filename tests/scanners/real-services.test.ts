@@ -1,23 +1,16 @@
 // Real, badly configured Redis and Memcached (Debian packages, installed by run.sh when missing).
-import { execFileSync } from 'node:child_process';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
+import { debian } from '../fixtures/debian-packages.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { realServicePorts, startRealServices } from '../fixtures/real-services.ts';
+import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
-const installed = ['redis-server', 'memcached'].every((bin) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-});
+const needs = requires(debian('redis-server'), debian('memcached'));
 
-describe.skipIf(!installed)('infrastructure scanner against real services', () => {
+describe('infrastructure scanner against real services', needs, () => {
   let services: RunningFixture;
   beforeAll(async () => {
     services = await startRealServices();

@@ -2,7 +2,6 @@
 // database-servers.ts), plus the stand-in twins of the databases Debian does not package. All start
 // once; one infrastructure scan covers every port, as it would on a crowded host; each fixture is then
 // measured on its own ports: every planted issue found, nothing else.
-import { existsSync } from 'node:fs';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -59,17 +58,27 @@ import {
 } from '../fixtures/couchdb-servers.ts';
 import type { NpmServerName } from '../fixtures/npm-servers.ts';
 import { npmServerEntry } from '../fixtures/npm-servers.ts';
+import { debianFile } from '../fixtures/debian-packages.ts';
+import type { Unmet } from '../helpers/requirements.ts';
+import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
 interface Group {
   what: string;
-  binaries: string[];
+  /** What the group's servers need: a file from Debian, or a server from npm. */
+  binaries: (string | Unmet | null)[];
   start: () => Promise<RunningFixture[]>;
 }
 
 const one = (start: () => Promise<RunningFixture>) => async () => [await start()];
 /** A server installed from npm by tests/fixtures/npm-servers.ts; a name that does not exist when it is not. */
-const fromNpm = (name: NpmServerName) => npmServerEntry(name) ?? `${name} from npm`;
+const fromNpm = (name: NpmServerName): Unmet | null =>
+  npmServerEntry(name)
+    ? null
+    : {
+        requirement: `npm:${name}`,
+        detail: `not in the cache (tests/scanners/run.sh installs it: npx tsx tests/fixtures/npm-servers.ts)`,
+      };
 const groups: Group[] = [
   {
     what: 'vsftpd: anonymous upload, no TLS',
@@ -218,7 +227,10 @@ const groups: Group[] = [
   },
 ];
 
-const missing = (group: Group) => group.binaries.filter((binary) => !existsSync(binary));
+const missing = (group: Group): Unmet[] =>
+  group.binaries
+    .map((binary) => (typeof binary === 'string' ? debianFile(binary) : binary))
+    .filter((unmet): unmet is Unmet => unmet !== null);
 const running = new Map<Group, RunningFixture[]>();
 let findings: Finding[] = [];
 
@@ -258,9 +270,7 @@ const evidence = (rule: string, location = '') =>
 
 describe('infrastructure scanner against real services and their safe twins', () => {
   for (const group of groups) {
-    const absent = missing(group);
-    const title = absent.length ? `${group.what} (skipped: ${absent.join(', ')} not installed)` : group.what;
-    it.skipIf(absent.length > 0)(title, () => {
+    it(group.what, requires(...missing(group)), () => {
       for (const fixture of running.get(group) ?? []) {
         const ports = [...new Set(fixture.planted.map((p) => p.location))];
         // A twin planted with nothing at all (the SNMP twin) must raise nothing on its UDP port.

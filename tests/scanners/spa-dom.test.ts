@@ -2,25 +2,18 @@
 // sinks (jQuery's .html() from the query string, innerHTML from a hash route, a frame's src), and the SQL
 // injection of a login API the app calls only when its sign-in box is sent. The safe twin (text writers,
 // bound SQL parameters) raises none of it; neither scan ever sends the "delete my account" form.
-import { existsSync } from 'node:fs';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
-import { findChromium } from '../../agents/scanners/webapp/browser/chromium.ts';
 import type { RunningDomApp } from '../fixtures/spa-dom.ts';
+import { chromium, debianFile } from '../fixtures/debian-packages.ts';
 import { spaDomNeeds, startSpaDom } from '../fixtures/spa-dom.ts';
+import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
-const missing = [
-  ...Object.entries(spaDomNeeds)
-    .filter(([, file]) => !existsSync(file))
-    .map(([name]) => name),
-  ...(findChromium(process.env.CHROMIUM_PATH) ? [] : ['chromium']),
-];
-
-describe.skipIf(missing.length > 0)(
-  `web scanner runs a single-page app's URL sinks and forms${missing.length > 0 ? ` (skipped: ${missing.join(', ')} not installed)` : ''}`,
+describe(
+  "web scanner runs a single-page app's URL sinks and forms",
+  requires(...Object.values(spaDomNeeds).map(debianFile), chromium()),
   () => {
     let weak: RunningDomApp;
     let safe: RunningDomApp;

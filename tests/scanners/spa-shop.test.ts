@@ -5,18 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
-import { findChromium } from '../../agents/scanners/webapp/browser/chromium.ts';
 import type { RunningShop } from '../fixtures/spa-shop.ts';
 import type { RunningDesk } from '../fixtures/spa-desk.ts';
-import { spaDeskMissing, startSpaDesk } from '../fixtures/spa-desk.ts';
-import { spaShopMissing, startSpaShop } from '../fixtures/spa-shop.ts';
+import { chromium, debianFile } from '../fixtures/debian-packages.ts';
+import { spaDeskNeeds, startSpaDesk } from '../fixtures/spa-desk.ts';
+import { spaShopNeeds, startSpaShop } from '../fixtures/spa-shop.ts';
+import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
-const missing = [...spaShopMissing(), ...(findChromium(process.env.CHROMIUM_PATH) ? [] : ['chromium'])];
-const title = (what: string) =>
-  missing.length === 0
-    ? what
-    : `${what} (skipped: ${missing.join(', ')} not installed; run.sh installs them as root)`;
+const shopNeeds = requires(...Object.values(spaShopNeeds).map(debianFile), chromium());
+const deskNeeds = requires(...Object.values(spaDeskNeeds).map(debianFile), chromium());
 
 /**
  * What a crawl that does not run JavaScript can see of the shop: the shell's headers, the bundle's map, and
@@ -34,89 +32,87 @@ const withoutJs = new Set([
   'web.exposed.source-map',
 ]);
 
-describe.skipIf(missing.length > 0)(
-  title('web scanner on a single-page shop with a login and an API'),
-  () => {
-    let shop: RunningShop;
-    let twin: RunningShop;
-    beforeAll(async () => {
-      // Sessions end after 12 authenticated requests: the logged-in scan must notice and log in again.
-      [shop, twin] = await Promise.all([startSpaShop({ sessionUses: 12 }), startSpaShop({ hardened: true })]);
-    });
-    afterAll(async () => {
-      await Promise.all([shop?.close(), twin?.close()]);
-    });
+describe('web scanner on a single-page shop with a login and an API', shopNeeds, () => {
+  let shop: RunningShop;
+  let twin: RunningShop;
+  beforeAll(async () => {
+    // Sessions end after 12 authenticated requests: the logged-in scan must notice and log in again.
+    [shop, twin] = await Promise.all([startSpaShop({ sessionUses: 12 }), startSpaShop({ hardened: true })]);
+  });
+  afterAll(async () => {
+    await Promise.all([shop?.close(), twin?.close()]);
+  });
 
-    it('renders the shop and finds what an unauthenticated visitor can see, and nothing else', async () => {
-      const result = await runScan('webapp', { target: shop.target, mode: 'local' });
-      const m = measure(result.findings, shop.publicPlanted, shop.target);
-      expect(m.missed).toEqual([]);
-      expect(m.unexpected).toEqual([]);
-      expect(result.crawl?.engine).toBe('chromium');
-      expect(result.crawl?.browser).toMatch(/^\d+\./);
-      expect(result.crawl!.api_calls).toBeGreaterThanOrEqual(5);
-      expect(result.crawl!.login).toBeUndefined();
-    });
+  it('renders the shop and finds what an unauthenticated visitor can see, and nothing else', async () => {
+    const result = await runScan('webapp', { target: shop.target, mode: 'local' });
+    const m = measure(result.findings, shop.publicPlanted, shop.target);
+    expect(m.missed).toEqual([]);
+    expect(m.unexpected).toEqual([]);
+    expect(result.crawl?.engine).toBe('chromium');
+    expect(result.crawl?.browser).toMatch(/^\d+\./);
+    expect(result.crawl!.api_calls).toBeGreaterThanOrEqual(5);
+    expect(result.crawl!.login).toBeUndefined();
+  });
 
-    it('logs in through the page, renews the lost session, never logs out, and finds the rest', async () => {
-      const before = shop.events.length;
-      const result = await runScan('webapp', { target: shop.target, mode: 'local', login: shop.login });
-      const m = measure(result.findings, shop.planted, shop.target);
-      expect(m.missed).toEqual([]);
-      expect(m.unexpected).toEqual([]);
-      const events = shop.events.slice(before);
-      expect(result.crawl?.login).toMatchObject({ kind: 'form', status: 'logged-in' });
-      expect(result.crawl!.login!.renewals).toBeGreaterThanOrEqual(1);
-      expect(events.filter((e) => e.startsWith('EXPIRED')).length).toBeGreaterThanOrEqual(1);
-      expect(events.filter((e) => e.startsWith('LOGIN')).length).toBe(1 + result.crawl!.login!.renewals);
-      expect(events).not.toContain('LOGOUT');
-      // Evidence names what was found, never the credentials or the session's token.
-      const evidence = result.findings.map((f) => f.evidence).join('\n');
-      expect(evidence).not.toContain(shop.login.kind === 'form' ? shop.login.password : '');
-      expect(evidence).not.toMatch(/eyJ[\w-]{10,}\.eyJ/);
-      expect(result.findings.find((f) => f.rule_id === 'web.auth.idor')?.evidence).toMatch(
-        /session of a…@acme\.test.*\/api\/users\/1 .*another user's record \(a…@acme\.test\)/,
-      );
-    });
+  it('logs in through the page, renews the lost session, never logs out, and finds the rest', async () => {
+    const before = shop.events.length;
+    const result = await runScan('webapp', { target: shop.target, mode: 'local', login: shop.login });
+    const m = measure(result.findings, shop.planted, shop.target);
+    expect(m.missed).toEqual([]);
+    expect(m.unexpected).toEqual([]);
+    const events = shop.events.slice(before);
+    expect(result.crawl?.login).toMatchObject({ kind: 'form', status: 'logged-in' });
+    expect(result.crawl!.login!.renewals).toBeGreaterThanOrEqual(1);
+    expect(events.filter((e) => e.startsWith('EXPIRED')).length).toBeGreaterThanOrEqual(1);
+    expect(events.filter((e) => e.startsWith('LOGIN')).length).toBe(1 + result.crawl!.login!.renewals);
+    expect(events).not.toContain('LOGOUT');
+    // Evidence names what was found, never the credentials or the session's token.
+    const evidence = result.findings.map((f) => f.evidence).join('\n');
+    expect(evidence).not.toContain(shop.login.kind === 'form' ? shop.login.password : '');
+    expect(evidence).not.toMatch(/eyJ[\w-]{10,}\.eyJ/);
+    expect(result.findings.find((f) => f.rule_id === 'web.auth.idor')?.evidence).toMatch(
+      /session of a…@acme\.test.*\/api\/users\/1 .*another user's record \(a…@acme\.test\)/,
+    );
+  });
 
-    it('raises nothing on the hardened twin but plain HTTP, logged in or not', async () => {
-      const result = await runScan('webapp', { target: twin.target, mode: 'local', login: twin.login });
-      const m = measure(result.findings, twin.planted, twin.target);
-      expect(m.missed).toEqual([]);
-      expect(m.unexpected).toEqual([]);
-      expect(result.crawl?.login).toMatchObject({ status: 'logged-in', renewals: 0 });
-      expect(result.crawl!.api_calls).toBeGreaterThanOrEqual(5);
-      expect(twin.events).not.toContain('LOGOUT');
-    });
+  it('raises nothing on the hardened twin but plain HTTP, logged in or not', async () => {
+    const result = await runScan('webapp', { target: twin.target, mode: 'local', login: twin.login });
+    const m = measure(result.findings, twin.planted, twin.target);
+    expect(m.missed).toEqual([]);
+    expect(m.unexpected).toEqual([]);
+    expect(result.crawl?.login).toMatchObject({ status: 'logged-in', renewals: 0 });
+    expect(result.crawl!.api_calls).toBeGreaterThanOrEqual(5);
+    expect(twin.events).not.toContain('LOGOUT');
+  });
 
-    it('sees an empty page without a browser, and says why the login failed', async () => {
-      const result = await runScan('webapp', {
-        target: shop.target,
-        mode: 'local',
-        browser: null,
-        login: shop.login,
-      });
-      const m = measure(
-        result.findings,
-        shop.planted.filter((p) => withoutJs.has(p.rule_id)),
-        shop.target,
-      );
-      expect(m.missed).toEqual([]);
-      expect(m.unexpected).toEqual([]);
-      expect(result.crawl).toMatchObject({
-        engine: 'html',
-        rendered: 0,
-        api_calls: 0,
-        reason: 'the HTML crawl was asked for',
-      });
-      expect(result.crawl?.login?.status).toBe('failed');
-      expect(result.crawl?.login?.detail).toMatch(/JavaScript login needs the browser/);
+  it('sees an empty page without a browser, and says why the login failed', async () => {
+    const result = await runScan('webapp', {
+      target: shop.target,
+      mode: 'local',
+      browser: null,
+      login: shop.login,
     });
-  },
-);
+    const m = measure(
+      result.findings,
+      shop.planted.filter((p) => withoutJs.has(p.rule_id)),
+      shop.target,
+    );
+    expect(m.missed).toEqual([]);
+    expect(m.unexpected).toEqual([]);
+    expect(result.crawl).toMatchObject({
+      engine: 'html',
+      rendered: 0,
+      api_calls: 0,
+      reason: 'the HTML crawl was asked for',
+    });
+    expect(result.crawl?.login?.status).toBe('failed');
+    expect(result.crawl?.login?.detail).toMatch(/JavaScript login needs the browser/);
+  });
+});
 
-describe.skipIf(spaDeskMissing().length > 0 || missing.includes('chromium'))(
+describe(
   'web scanner on a second, different single-page app (lighttpd, hash routes, sessionStorage)',
+  deskNeeds,
   () => {
     let desk: RunningDesk;
     beforeAll(async () => {

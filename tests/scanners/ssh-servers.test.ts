@@ -4,8 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
+import { debianFile } from '../fixtures/debian-packages.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import {
+  sshBinaries,
   sshFixtureMissing,
   sshPorts,
   startDropbear,
@@ -13,6 +15,7 @@ import {
   startOldDebianSshd,
   startProftpdSftp,
 } from '../fixtures/ssh-servers.ts';
+import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
 const fixtures = {
@@ -49,14 +52,12 @@ async function scan(name: Name): Promise<Map<string, string>> {
   return new Map(result.findings.map((f) => [f.rule_id, f.evidence]));
 }
 
-const title = (name: Name, what: string) => {
-  const missing = sshFixtureMissing(fixtures[name].binary);
-  return missing ? `${what} (skipped: ${missing})` : what;
-};
+const needs = (name: Name) => requires(debianFile(sshBinaries[fixtures[name].binary]));
 
 describe('infrastructure scanner against more real SSH servers', () => {
-  it.skipIf(sshFixtureMissing('sshd'))(
-    title('legacy', 'OpenSSH with DSA and 1024-bit RSA host keys, group exchange with SHA-1, SHA-1 MACs'),
+  it(
+    'OpenSSH with DSA and 1024-bit RSA host keys, group exchange with SHA-1, SHA-1 MACs',
+    needs('legacy'),
     async () => {
       const evidence = await scan('legacy');
       expect(evidence.get('infra.ssh.weak-host-key')).toBe(
@@ -70,8 +71,9 @@ describe('infrastructure scanner against more real SSH servers', () => {
     },
   );
 
-  it.skipIf(sshFixtureMissing('oldSshd'))(
-    title('oldDebian', 'OpenSSH 9.2p1 at Debian revision 2+deb12u7: its known CVEs, by package revision'),
+  it(
+    'OpenSSH 9.2p1 at Debian revision 2+deb12u7: its known CVEs, by package revision',
+    needs('oldDebian'),
     async () => {
       const evidence = await scan('oldDebian');
       expect(evidence.get('infra.ssh.known-cve')).toMatch(
@@ -80,8 +82,9 @@ describe('infrastructure scanner against more real SSH servers', () => {
     },
   );
 
-  it.skipIf(sshFixtureMissing('dropbear'))(
-    title('dropbear', 'Dropbear with its defaults: SHA-1 key exchange and MAC, ssh-rsa, passwords'),
+  it(
+    'Dropbear with its defaults: SHA-1 key exchange and MAC, ssh-rsa, passwords',
+    needs('dropbear'),
     async () => {
       const evidence = await scan('dropbear');
       expect(evidence.get('infra.open-port')).toMatch(/^ssh: SSH-2\.0-dropbear_20\d\d/);
@@ -90,8 +93,9 @@ describe('infrastructure scanner against more real SSH servers', () => {
     },
   );
 
-  it.skipIf(sshFixtureMissing('proftpd'))(
-    title('proftpd', "ProFTPD's mod_sftp: its defaults and a 1024-bit group in group exchange"),
+  it(
+    "ProFTPD's mod_sftp: its defaults and a 1024-bit group in group exchange",
+    needs('proftpd'),
     async () => {
       const evidence = await scan('proftpd');
       expect(evidence.get('infra.ssh.small-dh-group')).toMatch(/the server sent a 1024-bit prime$/);

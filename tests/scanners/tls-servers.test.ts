@@ -1,7 +1,7 @@
 // The TLS checks on real servers from Debian (tests/fixtures/tls-servers.ts): nginx on OpenSSL 3 and
 // gnutls-serv configured badly in different ways, and a hardened nginx that must raise nothing. One
 // infrastructure scan finds all three TLS ports (none on a standard port) and checks each the same way.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 
@@ -19,18 +19,15 @@ import {
   tlsBinaries,
   tlsPorts,
 } from '../fixtures/tls-servers.ts';
+import { debianFile } from '../fixtures/debian-packages.ts';
+import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
 // The hardened server's chain ends at the fixtures' own root: the scanner is told to trust it the way a
 // customer trusts an internal CA, through the setting, never by changing the machine's store.
 process.env.VIGIL_SCAN_TLS_CA_FILE = testPki().rootFile;
 
-const absent = Object.values(tlsBinaries).filter((file) => !existsSync(file));
-const title = absent.length
-  ? `TLS checks on real servers (skipped: ${absent.join(', ')} not installed; run.sh installs nginx and gnutls-bin as root)`
-  : 'TLS checks on real servers';
-
-describe.skipIf(absent.length > 0)(title, () => {
+describe('TLS checks on real servers', requires(...Object.values(tlsBinaries).map(debianFile)), () => {
   const fixtures: RunningFixture[] = [];
   let findings: Finding[] = [];
   beforeAll(async () => {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { requires, root } from '../../../tests/helpers/requirements.ts';
 import { identifyService } from './identify.ts';
 import {
   hostTrustAccounts,
@@ -159,8 +160,9 @@ describe('rsh trust check', () => {
 
   // Binding a reserved port needs root; a claim from a taken port is sent again from another one, so
   // a busy source port (rshd's own 514, one in TIME_WAIT) no longer makes rshd look silent.
-  it.skipIf(process.getuid?.() !== 0)(
+  it(
     'sends the claim from another port when its port is taken',
+    requires(root('binding a reserved port')),
     async () => {
       const port = await serve(() => bytes('\0uid=0(root)\n'));
       const holder = net.createServer();

@@ -45,9 +45,10 @@ function sshAudit(port: number): ReferenceTool {
       const run = await runTool('ssh-audit', ['-n', '-p', String(port), fixture.target], {
         timeoutMs: 120_000,
       });
-      const { claims, curvePolicyFails } = sshAuditClaims(run.stdout);
+      const { claims, curvePolicyFails, toolOnly } = sshAuditClaims(run.stdout);
       return {
         ...tally(fixture, port, claims),
+        toolOnly,
         ms: run.ms,
         note: curvePolicyFails
           ? `${curvePolicyFails} NIST-curve [fail]s not counted (policy, not a break)`

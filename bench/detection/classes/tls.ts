@@ -18,7 +18,13 @@ import {
   tlsPorts,
 } from '../../../tests/fixtures/tls-servers.ts';
 import { round } from '../../lib/report.ts';
-import { sslscanRules, testsslRules, type TestsslItem } from '../tls-parsers.ts';
+import {
+  sslscanRules,
+  sslscanToolOnly,
+  testsslRules,
+  testsslToolOnly,
+  type TestsslItem,
+} from '../tls-parsers.ts';
 import { runTool } from '../tool-process.ts';
 import type { DetectionFixture, ReferenceTool, ToolRun } from '../types.ts';
 
@@ -27,13 +33,19 @@ import type { DetectionFixture, ReferenceTool, ToolRun } from '../types.ts';
 process.env.VIGIL_SCAN_TLS_CA_FILE = testPki().rootFile;
 
 /** Planted issues it reported and what it reported that the fixture does not have. */
-function toolRun(rules: Map<string, string>, fixture: RunningFixture, port: number, ms: number): ToolRun {
+function toolRun(
+  rules: Map<string, string>,
+  toolOnly: string[],
+  fixture: RunningFixture,
+  port: number,
+  ms: number,
+): ToolRun {
   const planted = new Set(fixture.planted.map((p) => p.rule_id));
   const found: PlantedIssue[] = [...rules.keys()].map((rule_id) => ({ rule_id, location: `:${port}` }));
   const falsePositives = [...rules]
     .filter(([rule]) => !planted.has(rule))
     .map(([rule, why]) => `${rule} (${why})`);
-  return { found, falsePositives, ms };
+  return { found, falsePositives, toolOnly, ms };
 }
 
 const TESTSSL_COVERS = new Set([
@@ -74,7 +86,7 @@ function testssl(port: number): ReferenceTool {
         ]);
         const run = await runTool('testssl', args, { timeoutMs: 900_000 });
         const items = JSON.parse(await readFile(json, 'utf8')) as TestsslItem[];
-        return toolRun(testsslRules(items), fixture, port, run.ms);
+        return toolRun(testsslRules(items), testsslToolOnly(items), fixture, port, run.ms);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -92,7 +104,7 @@ function sslscan(port: number): ReferenceTool {
       const run = await runTool('sslscan', ['--xml=-', '--no-colour', `${fixture.target}:${port}`], {
         timeoutMs: 300_000,
       });
-      return toolRun(sslscanRules(run.stdout), fixture, port, run.ms);
+      return toolRun(sslscanRules(run.stdout), sslscanToolOnly(run.stdout), fixture, port, run.ms);
     },
   };
 }

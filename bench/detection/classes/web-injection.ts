@@ -88,6 +88,20 @@ export function wapitiReports(report: unknown): { rules: string[]; location: str
   );
 }
 
+/** What wapiti reported in categories that map to none of our rules, as `category: METHOD path parameter`. */
+export function wapitiToolOnly(report: unknown): string[] {
+  const vulnerabilities =
+    (report as { vulnerabilities?: Record<string, { method?: string; path?: string; parameter?: string }[]> })
+      .vulnerabilities ?? {};
+  return Object.entries(vulnerabilities).flatMap(([category, items]) =>
+    category in wapitiCategories
+      ? []
+      : items.map((item) =>
+          `${category}: ${item.method ?? 'GET'} ${item.path ?? ''} ${item.parameter ?? ''}`.trim(),
+        ),
+  );
+}
+
 function wapiti(skipped: string[]): ReferenceTool {
   return {
     name: 'wapiti -m sql,blindsql,exec,file,xss,redirect,ssrf',
@@ -112,6 +126,7 @@ function wapiti(skipped: string[]): ReferenceTool {
         const report = JSON.parse(await readFile(out, 'utf8').catch(() => '{}')) as unknown;
         return {
           ...judge(fixture.planted, wapitiReports(report)),
+          toolOnly: wapitiToolOnly(report),
           ms: run.ms,
           ...(run.timedOut ? { note: 'timed out after 30 min' } : {}),
         };

@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { requires } from '../../../../tests/helpers/requirements.ts';
 import { sleep } from './bounded.ts';
 import type { BrowserProcess } from './process-tree.ts';
 import { canWatch, ProcessTree, watchMemory } from './process-tree.ts';
@@ -45,7 +46,11 @@ describe('watchMemory', () => {
   });
 });
 
-describe.skipIf(!canWatch)('ProcessTree', () => {
+const watchable = canWatch
+  ? null
+  : { requirement: 'posix', detail: `no process table to watch on ${process.platform}` };
+
+describe('ProcessTree', requires(watchable), () => {
   it('finds a process tree by its root and by the marker on detached members, and kills all of it', async () => {
     const marker = mkdtempSync(path.join(tmpdir(), 'vigil-tree-test-'));
     try {

@@ -1,0 +1,89 @@
+// The end of `npm test` (scripts/test.sh runs it whatever happened): how long each stage took, how many tests
+// each vitest stage ran, and every skipped test of the whole run by requirement. A test skipped because
+// another stage runs it (`stage:` requirements) must have run there: after a complete run, one that ran
+// nowhere fails it. With CI=true, the stages' own reporters have already failed any other unjustified skip.
+// Usage: tsx scripts/test-summary.ts REPORT_DIR RUN_STATUS
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { formatSkipTable, skipTable, type RunRecord } from '../tests/helpers/skip-reporter.ts';
+
+const [dir, statusArg] = process.argv.slice(2);
+if (!dir) {
+  throw new Error('usage: tsx scripts/test-summary.ts REPORT_DIR RUN_STATUS');
+}
+const complete = statusArg === '0';
+
+const runs: RunRecord[] = readdirSync(dir)
+  .filter((name) => name.endsWith('.json'))
+  .sort()
+  .map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as RunRecord);
+
+const lines: string[] = ['', '\u001b[1m== summary ==\u001b[0m'];
+
+// Stage timings, as scripts/test.sh recorded them: "name<TAB>start<TAB>end[<TAB>cpu]" in seconds since the
+// run began; the CPU seconds of a stage include what ran beside it.
+const timings = path.join(dir, 'stages.tsv');
+if (existsSync(timings)) {
+  lines.push(`  ${'stage'.padEnd(70)} ${'wall'.padStart(6)} ${'CPU'.padStart(6)}`);
+  for (const row of readFileSync(timings, 'utf8').trim().split('\n')) {
+    const [name = '', start = '0', end, cpu] = row.split('\t');
+    const took = end === undefined ? 'did not finish' : `${Number(end) - Number(start)} s`;
+    lines.push(`  ${name.padEnd(70)} ${took.padStart(6)} ${cpu === undefined ? '' : `${cpu} s`.padStart(6)}`);
+  }
+}
+
+const byStage = new Map<string, { ran: number; failed: number; skipped: number }>();
+for (const run of runs) {
+  const totals = byStage.get(run.stage) ?? { ran: 0, failed: 0, skipped: 0 };
+  totals.ran += run.passed.length + run.failed.length;
+  totals.failed += run.failed.length;
+  totals.skipped += run.skipped.length;
+  byStage.set(run.stage, totals);
+}
+lines.push('vitest stage        tests ran  failed  skipped');
+for (const [stage, t] of byStage) {
+  lines.push(
+    `  ${stage.padEnd(18)} ${String(t.ran).padStart(9)} ${String(t.failed).padStart(7)} ${String(t.skipped).padStart(8)}`,
+  );
+}
+
+const skipped = runs.flatMap((run) => run.skipped);
+const rows = skipTable(skipped);
+if (rows.length > 0) {
+  lines.push(
+    'skipped tests by requirement, whole run (! : not accepted with CI=true):',
+    ...formatSkipTable(rows),
+  );
+} else {
+  lines.push('no test was skipped');
+}
+
+// Every `stage:X` skip must have run in stage X.
+const ranIn = new Set(
+  runs.flatMap((run) =>
+    [...run.passed, ...run.failed].map((test) => `${run.stage}\u0000${test.file}\u0000${test.name}`),
+  ),
+);
+const nowhere = skipped.flatMap((test) =>
+  test.unmet
+    .filter((unmet) => unmet.requirement.startsWith('stage:'))
+    .filter(
+      (unmet) =>
+        !ranIn.has(`${unmet.requirement.slice('stage:'.length)}\u0000${test.file}\u0000${test.name}`),
+    )
+    .map((unmet) => `  ${test.file} > ${test.name} (${unmet.requirement})`),
+);
+let failed = false;
+if (nowhere.length > 0) {
+  if (complete) {
+    lines.push(`${nowhere.length} tests skipped for another stage did not run there:`, ...nowhere);
+    failed = true;
+  } else {
+    lines.push(
+      `(the run stopped early: ${nowhere.length} tests skipped for another stage were not run there)`,
+    );
+  }
+}
+console.log(lines.join('\n'));
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,151 @@
+// A vitest reporter (beside the default one in every vitest config) that makes skips visible and judged:
+// it ends each run with how many tests ran and a table of the skipped ones by requirement (requirements.ts),
+// and with CI=true it fails the run when a test was skipped without a stated reason, for a requirement the CI
+// machines can have, or when nothing ran at all. With VIGIL_TEST_REPORT_DIR set (scripts/test.sh sets it), it
+// also writes what ran and what was skipped there, for the summary of the whole `npm test`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+
+import type { Unmet } from './requirements.ts';
+import { unavailableOnCi } from './requirements.ts';
+
+/** One test as the summary of the whole run reads it. */
+export interface TestRecord {
+  file: string;
+  name: string;
+}
+export interface SkippedRecord extends TestRecord {
+  unmet: Unmet[];
+}
+/** What one vitest run wrote to VIGIL_TEST_REPORT_DIR. */
+export interface RunRecord {
+  stage: string;
+  passed: TestRecord[];
+  failed: TestRecord[];
+  skipped: SkippedRecord[];
+}
+
+/** Skips that state no reason: a bare `.skip`, a `todo`, tests left out by `.only`, or a suite that failed. */
+const unstated = (test: TestCase): Unmet => ({
+  requirement: 'unstated',
+  detail:
+    test.module.state() === 'failed'
+      ? 'not run: its file or suite failed (see the errors above)'
+      : `skipped without a reason (mode ${test.options.mode}); use requires() from tests/helpers/requirements.ts`,
+});
+
+export interface SkipRow {
+  requirement: string;
+  tests: number;
+  detail: string;
+  files: string[];
+}
+
+/** Skipped tests grouped by requirement, most tests first. */
+export function skipTable(skipped: readonly SkippedRecord[]): SkipRow[] {
+  const rows = new Map<string, SkipRow>();
+  for (const test of skipped) {
+    for (const { requirement, detail } of test.unmet) {
+      const row = rows.get(requirement) ?? { requirement, tests: 0, detail, files: [] };
+      row.tests += 1;
+      if (!row.files.includes(test.file)) {
+        row.files.push(test.file);
+      }
+      rows.set(requirement, row);
+    }
+  }
+  return [...rows.values()].sort((a, b) => b.tests - a.tests || a.requirement.localeCompare(b.requirement));
+}
+
+/** Whether CI=true accepts a skip for this requirement (another stage's tests are checked by the summary). */
+export const allowedOnCi = (requirement: string): boolean =>
+  requirement in unavailableOnCi || requirement.startsWith('stage:');
+
+/** The table as text lines, with a mark on the rows CI=true refuses. */
+export function formatSkipTable(rows: readonly SkipRow[]): string[] {
+  const width = Math.max(11, ...rows.map((row) => row.requirement.length));
+  return [
+    `  ${'requirement'.padEnd(width)}  tests  why (files)`,
+    ...rows.map(
+      (row) =>
+        `${allowedOnCi(row.requirement) ? ' ' : '!'} ${row.requirement.padEnd(width)}  ${String(row.tests).padStart(5)}  ${row.detail} (${row.files.join(', ')})`,
+    ),
+  ];
+}
+
+const isCi = () => /^(1|true)$/i.test(process.env.CI ?? '');
+
+export default class SkipReporter implements Reporter {
+  private root = process.cwd();
+  private filtered = false;
+
+  onInit(vitest: Vitest): void {
+    this.root = vitest.config.root;
+    // A run narrowed by -t skips every other test on purpose: those skips are not judged.
+    this.filtered = vitest.config.testNamePattern !== undefined;
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const record: RunRecord = {
+      stage: process.env.VIGIL_TEST_STAGE ?? 'vitest',
+      passed: [],
+      failed: [],
+      skipped: [],
+    };
+    for (const module of modules) {
+      const file = path.relative(this.root, module.moduleId);
+      for (const test of module.children.allTests()) {
+        const name = test.fullName;
+        const result = test.result();
+        if (result.state === 'passed') {
+          record.passed.push({ file, name });
+        } else if (result.state === 'failed') {
+          record.failed.push({ file, name });
+        } else if (!(this.filtered && test.options.mode === 'skip' && !test.meta().unmet)) {
+          record.skipped.push({ file, name, unmet: test.meta().unmet ?? [unstated(test)] });
+        }
+      }
+    }
+    this.print(record);
+    this.write(record);
+  }
+
+  private print(record: RunRecord): void {
+    const ran = record.passed.length + record.failed.length;
+    const lines = [
+      '',
+      `${record.stage}: ${ran} tests ran (${record.passed.length} passed, ${record.failed.length} failed), ${record.skipped.length} skipped`,
+    ];
+    const rows = skipTable(record.skipped);
+    if (rows.length > 0) {
+      lines.push('skipped tests by requirement (! : not accepted with CI=true):', ...formatSkipTable(rows));
+    }
+    if (isCi()) {
+      const refused = rows.filter((row) => !allowedOnCi(row.requirement));
+      if (refused.length > 0) {
+        lines.push(
+          `CI=true: ${refused.reduce((sum, row) => sum + row.tests, 0)} skipped tests need what this machine should have (${refused.map((row) => row.requirement).join(', ')}); ` +
+            `only ${Object.keys(unavailableOnCi).join(', ')} may be missing here (tests/helpers/requirements.ts)`,
+        );
+        process.exitCode = 1;
+      }
+      if (ran === 0) {
+        lines.push('CI=true: no test ran');
+        process.exitCode = 1;
+      }
+    }
+    console.log(lines.join('\n'));
+  }
+
+  private write(record: RunRecord): void {
+    const dir = process.env.VIGIL_TEST_REPORT_DIR;
+    if (!dir) {
+      return;
+    }
+    mkdirSync(dir, { recursive: true });
+    const name = `${record.stage.replace(/[^\w-]/g, '_')}.${process.pid}.${Date.now()}.json`;
+    writeFileSync(path.join(dir, name), JSON.stringify(record));
+  }
+}
