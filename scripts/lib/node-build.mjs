@@ -38,12 +38,17 @@ export const ENTRIES = {
  * node_modules as installed: some find their own files from where they are (PGlite's engine, pdfkit's fonts,
  * playwright-core).
  */
-const BUNDLED = (
-  process.env.VIGIL_BUNDLED ??
-  'date-fns @date-fns/tz hono @hono/node-server zod jose smol-toml @supabase/supabase-js otpauth'
-)
-  .split(' ')
-  .filter(Boolean);
+const BUNDLED = [
+  'date-fns',
+  '@date-fns/tz',
+  'hono',
+  '@hono/node-server',
+  'zod',
+  'jose',
+  'smol-toml',
+  '@supabase/supabase-js',
+  'otpauth',
+];
 
 /** Every installed dependency not in BUNDLED, with its subpaths. */
 function externalPackages() {
@@ -171,7 +176,9 @@ export async function buildNode() {
     outputs: files.map((f) => path.relative(outDir, f.path)),
     data: data.map((f) => f.to),
   };
-  for (const input of [...Object.keys(result.metafile.inputs), ...data.map((f) => f.from)].sort()) {
+  // package.json too: it decides which packages are bundled.
+  const inputs = [...Object.keys(result.metafile.inputs), ...data.map((f) => f.from), 'package.json'];
+  for (const input of inputs.sort()) {
     info.inputs[input] = await fileState(path.join(root, input));
   }
   await writeAtomically(infoFile, JSON.stringify(info, null, 1));
