@@ -4,6 +4,7 @@
  * frontend messages go in, the backend's answer comes back as bytes, and everything else (building the
  * batches, parsing the answers, notifications, the statement watchdog) stays on the stack's thread.
  */
+import type { IsolateMemory } from '../isolate-memory.ts';
 import type { InterruptFlags } from './pglite-interrupt.ts';
 
 /** What the engine opens (one PGlite instance per thread). */
@@ -26,9 +27,11 @@ export type EngineRequest =
   /** One batch of frontend messages; `sync` runs PGlite's syncToFs after it, before the answer. */
   | { op: 'run'; id: number; batch: Uint8Array; sync: boolean }
   | { op: 'dump'; id: number }
+  /** The engine thread's memory (`/_stack/memory`). */
+  | { op: 'memory'; id: number }
   | { op: 'close'; id: number };
 
 export type EngineReply =
-  | { id: number; ok: true; data?: Uint8Array; flags?: InterruptFlags | null }
+  | { id: number; ok: true; data?: Uint8Array; flags?: InterruptFlags | null; memory?: IsolateMemory }
   /** `fatal`: the engine cannot go on (not a database error: those travel inside `data`). */
   | { id: number; ok: false; message: string; fatal: boolean };

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { moduleEntry } from '../../shared/module-entry.ts';
+import type { IsolateMemory } from '../isolate-memory.ts';
 import type { EngineReply, EngineRequest, OpenRequest } from './pglite-engine-protocol.ts';
 import type { InterruptFlags } from './pglite-interrupt.ts';
 
@@ -148,6 +149,11 @@ export class PGliteEngine {
   /** A tarball of the data directory (PGlite's dumpDataDir, uncompressed). */
   async dump(): Promise<Uint8Array> {
     return (await this.send({ op: 'dump', id: 0 }, [])).data ?? new Uint8Array(0);
+  }
+
+  /** The engine thread's memory; waits for the statement running, if any. */
+  async memory(): Promise<IsolateMemory | null> {
+    return (await this.send({ op: 'memory', id: 0 }, [])).memory ?? null;
   }
 
   async close(): Promise<void> {
