@@ -32,6 +32,15 @@ export const ENTRIES = {
 };
 
 /**
+ * Node's flags for the process that runs the stack (package.json's `start`, which a test holds to this list;
+ * the desktop app's stack process takes the same). A young generation of 2 MB instead of up to 32: the
+ * stack's allocations are short-lived requests. WebAssembly compiled by Liftoff only: V8's optimising tier
+ * compiled much of PGlite's 9 MB engine again at every start (a second of CPU and ~70 MB); REST queries
+ * run as fast, a query that scans a million rows ~1.5x slower (docs/adr/0004-lean-product.md).
+ */
+export const STACK_NODE_FLAGS = ['--max-semi-space-size=2', '--liftoff-only'];
+
+/**
  * Packages bundled into dist/node rather than loaded from node_modules at run time: what every start loads,
  * pure JavaScript that finds no files of its own. Bundled, only what is used is loaded (date-fns was 300
  * modules for three functions), with none of Node's per-module resolution. Every other package loads from
@@ -78,12 +87,15 @@ function functionEntries() {
  *   outputs: string[], data: string[] }} BuildInfo
  */
 
-/** Why dist/node must be (re)built, or null when it is current: every input as it was when it was built. */
-export function staleReason() {
+/**
+ * Why dist/node must be (re)built, or null when it is current: every input as it was when it was built.
+ * @param {string} [recordFile] the build's record (tests pass a copy)
+ */
+export function staleReason(recordFile = infoFile) {
   /** @type {BuildInfo} */
   let info;
   try {
-    info = JSON.parse(readFileSync(infoFile, 'utf8'));
+    info = JSON.parse(readFileSync(recordFile, 'utf8'));
   } catch {
     return 'not built yet';
   }
