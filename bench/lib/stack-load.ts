@@ -66,8 +66,9 @@ async function signIn(url: string, anon: string, email: string, password: string
 }
 
 /**
- * Runs the load for `seconds` with `concurrency` request loops over `customers` users; `onTick` is called
- * about every `tickMs` (the memory samples).
+ * Runs the load for `seconds` with `concurrency` request loops over `customers` users, as fast as the stack
+ * answers or at about `ratePerSecond` requests in all; `onTick` is called about every `tickMs` (the memory
+ * samples).
  */
 export async function runLoad(
   url: string,
@@ -75,6 +76,7 @@ export async function runLoad(
     seconds: number;
     customers?: number;
     concurrency?: number;
+    ratePerSecond?: number;
     tickMs?: number;
     onTick?: () => Promise<void>;
   },
@@ -131,8 +133,14 @@ export async function runLoad(
     }
     await res?.arrayBuffer();
   };
+  const begun = performance.now();
   const loop = async (n: number) => {
     for (let i = 0; performance.now() < until; i++) {
+      if (options.ratePerSecond) {
+        // Paced: wait until the requests made so far are due.
+        const due = begun + (report.requests / options.ratePerSecond) * 1000;
+        await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+      }
       const user = users[(n + i) % users.length]!;
       await call('/rest/v1/agent_roles?select=*', {});
       await call('/rest/v1/monitoring_metrics?select=*&order=created_at.desc&limit=20', {}, user);
