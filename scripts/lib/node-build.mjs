@@ -6,6 +6,7 @@
 // it loads esbuild only when it has something to build.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -169,6 +170,7 @@ export async function buildNode() {
   const files = [...result.outputFiles].sort(
     (a, b) => Number(entryFiles.has(a.path)) - Number(entryFiles.has(b.path)),
   );
+  checkRuntimePackages(result.metafile);
   const data = dataFiles();
   checkRelativeUrls(
     files,
@@ -231,6 +233,30 @@ function dataFiles() {
       to: path.join(to, name),
     })),
   );
+}
+
+/**
+ * The packages dist/node loads at run time must be dependencies, not devDependencies: a packaged desktop
+ * app (and `npm install --omit=dev`) has only those.
+ * @param {import('esbuild').Metafile} metafile
+ */
+function checkRuntimePackages(metafile) {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const packageOf = (/** @type {string} */ spec) =>
+    spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] ?? spec);
+  const devOnly = new Set();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const imported of output.imports) {
+      const name = packageOf(imported.path);
+      const builtin = imported.path.startsWith('node:') || builtinModules.includes(name);
+      if (imported.external && !builtin && !(name in (manifest.dependencies ?? {}))) {
+        devOnly.add(name);
+      }
+    }
+  }
+  if (devOnly.size > 0) {
+    throw new Error(`dist/node loads packages that are not dependencies: ${[...devOnly].join(', ')}`);
+  }
 }
 
 /**
