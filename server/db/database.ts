@@ -39,7 +39,7 @@ export interface TransactionOptions {
   endAfterFirstQuery?: boolean;
   /**
    * Each statement's time limit in milliseconds (the role's `statement_timeout`); past it the statement
-   * fails with 57014. PostgreSQL enforces it from the preamble's setting; PGlite through its watchdog.
+   * fails with 57014. PostgreSQL enforces it from the preamble's setting; PGlite by raising its interrupt flags.
    */
   statementTimeoutMs?: number;
   /**

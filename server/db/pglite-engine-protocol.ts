@@ -2,7 +2,7 @@
  * The messages between the stack's thread and PGlite's engine thread (pglite-engine.ts, the client;
  * pglite-engine-worker.ts, the thread). The engine thread only runs wire-protocol bytes: batches of
  * frontend messages go in, the backend's answer comes back as bytes, and everything else (building the
- * batches, parsing the answers, notifications, the statement watchdog) stays on the stack's thread.
+ * batches, parsing the answers, notifications, statement time limits) stays on the stack's thread.
  */
 import type { IsolateMemory } from '../isolate-memory.ts';
 import type { InterruptFlags } from './pglite-interrupt.ts';
@@ -16,7 +16,7 @@ export interface OpenRequest {
   loadDataDir?: Uint8Array;
   /** The compiled engine, with its memory import declared shared when `memory` is set. */
   module: WebAssembly.Module | null;
-  /** The shared memory the engine runs on (the watchdog raises Postgres's interrupt flags in it). */
+  /** The shared memory the engine runs on (the stack's thread raises Postgres's interrupt flags in it). */
   memory: { readonly buffer: SharedArrayBuffer } | null;
   /** The memory's maximum in pages, which the side modules are declared to. */
   maximumPages: number;
