@@ -5,7 +5,8 @@
 // TypeScript at run time. Plain JavaScript itself, so that running the product needs no TypeScript loader;
 // it loads esbuild only when it has something to build.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,12 +85,16 @@ function functionEntries() {
 }
 
 /**
- * @typedef {{ esbuild: string, builder: [number, number], inputs: Record<string, [number, number]>,
- *   outputs: string[], data: string[] }} BuildInfo
+ * An input file as the build saw it: modification time, size and a hash of its content.
+ * @typedef {[number, number, string]} FileState
+ * @typedef {{ esbuild: string, builder: FileState, inputs: Record<string, FileState>, outputs: string[],
+ *   data: string[] }} BuildInfo
  */
 
 /**
  * Why dist/node must be (re)built, or null when it is current: every input as it was when it was built.
+ * Time and size decide at once; a file whose time alone differs (a fresh checkout, a copy into an image)
+ * is read and its content compared, so a copied build stays current without esbuild.
  * @param {string} [recordFile] the build's record (tests pass a copy)
  */
 export function staleReason(recordFile = infoFile) {
@@ -100,10 +105,13 @@ export function staleReason(recordFile = infoFile) {
   } catch {
     return 'not built yet';
   }
-  const changed = (/** @type {string} */ file, /** @type {[number, number]} */ [mtime, size]) => {
+  const changed = (/** @type {string} */ file, /** @type {FileState} */ [mtime, size, hash]) => {
     try {
       const s = statSync(path.join(root, file));
-      return s.mtimeMs !== mtime || s.size !== size;
+      if (s.size !== size) {
+        return true;
+      }
+      return s.mtimeMs !== mtime && contentHash(readFileSync(path.join(root, file))) !== hash;
     } catch {
       return true;
     }
@@ -211,11 +219,14 @@ export async function ensureNodeBuild() {
   process.stderr.write(`Built ${built.files} files in ${built.ms} ms.\n`);
 }
 
-/** @param {string} file */
+/** @param {string} file @returns {Promise<FileState>} */
 async function fileState(file) {
-  const s = await stat(file);
-  return /** @type {[number, number]} */ ([s.mtimeMs, s.size]);
+  const [s, content] = await Promise.all([stat(file), readFile(file)]);
+  return [s.mtimeMs, s.size, contentHash(content)];
 }
+
+/** @param {Uint8Array} content */
+const contentHash = (content) => createHash('sha256').update(content).digest('base64url');
 
 /** @param {string} file @param {Uint8Array | string} contents */
 async function writeAtomically(file, contents) {
