@@ -1,7 +1,5 @@
 // The hostile-target benchmark proper; runs only inside a private network namespace (bench/hostile.ts).
 // Prints its rows as JSON on the last stdout line.
-import os from 'node:os';
-
 import type { ScanType } from '../shared/findings.ts';
 import { runIsolatedScan } from '../agents/scanners/isolation/scan-process.ts';
 import { runScan } from '../agents/scanners/run-scan.ts';
@@ -11,16 +9,11 @@ import type { HostileCase } from '../tests/fixtures/hostile/case.ts';
 import { hostileCases } from '../tests/fixtures/hostile/index.ts';
 import { startVulnerableApi } from '../tests/fixtures/vulnerable-api.ts';
 import { startVulnerableWebapp } from '../tests/fixtures/vulnerable-webapp.ts';
+import { assertPrivateNamespace } from './lib/netns.ts';
 import type { BenchRow } from './lib/report.ts';
 import { round } from './lib/report.ts';
 
-const interfaces = Object.keys(os.networkInterfaces());
-if (process.env.VIGIL_BENCH_NETNS !== '1' || interfaces.some((name) => name !== 'lo')) {
-  console.error(
-    `refusing to run: not inside a private network namespace (interfaces: ${interfaces.join(', ')})`,
-  );
-  process.exit(2);
-}
+assertPrivateNamespace();
 const log = (m: string) => console.error(`[hostile] ${m}`);
 
 async function scan(

@@ -11,18 +11,13 @@ import { runScan } from '../agents/scanners/run-scan.ts';
 import { startBannerServices } from '../tests/fixtures/banner-services.ts';
 import { startVulnerableWebapp } from '../tests/fixtures/vulnerable-webapp.ts';
 import { measure } from '../tests/scanners/measure.ts';
+import { assertPrivateNamespace } from './lib/netns.ts';
 import type { BenchRow } from './lib/report.ts';
 import { round } from './lib/report.ts';
 import { startStaticSite } from './scanners-static.ts';
 
 // Guard: never sweep a loopback that other programs share; a fresh namespace has only `lo`.
-const interfaces = Object.keys(os.networkInterfaces());
-if (process.env.VIGIL_BENCH_NETNS !== '1' || interfaces.some((name) => name !== 'lo')) {
-  console.error(
-    `refusing to run: not inside a private network namespace (interfaces: ${interfaces.join(', ')})`,
-  );
-  process.exit(2);
-}
+assertPrivateNamespace();
 
 const ROUNDS = Number(process.env.VIGIL_BENCH_SCAN_ROUNDS ?? 3);
 const STATIC_PORT = 8080;

@@ -2,9 +2,10 @@
 // latencies run in bench/scanners-netns.ts inside a private network namespace (ARCHITECTURE.md §8:
 // `unshare --net`, then `ip link set lo up`), never against this machine's shared loopback; the queue
 // throughput runs here against an in-memory stack.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
+import { rowsFromNamespace } from './lib/netns.ts';
 import type { BenchRow } from './lib/report.ts';
 import { benchQueueThroughput } from './scanners-queue.ts';
 
@@ -37,32 +38,14 @@ function installTools(): string[] {
   return notes;
 }
 
-function namespaceRows(): BenchRow[] {
-  // `ulimit -n` up to the hard limit: a sweep keeps up to a thousand sockets open at once.
-  const inner = `ip link set lo up && { ulimit -n "$(ulimit -Hn)" 2>/dev/null || true; } && exec "$0" --import tsx "$1"`;
-  const argv = process.getuid?.() === 0 ? ['--net'] : ['--user', '--map-root-user', '--net'];
-  const out = execFileSync('unshare', [...argv, 'sh', '-c', inner, process.execPath, child], {
-    encoding: 'utf8',
-    env: { ...process.env, VIGIL_BENCH_NETNS: '1', VIGIL_SCAN_NMAP: 'off' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 16_000_000,
-  });
-  return JSON.parse(out.trim().split('\n').pop() ?? '[]') as BenchRow[];
-}
-
 export async function benchScanners(): Promise<BenchRow[]> {
-  if (!has('unshare') || !has('ip')) {
-    throw new Error(
-      'the scanner benchmarks need unshare (util-linux) and ip (iproute2) for a private network namespace',
-    );
-  }
   const notes = installTools();
   if (!has('nmap')) {
     throw new Error(
       `nmap is needed for the sweep comparison and is not installed${notes.length ? ` (${notes.join('; ')})` : ''}`,
     );
   }
-  const rows = namespaceRows();
+  const rows = rowsFromNamespace(child, 'the scanner benchmarks', { VIGIL_SCAN_NMAP: 'off' });
   rows.push(...(await benchQueueThroughput()));
   return rows;
 }

@@ -9,6 +9,7 @@
 // crashed on purpose (which stops its CPU) and its window replaced. Memory caps are the desktop app's own
 // (V8 flags are process-wide in Electron): this engine does not watch the process tree.
 import { ScanBrowserStopped, ScanTabCut } from '../../shared/scan-browser.ts';
+import { settle } from '../../shared/settle.ts';
 import type {
   ScanBrowser,
   ScanBrowserLauncher,
@@ -129,23 +130,6 @@ async function toScanRequest(request: Request, resourceType: string | null): Pro
 /** The same bounds as the Chromium engine (webapp/browser/chromium.ts `browserLimits`). */
 export const electronLimits = { evaluateMs: 10_000, probeMs: 2_000 };
 
-/** Waits at most `ms`; whatever the promise does later is absorbed (never an unhandled rejection). */
-function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } | { error: unknown } | 'timeout'> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve('timeout'), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve({ value });
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        resolve({ error });
-      },
-    );
-  });
-}
-
 interface TabHost {
   open(): Promise<ScanWindowLike>;
   forget(window: ScanWindowLike): void;
@@ -186,11 +170,11 @@ class ElectronTab implements ScanBrowserTab {
     const contents = await this.contents();
     this.at = url;
     // A page that fails to load (refused, timed out) is still a page to look at, if it answers.
-    const loaded = await within(contents.loadURL(url), timeoutMs);
+    const loaded = await settle(contents.loadURL(url), timeoutMs);
     this.host.assertRunning();
     if (
       loaded === 'timeout' &&
-      (await within(contents.executeJavaScript('1'), electronLimits.probeMs)) === 'timeout'
+      (await settle(contents.executeJavaScript('1'), electronLimits.probeMs)) === 'timeout'
     ) {
       this.cut(
         url,
@@ -201,7 +185,7 @@ class ElectronTab implements ScanBrowserTab {
 
   async evaluate<T>(expression: string, timeoutMs = electronLimits.evaluateMs): Promise<T> {
     const contents = await this.contents();
-    const result = await within(contents.executeJavaScript(expression, false), timeoutMs);
+    const result = await settle(contents.executeJavaScript(expression, false), timeoutMs);
     this.host.assertRunning();
     if (result === 'timeout') {
       this.cut(this.at, `a script in the page ran for over ${timeoutMs} ms without yielding`);

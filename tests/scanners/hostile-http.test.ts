@@ -1,10 +1,12 @@
 // Runs inside a private network namespace (tests/scanners/run.sh). Each hostile web or API target is
-// scanned in process, with nothing that would stop the scan from outside: it must end by itself, within
-// the case's budget (the per-request deadlines are what end a drip), with no finding the hostility made
-// up and with the target's real problems found.
+// scanned as the worker and the CLI scan it, in a process of its own, with nothing that would stop the scan
+// from outside: it must end by itself, within the case's budget (the per-request deadlines are what end a
+// drip), with its process tree under its memory cap, with nothing left unhandled in it, with no finding the
+// hostility made up and with the target's real problems found.
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { runScan } from '../../agents/scanners/run-scan.ts';
+import { runIsolatedScan } from '../../agents/scanners/isolation/scan-process.ts';
+import type { IsolatedScanResult } from '../../agents/scanners/isolation/scan-process.ts';
 import type { ScanResult } from '../../agents/scanners/run-scan.ts';
 import type { HostileCase, HostileTarget } from '../fixtures/hostile/case.ts';
 import { hostileHttpCases } from '../fixtures/hostile/http-servers.ts';
@@ -20,10 +22,22 @@ afterEach(async () => {
 async function scan(
   hostile: HostileCase,
   target: HostileTarget,
-): Promise<{ result: ScanResult; ms: number }> {
+): Promise<{ result: IsolatedScanResult; ms: number; logged: string[] }> {
   const started = performance.now();
-  const result = await runScan(hostile.type, { target: target.target, mode: 'local' });
-  return { result, ms: performance.now() - started };
+  const logged: string[] = [];
+  const result = await runIsolatedScan(hostile.type, {
+    target: target.target,
+    mode: 'local',
+    onLog: (line) => logged.push(line),
+  });
+  return { result, ms: performance.now() - started, logged };
+}
+
+/** The scan's processes stayed within their cap, and nothing in them went unhandled. */
+function expectContained(result: IsolatedScanResult, logged: string[]): void {
+  expect(result.resources.peak_memory_mb).not.toBeNull();
+  expect(result.resources.peak_memory_mb!).toBeLessThanOrEqual(result.resources.memory_cap_mb);
+  expect(logged.filter((line) => /unhandled rejection|uncaught exception/.test(line))).toEqual([]);
 }
 
 function expectHonest(hostile: HostileCase, result: ScanResult): void {
@@ -40,10 +54,11 @@ describe('scans of hostile web and API targets', () => {
         const target = await hostile.start();
         running.push(target);
         const started = performance.now();
-        const { result } = await scan(hostile, target);
+        const { result, logged } = await scan(hostile, target);
         expect(performance.now() - started).toBeLessThanOrEqual(hostile.budgetMs);
-        // Ended by itself (the per-request deadlines), not stopped by a budget or a limit.
+        // Ended by itself (the per-request deadlines), not stopped by a budget, a limit or a crash.
         expect(result.stopped).toBeUndefined();
+        expectContained(result, logged);
         expectHonest(hostile, result);
       },
       hostile.budgetMs + reportMarginMs,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { hostLimits, type HostLimits } from '../../agents/scanners/infrastructure/host-budget.ts';
 import { detectServices } from '../../agents/scanners/infrastructure/service-detection.ts';
+import { runIsolatedScan, type IsolatedScanResult } from '../../agents/scanners/isolation/scan-process.ts';
 import { runScan, type ScanResult } from '../../agents/scanners/run-scan.ts';
 import { listenOnEvery, onLines, type Listening } from '../fixtures/hostile/listeners.ts';
 import type { HostileTarget } from '../fixtures/hostile/case.ts';
@@ -27,18 +28,23 @@ const maxResultBytes = 200_000;
 const control = /[\x00-\x1f\x7f-\x9f]/;
 
 interface Scanned {
-  result: ScanResult;
+  result: IsolatedScanResult;
   ms: number;
+  /** What the scan process logged (warnings it survived, its stderr). */
+  logged: string[];
 }
 
+/** Scanned as the worker and the CLI scan: in a process of its own, its tree's memory measured. */
 async function scan(running: HostileTarget): Promise<Scanned> {
   const started = performance.now();
-  const result = await runScan('infrastructure', {
+  const logged: string[] = [];
+  const result = await runIsolatedScan('infrastructure', {
     target: running.target,
     mode: 'local',
     ...(running.ports ? { ports: running.ports } : {}),
+    onLog: (line) => logged.push(line),
   });
-  return { result, ms: performance.now() - started };
+  return { result, ms: performance.now() - started, logged };
 }
 
 const rules = (result: ScanResult) => result.findings.map((f) => f.rule_id);
@@ -56,9 +62,13 @@ describe.each(hostileServiceCases)('hostile host: $name', (hostile) => {
     await running?.close();
   });
 
-  it('ends within its budget with a bounded result', () => {
+  it('ends within its budget with a bounded result, its processes within their memory cap, no crash', () => {
     expect(scanned.ms).toBeLessThan(hostile.budgetMs);
     expect(JSON.stringify(scanned.result).length).toBeLessThan(maxResultBytes);
+    const { resources, stopped } = scanned.result;
+    expect(resources.peak_memory_mb!).toBeLessThanOrEqual(resources.memory_cap_mb);
+    expect(stopped?.reason).not.toBe('crashed');
+    expect(scanned.logged.filter((line) => /unhandled rejection|uncaught exception/.test(line))).toEqual([]);
   });
 
   it('files no finding the lie produces, and the real ones', () => {

@@ -37,7 +37,10 @@ export interface ConnectScanOptions {
 
 export interface ConnectScanResult {
   open: number[];
+  /** Connection attempts: each port once, plus `retried`. */
   attempts: number;
+  /** Attempts made again (a port that timed out, a port started when descriptors ran out). */
+  retried: number;
   /** Smoothed round-trip time of connection attempts, in milliseconds (the slowest thread's). */
   rttMs: number;
   timeoutMs: number;
@@ -133,6 +136,7 @@ export async function connectScan(options: ConnectScanOptions): Promise<ConnectS
   return {
     open: [...new Set(results.flatMap((r) => r.open))].sort((a, b) => a - b),
     attempts: results.reduce((n, r) => n + r.attempts, 0),
+    retried: results.reduce((n, r) => n + r.retried, 0),
     rttMs: Math.max(...results.map((r) => r.rttMs)),
     timeoutMs: Math.max(...results.map((r) => r.timeoutMs)),
     engine: results[0]!.engine,

@@ -34,7 +34,10 @@ export interface SweepOptions {
 
 export interface SweepResult {
   open: number[];
+  /** Connection attempts: each port once, plus `retried`. */
   attempts: number;
+  /** Attempts made again: ports that timed out (tried once more), ports started when descriptors ran out. */
+  retried: number;
   /** Smoothed round-trip time of connection attempts, in milliseconds. */
   rttMs: number;
   timeoutMs: number;
@@ -83,6 +86,7 @@ export async function sweepPorts(options: SweepOptions): Promise<SweepResult> {
   const rtt = new RttEstimator(options.minTimeoutMs ?? 250, options.maxTimeoutMs ?? 2000);
   const open: number[] = [];
   let attempts = 0;
+  let retried = 0;
   let done = 0;
   let concurrency = options.concurrency;
   const signal = options.signal;
@@ -107,6 +111,7 @@ export async function sweepPorts(options: SweepOptions): Promise<SweepResult> {
     if (outcome === 'busy') {
       concurrency = Math.max(32, Math.floor(concurrency / 2));
       requeued.push(port);
+      retried += 1;
       return;
     }
     if (outcome === 'open') {
@@ -207,6 +212,7 @@ export async function sweepPorts(options: SweepOptions): Promise<SweepResult> {
     const retryPorts = await pass(options.ports, true);
     // Retry once: a port can time out while the estimator was still settling or the host was busy.
     if (retryPorts.length > 0 && !signal?.aborted) {
+      retried += retryPorts.length;
       await pass(listSource(retryPorts), false);
     }
   } finally {
@@ -216,6 +222,7 @@ export async function sweepPorts(options: SweepOptions): Promise<SweepResult> {
   return {
     open: [...new Set(open)].sort((a, b) => a - b),
     attempts,
+    retried,
     rttMs: rtt.rtt,
     timeoutMs: rtt.timeout,
     engine: prober.kind,

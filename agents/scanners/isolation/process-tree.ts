@@ -155,5 +155,35 @@ export class ProcessTree {
       });
     }
     frozen.forEach((pid) => send(pid, 'SIGKILL'));
+    // A killed process is gone only once the kernel has run it down (a loaded machine takes a moment);
+    // callers are told the tree is ended only when none of it is left alive (zombies aside), or after 3 s.
+    const until = Date.now() + 3000;
+    while (Date.now() < until && (await this.alive(frozen)) > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  /** How many of `pids` still run (a zombie, dead but not yet reaped, does not count). */
+  private async alive(pids: Set<number>): Promise<number> {
+    if (process.platform !== 'linux') {
+      let count = 0;
+      pids.forEach((pid) => {
+        try {
+          process.kill(pid, 0);
+          count += 1;
+        } catch {
+          // Gone.
+        }
+      });
+      return count;
+    }
+    const states = await Promise.all(
+      [...pids].map(async (pid) => {
+        const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+        const state = stat?.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        return state !== undefined && state !== 'Z' && state !== 'X';
+      }),
+    );
+    return states.filter(Boolean).length;
   }
 }

@@ -1,25 +1,5 @@
-// Waiting on a promise for at most a while, without ever leaving its rejection unhandled: whatever the
-// promise does after the wait gave up (a Playwright call rejects once its page is closed), it is absorbed.
-// And the two ways a browser call ends that the crawl handles rather than fails on.
+// Waits within a deadline, and the two ways a browser call ends that the crawl handles rather than fails on.
 import { ScanBrowserStopped, ScanTabCut } from '../../../../shared/scan-browser.ts';
-
-export type Settled<T> = { value: T } | { error: unknown } | 'timeout';
-
-export function settle<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve('timeout'), Math.max(0, ms));
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve({ value });
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        resolve({ error });
-      },
-    );
-  });
-}
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

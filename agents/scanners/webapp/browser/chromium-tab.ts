@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 
 import { ScanTabCut } from '../../../../shared/scan-browser.ts';
 import type { ScanBrowserTab } from '../../../../shared/scan-browser.ts';
-import { settle } from './bounded.ts';
+import { settle } from '../../../../shared/settle.ts';
 
 /** What a tab needs from its browser. */
 export interface TabHost {

@@ -22,7 +22,7 @@ import type {
   ScanBrowserOptions,
   ScanBrowserTab,
 } from '../../../../shared/scan-browser.ts';
-import { settle } from './bounded.ts';
+import { settle } from '../../../../shared/settle.ts';
 import { intercept } from './chromium-intercept.ts';
 import { launchChromium, readPid, removeDirs } from './chromium-launch.ts';
 import type { Launched } from './chromium-launch.ts';

@@ -230,4 +230,30 @@ describe('BrowserRouter', () => {
       client.close();
     }
   });
+
+  it('gives a new page turns of its own: a flood the last page left behind cannot starve it', async () => {
+    const r = new BrowserRouter(
+      new HttpClient({ policy: new TargetPolicy('local'), maxRequests: 1000 }),
+      origin,
+    );
+    // The last page fills every turn and the queue behind them (/slow answers after 150 ms each).
+    const leftBehind = Array.from({ length: routerLimits.concurrent + routerLimits.queued }, (_, i) =>
+      r.route(request(`${origin}/slow?old=${i}`)),
+    );
+    r.startVisit();
+    // The new page's request gets a turn at once, not after the old queue drains (64 × 150 ms / 6 turns).
+    const started = Date.now();
+    const answer = await r.route(request(`${origin}/api/data`));
+    expect(answer).toMatchObject({ status: 200 });
+    const waited = Date.now() - started;
+    const old = await Promise.all(leftBehind);
+    // What still waited for a turn of the page that left was refused, not sent.
+    const refused = old.filter((a) => 'refused' in a);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(
+      refused.every((a) => 'refused' in a && a.refused === 'too many requests of the page at once'),
+    ).toBe(true);
+    // Far below the old queue's own time: the new page did not wait for it to be served.
+    expect(waited).toBeLessThan(((routerLimits.queued * 150) / routerLimits.concurrent) * 0.8);
+  });
 });

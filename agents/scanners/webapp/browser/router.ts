@@ -16,7 +16,8 @@ import type {
 } from '../../../../shared/scan-browser.ts';
 import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
 import { header, OutOfScopeError, ScanStoppedError } from '../../core/http-client.ts';
-import { settle, sleep } from './bounded.ts';
+import { settle } from '../../../../shared/settle.ts';
+import { sleep } from './bounded.ts';
 import {
   answerOf,
   dropRequest,
@@ -80,7 +81,8 @@ export class BrowserRouter {
   /** Start times of the requests in flight. */
   private readonly inflight = new Set<{ since: number }>();
   private lastActivity = Date.now();
-  private readonly slots = new Slots(routerLimits.concurrent, routerLimits.queued);
+  /** The current visit's turns: each page gets its own, so a flood left behind cannot starve the next page. */
+  private slots = new Slots(routerLimits.concurrent, routerLimits.queued);
 
   constructor(
     private readonly client: HttpClient,
@@ -92,6 +94,10 @@ export class BrowserRouter {
   startVisit(): void {
     this.take();
     this.visitRequests = 0;
+    // The last page's waiting requests are refused (it is gone); its requests in flight end underneath,
+    // within their answer deadline, on the old turns.
+    this.slots.close();
+    this.slots = new Slots(routerLimits.concurrent, routerLimits.queued);
   }
 
   /** The exchanges recorded since the last take (or visit), in the order they ended. */

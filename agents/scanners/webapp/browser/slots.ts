@@ -3,7 +3,7 @@
 
 export class Slots {
   private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: ((granted: boolean) => void)[] = [];
 
   constructor(
     private readonly size: number,
@@ -23,8 +23,12 @@ export class Slots {
       return Promise.resolve(null);
     }
     return new Promise((resolve) => {
-      const wake = () => {
+      const wake = (granted: boolean) => {
         clearTimeout(timer);
+        if (!granted) {
+          resolve(null);
+          return;
+        }
         this.active += 1;
         resolve(this.releaser());
       };
@@ -39,6 +43,13 @@ export class Slots {
     });
   }
 
+  /** Gives up on every request still waiting (they are refused): the page they came from is gone. */
+  close(): void {
+    for (const wake of this.waiting.splice(0)) {
+      wake(false);
+    }
+  }
+
   private releaser(): () => void {
     let given = false;
     return () => {
@@ -47,7 +58,7 @@ export class Slots {
       }
       given = true;
       this.active -= 1;
-      this.waiting.shift()?.();
+      this.waiting.shift()?.(true);
     };
   }
 }
