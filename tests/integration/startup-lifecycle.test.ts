@@ -3,6 +3,7 @@
 // write the stack acknowledged; a taken port is one line naming it and VIGIL_PORT. The real command (npm,
 // its shell, the built product) on a data dir of its own; never the machine's default port.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createServer, type Server } from 'node:net';
@@ -11,6 +12,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processMemory, processTree } from '../../bench/lib/processes.ts';
 import { freePort, npmStart, repoRoot, stopProduct, type StartedProduct } from '../../bench/lib/npm-start.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let work: string;
 let env: Record<string, string>;
@@ -128,13 +131,81 @@ describe('npm start', () => {
   }, 120_000);
 });
 
+/** A customer with agents, a verified web target at `url` and a webapp scan of it queued, over the API. */
+async function queueScan(product: StartedProduct, url: string): Promise<void> {
+  const key = await service(product);
+  const user = (await rest(product, key, '/auth/v1/admin/users', {
+    email: `scanner-${crypto.randomUUID().slice(0, 8)}@example.com`,
+    email_confirm: true,
+  })) as { id: string };
+  const roles = (await rest(product, key, '/rest/v1/agent_roles?select=id')) as { id: string }[];
+  // Agents, as the payment webhook gives them (the queue refuses scans without one).
+  const applied = await rest(product, key, '/rest/v1/rpc/billing_apply_event', {
+    p_event_id: `evt_lifecycle_${crypto.randomUUID()}`,
+    p_event_type: 'customer.subscription.updated',
+    p_event_created: new Date().toISOString(),
+    p_state: {
+      user_id: user.id,
+      role_ids: roles.map((r) => r.id),
+      provider_subscription_id: `sub_${user.id}`,
+      provider_customer_id: `cus_${user.id}`,
+      status: 'trialing',
+      trial_ends_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+      current_period_ends_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+      cancel_at_period_end: false,
+      monthly_amount: 0,
+    },
+  });
+  expect(applied).toBe('applied');
+  const [scanTarget] = (await rest(product, key, '/rest/v1/scan_targets', {
+    user_id: user.id,
+    kind: 'url',
+    value: url,
+    verified_at: new Date().toISOString(),
+    verification_method: 'http',
+    rate_limit: 100,
+  })) as { id: string }[];
+  await rest(product, key, '/rest/v1/security_tool_configurations', {
+    user_id: user.id,
+    tool_type: 'webapp',
+    enabled: true,
+    connection_status: 'connected',
+    settings: {},
+  });
+  await rest(product, key, '/rest/v1/rpc/enqueue_scan', {
+    p_user: user.id,
+    p_tool: 'webapp',
+    p_target_id: scanTarget!.id,
+    p_scanner: 'webapp',
+  });
+}
+
+/** The first process of npm start's tree whose command line matches, once there is one (null after `ms`). */
+async function processOf(product: StartedProduct, command: RegExp, ms: number) {
+  let found: Awaited<ReturnType<typeof processMemory>> = null;
+  await eventually(async () => {
+    const all = await Promise.all((await processTree(product.npm.pid!)).map(processMemory));
+    found = all.find((p) => p !== null && command.test(p.command)) ?? null;
+    return found !== null;
+  }, ms);
+  return found;
+}
+
 describe('npm start with a scan in flight', () => {
   let target: http.Server;
   let targetUrl: string;
   const hung = new Set<http.ServerResponse>();
   beforeAll(async () => {
-    // A target that never answers: the scan stays in flight until it is stopped.
-    target = http.createServer((_req, res) => void hung.add(res));
+    // A target whose page runs a script waiting on an API that never answers, and whose every other path
+    // never answers either: the scan, and its browser, stay in flight until they are stopped.
+    target = http.createServer((req, res) => {
+      if (req.url === '/') {
+        res.setHeader('content-type', 'text/html');
+        res.end('<!doctype html><html><body><h1>Shop</h1><script>fetch("/api/hang")</script></body></html>');
+        return;
+      }
+      hung.add(res);
+    });
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     targetUrl = `http://127.0.0.1:${(target.address() as { port: number }).port}`;
   });
@@ -146,60 +217,10 @@ describe('npm start with a scan in flight', () => {
   it('ends the scan process too on SIGTERM', async () => {
     const product = await npmStart({ ...env, VIGIL_SCAN_BROWSER: 'off' });
     try {
-      const key = await service(product);
-      const user = (await rest(product, key, '/auth/v1/admin/users', {
-        email: `scanner-${Date.now()}@example.com`,
-        email_confirm: true,
-      })) as { id: string };
-      const roles = (await rest(product, key, '/rest/v1/agent_roles?select=id')) as { id: string }[];
-      // Agents, as the payment webhook gives them (the queue refuses scans without one).
-      const applied = await rest(product, key, '/rest/v1/rpc/billing_apply_event', {
-        p_event_id: `evt_lifecycle_${Date.now()}`,
-        p_event_type: 'customer.subscription.updated',
-        p_event_created: new Date().toISOString(),
-        p_state: {
-          user_id: user.id,
-          role_ids: roles.map((r) => r.id),
-          provider_subscription_id: 'sub_lifecycle',
-          provider_customer_id: 'cus_lifecycle',
-          status: 'trialing',
-          trial_ends_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
-          current_period_ends_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
-          cancel_at_period_end: false,
-          monthly_amount: 0,
-        },
-      });
-      expect(applied).toBe('applied');
-      const [scanTarget] = (await rest(product, key, '/rest/v1/scan_targets', {
-        user_id: user.id,
-        kind: 'url',
-        value: targetUrl,
-        verified_at: new Date().toISOString(),
-        verification_method: 'http',
-        rate_limit: 100,
-      })) as { id: string }[];
-      await rest(product, key, '/rest/v1/security_tool_configurations', {
-        user_id: user.id,
-        tool_type: 'webapp',
-        enabled: true,
-        connection_status: 'connected',
-        settings: {},
-      });
-      await rest(product, key, '/rest/v1/rpc/enqueue_scan', {
-        p_user: user.id,
-        p_tool: 'webapp',
-        p_target_id: scanTarget!.id,
-        p_scanner: 'webapp',
-      });
+      await queueScan(product, targetUrl);
       // The worker in npm start claims the job and starts the scan's own process.
-      const scanProcess = async () => {
-        const all = await Promise.all((await processTree(product.npm.pid!)).map(processMemory));
-        return all.find((p) => p?.command.includes('scan-child')) ?? null;
-      };
-      expect(await eventually(async () => (await scanProcess()) !== null, 60_000), product.output()).toBe(
-        true,
-      );
-      expect(hung.size > 0 || (await eventually(() => Promise.resolve(hung.size > 0), 30_000))).toBe(true);
+      expect(await processOf(product, /scan-child/, 60_000), product.output()).not.toBeNull();
+      expect(await eventually(() => Promise.resolve(hung.size > 0), 30_000)).toBe(true);
       const tree = await processTree(product.npm.pid!);
       const stopped = await stopProduct(product, 'SIGTERM', 20_000);
       expect(stopped, product.output()).not.toBeNull();
@@ -208,4 +229,24 @@ describe('npm start with a scan in flight', () => {
       await stopProduct(product, 'SIGKILL', 5000);
     }
   }, 180_000);
+
+  it.skipIf(!existsSync(CHROMIUM))(
+    `ends the scan's Chromium too on SIGTERM (needs ${CHROMIUM})`,
+    async () => {
+      const product = await npmStart({ ...env, CHROMIUM_PATH: CHROMIUM });
+      try {
+        await queueScan(product, targetUrl);
+        // The rendered crawl opens the page in Chromium, under the scan's process.
+        expect(await processOf(product, /chrom/i, 90_000), product.output()).not.toBeNull();
+        const tree = await processTree(product.npm.pid!);
+        expect(tree.length).toBeGreaterThan(4);
+        const stopped = await stopProduct(product, 'SIGTERM', 20_000);
+        expect(stopped, product.output()).not.toBeNull();
+        expect((await Promise.all(tree.map(processMemory))).filter(Boolean)).toEqual([]);
+      } finally {
+        await stopProduct(product, 'SIGKILL', 5000);
+      }
+    },
+    240_000,
+  );
 });
