@@ -1,9 +1,11 @@
 // `npm run bench`: every benchmark; prints a table and writes bench/results/latest.json.
-// `npm run bench -- NAME…` runs only the named groups (start, rest, realtime, auth, scanners, hostile, web, reports,
-// detection).
+// `npm run bench -- NAME…` runs only the named groups (start, memory, rest, realtime, auth, scanners, hostile, web,
+// reports, detection).
 import { benchAuth } from './auth.ts';
 import { benchDetection } from './detection.ts';
 import { benchHostile } from './hostile.ts';
+import { benchMemory } from './memory.ts';
+import { benchProductStart } from './product-start.ts';
 import { benchRealtime } from './realtime.ts';
 import { report, type BenchRow } from './lib/report.ts';
 import { benchReports } from './reports.ts';
@@ -13,7 +15,8 @@ import { benchStackStart } from './stack-start.ts';
 import { benchWeb } from './web.ts';
 
 const groups: Record<string, () => BenchRow[] | Promise<BenchRow[]>> = {
-  start: benchStackStart,
+  start: async () => [...benchStackStart(), ...(await benchProductStart())],
+  memory: () => benchMemory(),
   rest: () => benchRest(),
   realtime: () => benchRealtime(),
   auth: () => benchAuth(),

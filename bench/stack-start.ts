@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { STACK_NODE_FLAGS } from '../scripts/lib/node-build.mjs';
 import type { BenchRow } from './lib/report.ts';
 
 const child = path.resolve(import.meta.dirname, 'stack-start-child.ts');
@@ -16,7 +17,10 @@ interface StartTimes {
 }
 
 function startOnce(dataDir: string): StartTimes {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', child, dataDir], { encoding: 'utf8' });
+  // With npm start's flags; the TypeScript is loaded through tsx (the rows from process start say so).
+  const out = execFileSync(process.execPath, [...STACK_NODE_FLAGS, '--import', 'tsx', child, dataDir], {
+    encoding: 'utf8',
+  });
   return JSON.parse(out.trim().split('\n').pop() ?? '{}') as StartTimes;
 }
 

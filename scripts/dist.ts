@@ -1,4 +1,4 @@
-// `npm run dist`: builds the web app and the desktop bundles, then packages installers with electron-builder
+// `npm run dist`: builds the web app, the stack (dist/node) and the desktop bundles, then packages installers with electron-builder
 // for this operating system (pass e.g. `-- --linux deb` to choose targets). The auto-update feed comes from
 // VIGIL_UPDATE_URL (https); without it the installers are built without an update feed.
 import { execFileSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { repoRoot } from './lib/electron-binary.ts';
 import { DesktopSettings, readSettings } from '../shared/settings.ts';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-for (const script of ['build:web', 'build:desktop']) {
+for (const script of ['build:web', 'build:node', 'build:desktop']) {
   execFileSync(npm, ['run', '--silent', script], { cwd: repoRoot, stdio: 'inherit' });
 }
 

@@ -10,6 +10,7 @@ import { realtimeRestRoutes } from './realtime/rest.ts';
 import { functionsRoutes } from './functions/routes.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { webRoutes } from './web/routes.ts';
+import { stackMemory } from './stack-memory.ts';
 import type { StackStatus } from './stack.ts';
 
 /**
@@ -30,6 +31,7 @@ export function createApp(ctx: StackContext, status: StackStatus): Hono {
   app.route('/realtime/v1', realtimeRestRoutes(ctx));
   app.route('/auth/v1', authRoutes(ctx));
   app.get('/_stack/status', (c) => c.json(status));
+  app.get('/_stack/memory', async (c) => c.json(await stackMemory(ctx)));
   app.get('/health', (c) => c.json({ status: 'ok', db: ctx.db.kind }));
   app.route('/functions/v1', functionsRoutes(ctx));
   app.route('/storage/v1', storageRoutes(ctx));

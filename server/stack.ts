@@ -121,11 +121,33 @@ export async function startStack(overrides: Partial<StackConfig> = {}): Promise<
 
 type Fetch = (req: Request, env: unknown) => Response | Promise<Response>;
 
+/** The stack's address is taken (another Vigil, or another program) or not ours to bind. */
+export class AddressUnavailableError extends Error {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    readonly reason: 'in use' | 'not permitted' | 'not available',
+  ) {
+    super(`cannot listen on ${host}:${port}: the address is ${reason}`);
+    this.name = 'AddressUnavailableError';
+  }
+}
+
 function listen(config: StackConfig, fetch: Fetch): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port: config.port, hostname: config.host }, () =>
       resolve(server as Server),
     );
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.code === 'EADDRINUSE'
+          ? 'in use'
+          : error.code === 'EACCES'
+            ? 'not permitted'
+            : error.code === 'EADDRNOTAVAIL'
+              ? 'not available'
+              : null;
+      reject(reason ? new AddressUnavailableError(config.host, config.port, reason) : error);
+    });
   });
 }

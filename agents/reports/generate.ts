@@ -8,7 +8,6 @@ import { PermanentJobError, abortReason, type JobContext } from '../worker/job-c
 import { renderCsv, renderJson } from './exports.ts';
 import { loadReportData } from './load-data.ts';
 import { queueReportReadyMail } from './notify.ts';
-import { renderPdf } from './pdf/render.ts';
 
 export const REPORTS_BUCKET = 'reports';
 const Payload = z.object({
@@ -82,6 +81,8 @@ export async function generateReport(db: ServiceClient, reportId: string, signal
     periodStart: new Date(row.period_start),
     periodEnd: new Date(row.period_end),
   });
+  // The PDF renderer (pdfkit and its fonts, several MB) loads with the first report, not with the worker.
+  const { renderPdf } = await import('./pdf/render.ts');
   const files = { pdf: await renderPdf(data), csv: renderCsv(data), json: renderJson(data) };
   if (signal?.aborted) {
     throw new Error(`report ${reportId} stopped: ${abortReason(signal) ?? 'aborted'}`);

@@ -59,7 +59,3 @@ export async function completeLocalCheckout(
   }
   return response.ok;
 }
-
-/** The success URL with Stripe's {CHECKOUT_SESSION_ID} placeholder filled in. */
-export const successUrl = (session: LocalCheckout) =>
-  session.success_url.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id));

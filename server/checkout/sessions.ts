@@ -73,3 +73,7 @@ export async function localCustomer(db: Queryable, userId: string): Promise<stri
   );
   return rows[0]!.provider_customer_id;
 }
+
+/** The success URL with Stripe's {CHECKOUT_SESSION_ID} placeholder filled in. */
+export const successUrl = (session: LocalCheckout) =>
+  session.success_url.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(session.id));

@@ -14,7 +14,7 @@ export interface RoleRequestInfo {
 
 /**
  * The statement that makes a transaction act as a request's role (PostgREST's pre-request query), with the
- * role's statement time limit (PostgreSQL enforces it; PGlite ignores it, and its watchdog enforces it).
+ * role's statement time limit (PostgreSQL enforces it; PGlite ignores it, and pglite-interrupt.ts enforces it).
  */
 export const ROLE_PREAMBLE = `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
   set_config('request.method', $3, true), set_config('request.path', $4, true), set_config('request.headers', $5, true),

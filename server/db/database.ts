@@ -1,3 +1,5 @@
+import type { IsolateMemory } from '../isolate-memory.ts';
+
 /**
  * The one database interface the embedded stack uses, whichever engine is underneath:
  * PGlite (embedded default) or PostgreSQL through DATABASE_URL.
@@ -37,7 +39,7 @@ export interface TransactionOptions {
   endAfterFirstQuery?: boolean;
   /**
    * Each statement's time limit in milliseconds (the role's `statement_timeout`); past it the statement
-   * fails with 57014. PostgreSQL enforces it from the preamble's setting; PGlite through its watchdog.
+   * fails with 57014. PostgreSQL enforces it from the preamble's setting; PGlite by raising its interrupt flags.
    */
   statementTimeoutMs?: number;
   /**
@@ -57,6 +59,8 @@ export interface Database extends Queryable {
   /** LISTEN on a channel; resolves to the function that stops listening. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** The memory of the threads the engine runs on, when it runs in this process (PGlite). */
+  memory?(): Promise<IsolateMemory[]>;
   /** Set for a PGlite data directory (one process at a time): what the database was when it opened. */
   readonly openState?: OpenState;
 }

@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { Database } from './database.ts';
 import { applySchema, loadSchemaSources } from './migrate.ts';
 import { openPGlite } from './pglite.ts';
-import { openPostgres } from './postgres.ts';
 import { copyTemplateTo, templateTarball } from './template.ts';
 
 export interface DatabaseTarget {
@@ -18,6 +17,8 @@ export interface DatabaseTarget {
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const sources = await loadSchemaSources();
   if (target.databaseUrl) {
+    // node-postgres loads only when the stack runs on PostgreSQL.
+    const { openPostgres } = await import('./postgres.ts');
     const db = await openPostgres(target.databaseUrl);
     await applySchema(db, sources);
     return db;

@@ -2,6 +2,7 @@ import { Mutex, parse, protocol, types } from '@electric-sql/pglite';
 import { DatabaseError, NotificationResponseMessage } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import type { QueryResult } from './database.ts';
+import type { IsolateMemory } from '../isolate-memory.ts';
 import type { PGliteEngine } from './pglite-engine.ts';
 import { bindMessage } from './pglite-statements.ts';
 import type { Interrupter } from './pglite-interrupt.ts';
@@ -115,6 +116,11 @@ export class PGliteClient implements WireBackend {
         await this.exec(`unlisten ${channel}`);
       }
     };
+  }
+
+  /** The engine thread's memory (not behind the query lock: a report waits for no queue). */
+  memory(): Promise<IsolateMemory | null> {
+    return this.engine.memory();
   }
 
   /** A tarball of the data directory. */

@@ -3,6 +3,7 @@
 // A slow statement holds this thread only; the stack's thread keeps serving HTTP, realtime and auth.
 import { parentPort } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
+import { isolateMemory } from '../isolate-memory.ts';
 import { createPGlite } from './pglite-create.ts';
 import type { EngineReply, EngineRequest, OpenRequest } from './pglite-engine-protocol.ts';
 import type { InterruptFlags } from './pglite-interrupt.ts';
@@ -64,6 +65,14 @@ async function handle(request: EngineRequest): Promise<{ reply: EngineReply; tra
       const tarball = await engine().dumpDataDir('none');
       const data = await tarball.arrayBuffer();
       return { reply: { id: request.id, ok: true, data: new Uint8Array(data) }, transfer: [data] };
+    }
+    case 'memory': {
+      const memory = {
+        ...isolateMemory('pglite engine'),
+        // Emscripten's module has no TypeScript type here: its heap is a Uint8Array over the engine's memory.
+        wasm_memory_mb: ((db?.Module as { HEAPU8?: Uint8Array } | undefined)?.HEAPU8?.length ?? 0) / 1048576,
+      };
+      return { reply: { id: request.id, ok: true, memory }, transfer: [] };
     }
     case 'close':
       await engine().close();

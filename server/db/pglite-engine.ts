@@ -1,4 +1,6 @@
 import { Worker } from 'node:worker_threads';
+import { moduleEntry } from '../../shared/module-entry.ts';
+import type { IsolateMemory } from '../isolate-memory.ts';
 import type { EngineReply, EngineRequest, OpenRequest } from './pglite-engine-protocol.ts';
 import type { InterruptFlags } from './pglite-interrupt.ts';
 
@@ -20,8 +22,9 @@ export class EngineStopped extends Error {
   }
 }
 
-// The worker is TypeScript: it registers tsx's loader itself (Node 20 gives worker threads no loader hooks).
-const ENTRY = new URL('./pglite-engine-worker.ts', import.meta.url).href;
+// Built, the thread loads plain JavaScript. From source (tests) it registers tsx's loader itself first: Node 20
+// gives worker threads no loader hooks.
+const ENTRY = moduleEntry(import.meta.url, './pglite-engine-worker.ts', 'pglite-engine-worker');
 const BOOT = `
 const { workerData } = require('node:worker_threads');
 import(workerData.tsx).then(({ register }) => { register(); return import(workerData.entry); });
@@ -35,12 +38,14 @@ interface Thread {
 }
 
 function spawn(): Thread {
-  const worker = new Worker(BOOT, {
-    eval: true,
-    // The stack's own flags (tsx's preflight and loader) mean nothing to this thread: its loader is above.
-    execArgv: [],
-    workerData: { tsx: import.meta.resolve('tsx/esm/api'), entry: ENTRY },
-  });
+  const worker = ENTRY.typescript
+    ? new Worker(BOOT, {
+        eval: true,
+        // The stack's own flags (tsx's preflight and loader) mean nothing to this thread: its loader is above.
+        execArgv: [],
+        workerData: { tsx: import.meta.resolve('tsx/esm/api'), entry: ENTRY.url.href },
+      })
+    : new Worker(ENTRY.url, { execArgv: [] });
   // An idle engine does not keep the process alive; a call in flight does (see PGliteEngine.send).
   worker.unref();
   const thread: Thread = { worker, ended: null, onEnd: null };
@@ -144,6 +149,11 @@ export class PGliteEngine {
   /** A tarball of the data directory (PGlite's dumpDataDir, uncompressed). */
   async dump(): Promise<Uint8Array> {
     return (await this.send({ op: 'dump', id: 0 }, [])).data ?? new Uint8Array(0);
+  }
+
+  /** The engine thread's memory; waits for the statement running, if any. */
+  async memory(): Promise<IsolateMemory | null> {
+    return (await this.send({ op: 'memory', id: 0 }, [])).memory ?? null;
   }
 
   async close(): Promise<void> {

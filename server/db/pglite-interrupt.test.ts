@@ -100,10 +100,10 @@ describe('statement time limits on PGlite', { timeout: budget(4_000) }, () => {
     }
   });
 
-  // The watchdog sleeps towards the deadline it knows of and is not told when calls end (pglite-interrupt.ts):
+  // Each call arms its own deadline, whatever the call before it armed:
   // a later call must still be cut off near its own limit, whether that comes before or after.
   it('cuts off a statement under a short limit right after one under a long limit', async () => {
-    // Long enough (tens of milliseconds) for the watchdog to see it and sleep towards its deadline.
+    // Long enough (tens of milliseconds) for its 60 s deadline to be armed while it runs.
     await db.transaction((tx) => tx.query('select count(*) from generate_series(1, 500000)'), {
       statementTimeoutMs: 60_000,
       endAfterFirstQuery: true,
@@ -112,7 +112,7 @@ describe('statement time limits on PGlite', { timeout: budget(4_000) }, () => {
     await expect(
       db.transaction((tx) => tx.query(slow), { statementTimeoutMs: 200, endAfterFirstQuery: true }),
     ).rejects.toMatchObject({ code: '57014' });
-    // Not the 60 s the watchdog was sleeping towards (a generous bound for a loaded machine).
+    // Not the 60 s deadline of the call before (a generous bound for a loaded machine).
     expect(performance.now() - started).toBeLessThan(5000);
   });
 

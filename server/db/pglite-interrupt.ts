@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
 import { processSettings } from '../config.ts';
 import { withSharedMemory, type MemoryImport } from './wasm-shared-memory.ts';
 
@@ -10,9 +9,9 @@ import { withSharedMemory, type MemoryImport } from './wasm-shared-memory.ts';
  * every CHECK_FOR_INTERRUPTS, in scans, sorts, joins and the regex engine alike; raising them makes the
  * statement fail with SQLSTATE 57014 and leaves the backend ready for the next one, as a cancel request
  * does on a server. So the engine runs on a shared WebAssembly memory (the module's memory import marked
- * shared; nothing else in it changes: wasm-shared-memory.ts), and a watchdog thread that waits on a
- * deadline raises the flags when a statement outlives it. The engine itself runs in a worker thread of its
- * own (pglite-engine.ts), so the stack's thread keeps serving while a statement runs.
+ * shared; nothing else in it changes: wasm-shared-memory.ts) in a worker thread of its own
+ * (pglite-engine.ts), and the stack's thread, which keeps serving while a statement runs, raises the flags
+ * when a statement outlives its deadline.
  */
 
 /** What the engine's worker thread runs PGlite on (both can be posted to a worker). */
@@ -80,58 +79,6 @@ export async function sharedEngine(): Promise<SharedEngine | null> {
   return { module: found.module, memory, maximumPages: found.memory.maximum ?? 32768 };
 }
 
-// The watchdog's control words: Int32 words, then 64-bit times (process.hrtime.bigint(): the same monotonic
-// clock on every thread, in nanoseconds) over one SharedArrayBuffer of its own.
-const ARMED = 0; // the armed call's generation; 0 idle; -generation once the watchdog has claimed it
-const RAISED = 1; // the generation whose flags the watchdog has raised
-const STOP = 2;
-const DEADLINE = 0; // when the armed call's limit passes
-const WAKE_AT = 1; // when the watchdog wakes next on its own (NEVER while it waits for a call)
-const NEVER = 0x7fffffffffffffffn;
-
-/**
- * The watchdog thread. Arming a call costs its caller two stores and a load, and wakes nobody: the
- * watchdog sleeps until the deadline it knows of and only then looks at what is armed (a later call's
- * deadline: it sleeps on; a call past its deadline: it claims it, with compare-and-exchange so that a call
- * that ended just before is never touched, and raises Postgres's interrupt flags in the engine's memory).
- * A caller wakes it only when the watchdog would wake too late: it waits for no call at all, or the new
- * deadline comes before the one it sleeps towards (a shorter limit, anon's after authenticated's).
- * Waking it for every call cost a REST request 10–30 µs (two thread wake-ups, on two busy cores).
- */
-const WATCHDOG = `
-const { workerData } = require('node:worker_threads');
-const ctrl = new Int32Array(workerData.control, 0, 4);
-const times = new BigInt64Array(workerData.control, 16, 2);
-const heap = new Int32Array(workerData.heap);
-while (!Atomics.load(ctrl, ${STOP})) {
-  const gen = Atomics.load(ctrl, ${ARMED});
-  if (gen < 0) {
-    // Claimed: wait for the caller to take the call back.
-    Atomics.wait(ctrl, ${ARMED}, gen, 50);
-    continue;
-  }
-  if (gen === 0) {
-    Atomics.store(times, ${WAKE_AT}, ${NEVER}n);
-    Atomics.wait(ctrl, ${ARMED}, 0);
-    continue;
-  }
-  const deadline = Atomics.load(times, ${DEADLINE});
-  if (Atomics.load(ctrl, ${ARMED}) !== gen) continue; // re-armed while the deadline was read
-  const now = process.hrtime.bigint();
-  if (now < deadline) {
-    Atomics.store(times, ${WAKE_AT}, deadline);
-    // Returns at once if another call is armed by now (the loop looks again), else at the deadline or
-    // when a caller needs an earlier wake-up.
-    Atomics.wait(ctrl, ${ARMED}, gen, Math.ceil(Number(deadline - now) / 1e6));
-  } else if (Atomics.compareExchange(ctrl, ${ARMED}, gen, -gen) === gen) {
-    Atomics.store(heap, workerData.queryCancelPending >> 2, 1);
-    Atomics.store(heap, workerData.interruptPending >> 2, 1);
-    Atomics.store(ctrl, ${RAISED}, gen);
-    Atomics.notify(ctrl, ${RAISED});
-  }
-}
-`;
-
 /** Raised when a statement ran past its time limit; its SQLSTATE and message are Postgres's. */
 export class StatementTimeout extends Error {
   readonly code = '57014';
@@ -155,23 +102,18 @@ export interface InterruptFlags {
   interruptPending: number;
 }
 
+/**
+ * The engine runs on a thread of its own (pglite-engine.ts), so the stack's thread is free while a statement
+ * runs: a timer there raises the flags at the deadline. That costs a call a timer, where a watchdog thread
+ * cost the process a whole V8 isolate, idle nearly all the time. Calls run one at a time (the client's
+ * lock): flags raised for one call are lowered before the next is sent, so a statement that ended just as
+ * its deadline passed leaves nothing behind for the next one.
+ */
 export function createInterrupter(memory: SharedMemory, flags: InterruptFlags): Interrupter {
-  const control = new SharedArrayBuffer(32);
-  const ctrl = new Int32Array(control, 0, 4);
-  const times = new BigInt64Array(control, 16, 2);
-  Atomics.store(times, WAKE_AT, NEVER);
   const heap = new Int32Array(memory.buffer);
-  const worker = new Worker(WATCHDOG, {
-    eval: true,
-    workerData: { control, heap: memory.buffer, ...flags },
-  });
-  // The process may exit while the watchdog waits.
-  worker.unref();
-  let generation = 0;
-
-  const lower = () => {
-    Atomics.store(heap, flags.queryCancelPending >> 2, 0);
-    Atomics.store(heap, flags.interruptPending >> 2, 0);
+  const set = (value: 0 | 1) => {
+    Atomics.store(heap, flags.queryCancelPending >> 2, value);
+    Atomics.store(heap, flags.interruptPending >> 2, value);
   };
 
   return {
@@ -179,33 +121,20 @@ export function createInterrupter(memory: SharedMemory, flags: InterruptFlags): 
       if (timeoutMs === undefined || timeoutMs <= 0) {
         return call();
       }
-      generation = generation >= 0x3fffffff ? 1 : generation + 1;
-      const gen = generation;
-      const deadline = process.hrtime.bigint() + BigInt(Math.ceil(timeoutMs)) * 1_000_000n;
-      Atomics.store(times, DEADLINE, deadline);
-      Atomics.store(ctrl, ARMED, gen);
-      // Sequentially consistent: either the watchdog sees this call when it next looks, or this load
-      // sees the wake-up time it set before going to sleep (see WATCHDOG).
-      if (deadline < Atomics.load(times, WAKE_AT)) {
-        Atomics.notify(ctrl, ARMED);
-      }
+      let raised = false;
+      const timer = setTimeout(() => {
+        raised = true;
+        set(1);
+      }, Math.ceil(timeoutMs));
       let outcome: { ok: true; value: T } | { ok: false; error: unknown };
       try {
         outcome = { ok: true, value: await call() };
       } catch (error) {
         outcome = { ok: false, error };
       }
-      // Disarmed without waking the watchdog, unless it has claimed the call (-gen) and waits for it back.
-      const claimed = Atomics.compareExchange(ctrl, ARMED, gen, 0) !== gen;
-      if (claimed) {
-        Atomics.store(ctrl, ARMED, 0);
-        Atomics.notify(ctrl, ARMED);
-        // The watchdog raises the flags right after claiming: wait for it (microseconds), then lower them,
-        // so that a statement that ended just as the deadline passed leaves nothing for the next one.
-        while (Atomics.load(ctrl, RAISED) !== gen) {
-          Atomics.wait(ctrl, RAISED, Atomics.load(ctrl, RAISED), 10);
-        }
-        lower();
+      clearTimeout(timer);
+      if (raised) {
+        set(0);
         if (!outcome.ok && (outcome.error as { code?: unknown }).code === '57014') {
           throw new StatementTimeout();
         }
@@ -215,11 +144,8 @@ export function createInterrupter(memory: SharedMemory, flags: InterruptFlags): 
       }
       return outcome.value;
     },
-    async close() {
-      Atomics.store(ctrl, STOP, 1);
-      Atomics.store(ctrl, ARMED, -1);
-      Atomics.notify(ctrl, ARMED);
-      await worker.terminate();
+    close() {
+      return Promise.resolve();
     },
   };
 }

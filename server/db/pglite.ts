@@ -21,9 +21,11 @@ export interface PGliteDatabase extends Database {
   dumpDataDir(): Promise<Uint8Array>;
 }
 
-// PGlite's engine (9 MB of WASM, ~50–130 ms to compile) starts compiling on V8's background threads
-// when this module is first evaluated, so that the compile overlaps the rest of start-up; so does the
-// engine's thread (pglite-engine.ts). A compiled module is handed to that thread as it is.
+// PGlite's engine as it comes (9 MB of WASM), compiled on first use: only a fresh data directory needs it
+// (initdb, when template.ts builds a template). Every existing database runs on the shared-memory engine
+// (pglite-interrupt.ts), which starts compiling when that module is evaluated, overlapping the rest of
+// start-up; a second compiled copy of the engine would cost the process its code for nothing. The engine's
+// thread starts early too (pglite-engine.ts). A compiled module is handed to that thread as it is.
 // Node's global WebAssembly (this project's TypeScript lib declares only its types).
 const wasm = (
   globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<WebAssembly.Module> } }
@@ -46,7 +48,6 @@ function databaseUrlSet(): boolean {
 }
 // With DATABASE_URL set, PGlite is not used (unless a caller opens one anyway: then it starts then).
 if (!databaseUrlSet()) {
-  void pgliteEngine();
   prestartEngineThread();
 }
 
@@ -64,7 +65,7 @@ export async function openPGlite(options: PGliteOptions = {}): Promise<PGliteDat
     op: 'open',
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    module: shared?.module ?? (await pgliteEngine()),
+    module: shared ? shared.module : await pgliteEngine(),
     memory: shared?.memory ?? null,
     maximumPages: shared?.maximumPages ?? 0,
   });
@@ -87,5 +88,9 @@ export async function openPGlite(options: PGliteOptions = {}): Promise<PGliteDat
     listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: () => client.close(),
     dumpDataDir: () => client.dump(),
+    memory: async () => {
+      const engine = await client.memory();
+      return engine ? [engine] : [];
+    },
   };
 }

@@ -4,7 +4,7 @@ import type { Queryable } from './database.ts';
  * The statement time limit of each API role, as `alter role … set statement_timeout` gives it (Supabase:
  * anon 3 s, authenticated 8 s; server/db/platform/00-roles.sql), read the way PostgREST reads impersonated
  * role settings and applied to every request made as that role: on PostgreSQL through the request's own
- * `statement_timeout` setting, on PGlite by the engine's watchdog (pglite-interrupt.ts).
+ * `statement_timeout` setting, on PGlite by raising the engine's interrupt flags (pglite-interrupt.ts).
  */
 const READ = `
 select r.rolname as role, s.config

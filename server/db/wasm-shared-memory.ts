@@ -1,6 +1,6 @@
 /**
  * Declares a WebAssembly module's `env.memory` import shared, so that PGlite's engine and the side modules
- * Postgres loads (plpgsql.so, …) run on a memory another thread can write: the statement watchdog raises
+ * Postgres loads (plpgsql.so, …) run on a memory another thread can write: the stack's thread raises
  * Postgres's interrupt flags there (pglite-interrupt.ts). Nothing else in a module changes. Plain
  * TypeScript with no imports: the engine's worker thread loads it too (pglite-engine-worker.ts).
  */

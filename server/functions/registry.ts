@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
+import { moduleEntry } from '../../shared/module-entry.ts';
 
 export type FunctionHandler = (req: Request) => Promise<Response> | Response;
 
@@ -35,6 +36,16 @@ export function readJwtOptOuts(configToml: string): Set<string> {
 }
 
 /**
+ * Where a function's handler loads from: its handler.ts from source; in the built product the build's
+ * `function-<name>` entry, for the functions of supabase/functions (the build bundles those only).
+ */
+function handlerModule(dir: string, name: string): string {
+  const source = path.join(dir, name, 'handler.ts');
+  const entry = moduleEntry(import.meta.url, pathToFileURL(source).href, `function-${name}`);
+  return entry.typescript || path.resolve(dir) !== defaultFunctionsDir() ? source : fileURLToPath(entry.url);
+}
+
+/**
  * Finds the edge functions once at start-up: each folder of `dir` with a valid name and a handler.ts.
  * Handlers are imported on first use and kept.
  */
@@ -53,7 +64,7 @@ export function discoverFunctions(dir: string, configToml: string): Map<string, 
     found.set(entry.name, {
       name: entry.name,
       verifyJwt: !optOuts.has(entry.name),
-      load: () => (loading ??= importHandler(file)),
+      load: () => (loading ??= importHandler(handlerModule(dir, entry.name))),
     });
   }
   return found;

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Database } from '../db/database.ts';
 import type { Mailer, OutgoingMail } from '../context.ts';
 import { extractLinks } from './links.ts';
@@ -10,7 +10,16 @@ export interface StoredMail extends OutgoingMail {
 }
 
 export function createMailer(db: Database, smtpUrl: string | undefined, from: string): Mailer {
-  const smtp = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
+  // nodemailer loads only when mail is delivered for real (most stacks keep it in the outbox only).
+  let transport: Promise<Transporter> | null = null;
+  const smtp = smtpUrl
+    ? {
+        sendMail: async (message: OutgoingMail & { from: string }) => {
+          transport ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl));
+          return (await transport).sendMail(message);
+        },
+      }
+    : null;
   return {
     async send(mail) {
       await db.query(

@@ -1,7 +1,7 @@
 // Issue 14 §0: one anonymous request with a pathological `match` filter (groups and back-references, which
 // send Postgres's regex engine into exponential backtracking) ran 55 s and stopped the stack. Each API
 // role now has a statement time limit, as Supabase sets them (anon 3 s, authenticated 8 s), applied to
-// every request made as the role on PGlite (its watchdog raises Postgres's interrupt flags) and on
+// every request made as the role on PGlite (the stack raises Postgres's interrupt flags) and on
 // PostgreSQL (the request's statement_timeout); past it the statement is cancelled with PostgREST's error
 // and the database goes on serving. On PGlite and, through scripts/test-postgres.sh, PostgreSQL 15.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Entry of a connect-scan worker thread (started by connect-scan.ts through agents/lib/ts-worker.ts):
+// Entry of a connect-scan worker thread (started by connect-scan.ts through agents/lib/module-worker.ts):
 // sweeps ports from the scan's shared list on this thread's own event loop, until the list is empty.
 import { parentPort, workerData } from 'node:worker_threads';
 

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 
-import { startTsWorker } from '../../lib/ts-worker.ts';
+import { startModuleWorker } from '../../lib/module-worker.ts';
+import { moduleEntry } from '../../../shared/module-entry.ts';
 import { hasFastPath } from './connect-probe.ts';
 import { listSource, sweepPorts, type SweepOptions, type SweepResult } from './connect-sweep.ts';
 import {
@@ -48,6 +49,8 @@ export interface ConnectScanResult {
   /** How many threads swept (a thread that could not start leaves its share to the others). */
   threads: number;
 }
+
+const THREAD = moduleEntry(import.meta.url, './connect-scan-thread.ts', 'connect-scan-thread');
 
 const DEFAULT_CONCURRENCY = 1000;
 /** Descriptors left for everything else the process does while it scans. */
@@ -154,7 +157,7 @@ function runThread(
   return new Promise((resolve, reject) => {
     let worker: Worker;
     try {
-      worker = startTsWorker(new URL('./connect-scan-thread.ts', import.meta.url), task);
+      worker = startModuleWorker(THREAD, task);
     } catch {
       resolve(null);
       return;

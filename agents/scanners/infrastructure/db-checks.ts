@@ -4,9 +4,7 @@
 // SELECT version()). No password is ever guessed.
 import net from 'node:net';
 
-import { createConnection } from 'mysql2';
 import type { RowDataPacket } from 'mysql2';
-import pg from 'pg';
 
 import type { Finding } from '../../../shared/findings.ts';
 import type { CheckContext } from './checks.ts';
@@ -21,6 +19,8 @@ type MysqlLogin = { account: string } | 'refused' | 'no answer';
 async function mysqlEmptyLogin(ctx: CheckContext, user: string): Promise<MysqlLogin> {
   // Our own socket: mysql2 only half-closes its own, and a server that greets and then stays silent
   // must neither hold the scan nor keep a connection open.
+  // The database drivers load with the first database a scan meets, not with every scan.
+  const { createConnection } = await import('mysql2');
   const socket = net.connect({ host: ctx.address, port: ctx.port });
   socket.on('error', () => undefined);
   const connection = createConnection({ stream: socket, user, password: '' });
@@ -72,6 +72,7 @@ export async function mysqlFindings(ctx: CheckContext): Promise<Finding[]> {
 }
 
 export async function postgresqlFindings(ctx: CheckContext): Promise<Finding[]> {
+  const { default: pg } = await import('pg');
   const client = new pg.Client({
     host: ctx.address,
     port: ctx.port,

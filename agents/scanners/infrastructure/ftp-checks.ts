@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 
-import { Client, FTPError } from 'basic-ftp';
 import type { FileInfo } from 'basic-ftp';
 
 import type { Finding } from '../../../shared/findings.ts';
@@ -80,11 +79,16 @@ function writeCandidates(listing: FileInfo[]): string[] {
   ];
 }
 
+/** An FTP server's error reply as text (basic-ftp's FTPError carries its code). */
 const reply = (error: unknown) =>
-  error instanceof FTPError ? `${error.code} ${error.message.replace(/^\d{3} /, '')}` : String(error);
+  error instanceof Error && error.name === 'FTPError'
+    ? `${(error as Error & { code: number }).code} ${error.message.replace(/^\d{3} /, '')}`
+    : String(error);
 
 /** Logs in as anonymous again and tries to store and delete one marker; the evidence when it could write. */
 async function anonymousWrite(ctx: CheckContext): Promise<string | null> {
+  // basic-ftp loads with the first FTP server that lets the anonymous user in, not with every scan.
+  const { Client } = await import('basic-ftp');
   const client = new Client(Math.max(ctx.timing.firstByteMs * 4, slowServiceMs));
   const abort = () => client.close();
   ctx.signal?.addEventListener('abort', abort, { once: true });

@@ -2,7 +2,6 @@
 // for the "none" method (RFC 4252 §5.2) and the server's USERAUTH_FAILURE lists the methods that can
 // continue. The `ssh2` client does the transport; we never send a password, key or any other credential.
 // The same key exchange shows the server's host key: RSA is preferred so that a short RSA key is seen.
-import { Client } from 'ssh2';
 import { SshReader, mpintBits } from './ssh-packet.ts';
 import type {
   Algorithms,
@@ -85,7 +84,7 @@ const probeUser = 'vigil-scanner-probe';
  * Asks the server at address:port for its authentication methods, or null when the handshake did not
  * get that far within `timeoutMs` (not SSH, algorithms we cannot negotiate, the server hung up).
  */
-export function sshAuthMethods(
+export async function sshAuthMethods(
   address: string,
   port: number,
   timeoutMs: number,
@@ -93,8 +92,10 @@ export function sshAuthMethods(
 ): Promise<SshAuthMethods | null> {
   // Guard: a scan already stopped opens no new connection (an aborted signal fires no more events).
   if (signal?.aborted) {
-    return Promise.resolve(null);
+    return null;
   }
+  // ssh2 (CommonJS, with its crypto) loads with the first SSH service a scan meets, not with every scan.
+  const { Client } = await import('ssh2');
   return new Promise((resolve) => {
     const client = new Client();
     let result: SshAuthMethods | null = null;

@@ -10,9 +10,11 @@
 // marked partial with the reason. Costs, measured by `npm run bench`: one Node process per running scan.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 import type { Finding, ScanType } from '../../../shared/findings.ts';
 import { compareFindings } from '../../../shared/findings.ts';
+import { moduleEntry } from '../../../shared/module-entry.ts';
 import type { ScanOptions, ScanResult } from '../core/context.ts';
 import { inertText } from '../core/inert-text.ts';
 import { formatDuration, scanLimits } from '../core/limits.ts';
@@ -55,10 +57,13 @@ export interface ScanResources {
 
 export type IsolatedScanResult = ScanResult & { resources: ScanResources };
 
-/** How to start the scan process: its own file, through tsx while the product runs from source. */
+/** How to start the scan process: its own file, plain JavaScript when built, through tsx from source. */
 function childEntry(): { path: string; execArgv: string[] } {
-  const url = new URL('./scan-child.ts', import.meta.url);
-  return { path: url.pathname, execArgv: ['--import', import.meta.resolve('tsx')] };
+  const entry = moduleEntry(import.meta.url, './scan-child.ts', 'scan-child');
+  return {
+    path: fileURLToPath(entry.url),
+    execArgv: entry.typescript ? ['--import', import.meta.resolve('tsx')] : [],
+  };
 }
 
 export async function runIsolatedScan(

@@ -1,5 +1,4 @@
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import { authError } from '../errors.ts';
 import type { FactorKind } from './factor-kind.ts';
@@ -27,6 +26,8 @@ export const totpKind: FactorKind = {
     const totp = new TOTP({ ...TOTP_PARAMS, issuer, label: user.email ?? user.id, secret });
     const uri = totp.toString();
     // Raw SVG: auth-js turns it into a data: URL itself.
+    // The QR encoder loads with the first enrolment, not with the stack.
+    const { default: QRCode } = await import('qrcode');
     const qr = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
     return { secret: secret.base32, response: { totp: { qr_code: qr, secret: secret.base32, uri } } };
   },

@@ -1,10 +1,3 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
-import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
 import type { StackContext } from '../../context.ts';
 import type { Queryable } from '../../db/database.ts';
 import { authError } from '../errors.ts';
@@ -24,11 +17,24 @@ import { relyingParty } from './webauthn-relying-party.ts';
 export const WEBAUTHN_TIMEOUT_MS = 60_000;
 const ES256 = -7;
 
+/**
+ * @simplewebauthn/server with its helpers, loaded with the first WebAuthn ceremony: with the ASN.1 and COSE
+ * libraries under it, it took the stack ~8 MB of heap and half a second of start-up.
+ */
+async function library() {
+  const [server, helpers] = await Promise.all([
+    import('@simplewebauthn/server'),
+    import('@simplewebauthn/server/helpers'),
+  ]);
+  return { ...server, ...helpers };
+}
+type Library = Awaited<ReturnType<typeof library>>;
+
 const failed = (reason: string) =>
   authError(422, 'mfa_verification_failed', `WebAuthn verification failed: ${reason}`);
 
 /** The origin the browser signed into clientDataJSON, checked against the relying party's own list. */
-function checkedOrigin(ctx: StackContext, clientDataJSON: unknown): string {
+function checkedOrigin(ctx: StackContext, clientDataJSON: unknown, { isoBase64URL }: Library): string {
   let origin: unknown;
   try {
     origin = (JSON.parse(isoBase64URL.toUTF8String(String(clientDataJSON))) as { origin?: unknown }).origin;
@@ -60,10 +66,11 @@ async function verifyCreate(
   body: WebauthnVerifyBody,
 ) {
   const response = body.webauthn.credential_response;
-  const origin = checkedOrigin(ctx, response.response.clientDataJSON);
+  const lib = await library();
+  const origin = checkedOrigin(ctx, response.response.clientDataJSON, lib);
   let result;
   try {
-    result = await verifyRegistrationResponse({
+    result = await lib.verifyRegistrationResponse({
       response: response as never,
       expectedChallenge: session.challenge,
       expectedOrigin: origin,
@@ -85,7 +92,7 @@ async function verifyCreate(
   }
   const stored: StoredCredential = {
     id: info.credential.id,
-    public_key: isoBase64URL.fromBuffer(info.credential.publicKey),
+    public_key: lib.isoBase64URL.fromBuffer(info.credential.publicKey),
     counter: info.credential.counter,
     transports: info.credential.transports ?? [],
     aaguid: info.aaguid,
@@ -114,10 +121,11 @@ async function verifyRequest(
   if (response.id !== stored.data.id || response.rawId !== stored.data.id) {
     throw failed('the credential is not the one registered for this factor');
   }
-  const origin = checkedOrigin(ctx, response.response.clientDataJSON);
+  const lib = await library();
+  const origin = checkedOrigin(ctx, response.response.clientDataJSON, lib);
   let result;
   try {
-    result = await verifyAuthenticationResponse({
+    result = await lib.verifyAuthenticationResponse({
       response: response as never,
       expectedChallenge: session.challenge,
       expectedOrigin: origin,
@@ -126,7 +134,7 @@ async function verifyRequest(
       requireUserVerification: true,
       credential: {
         id: stored.data.id,
-        publicKey: isoBase64URL.toBuffer(stored.data.public_key),
+        publicKey: lib.isoBase64URL.toBuffer(stored.data.public_key),
         counter: stored.data.counter,
         transports: stored.data.transports,
       },
@@ -159,12 +167,13 @@ export const webauthnKind: FactorKind = {
   },
   async challenge(ctx, factor) {
     const rp = relyingParty(ctx.config);
+    const lib = await library();
     if (factor.status === 'verified') {
       const stored = StoredCredential.safeParse(factor.web_authn_credential);
       if (!stored.success) {
         throw authError(422, 'mfa_verification_failed', 'This WebAuthn factor has no registered credential');
       }
-      const options = await generateAuthenticationOptions({
+      const options = await lib.generateAuthenticationOptions({
         rpID: rp.id,
         timeout: WEBAUTHN_TIMEOUT_MS,
         userVerification: 'preferred',
@@ -177,10 +186,10 @@ export const webauthnKind: FactorKind = {
     const user = await findUserById(ctx.db, factor.user_id);
     const name = user?.email || factor.user_id;
     const existing = await verifiedCredentials(ctx.db, factor.user_id);
-    const publicKey = await generateRegistrationOptions({
+    const publicKey = await lib.generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
-      userID: isoUint8Array.fromUTF8String(factor.user_id),
+      userID: lib.isoUint8Array.fromUTF8String(factor.user_id),
       userName: name,
       userDisplayName: factor.friendly_name || name,
       timeout: WEBAUTHN_TIMEOUT_MS,

@@ -20,7 +20,6 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { chromium } from 'playwright-core';
 import type { BrowserContext } from 'playwright-core';
 
 export interface Account {
@@ -183,6 +182,9 @@ export async function launchChromium(executable: string, args: string[]): Promis
       found && 'none' in found ? found.none : 'running as root and setpriv (util-linux) is missing',
     );
   }
+  // playwright-core (a large CommonJS bundle) loads with the first browser: it was most of every scan
+  // process's start-up, rendered crawl or not.
+  const { chromium } = await import('playwright-core');
   for (const attempt of attempts) {
     let dirs: BrowserDirs | null = null;
     try {
