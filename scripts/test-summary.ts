@@ -25,11 +25,23 @@ const lines: string[] = ['', '\u001b[1m== summary ==\u001b[0m'];
 // run began; the CPU seconds of a stage include what ran beside it.
 const timings = path.join(dir, 'stages.tsv');
 if (existsSync(timings)) {
-  lines.push(`  ${'stage'.padEnd(70)} ${'wall'.padStart(6)} ${'CPU'.padStart(6)}`);
-  for (const row of readFileSync(timings, 'utf8').trim().split('\n')) {
-    const [name = '', start = '0', end, cpu] = row.split('\t');
-    const took = end === undefined ? 'did not finish' : `${Number(end) - Number(start)} s`;
-    lines.push(`  ${name.padEnd(70)} ${took.padStart(6)} ${cpu === undefined ? '' : `${cpu} s`.padStart(6)}`);
+  // A stage's row is written when it ends, after the rows of the stages that ran beside it: listed by start.
+  const rows = readFileSync(timings, 'utf8')
+    .trim()
+    .split('\n')
+    .map((row) => row.split('\t'))
+    .map(([name = '', start = '0', end, cpu]) => ({ name, start: Number(start), end, cpu }))
+    .sort(
+      (a, b) =>
+        a.start - b.start || Number(a.name.endsWith('(beside)')) - Number(b.name.endsWith('(beside)')),
+    );
+  const width = Math.max(5, ...rows.map((row) => row.name.length));
+  lines.push(`  ${'stage'.padEnd(width)} ${'wall'.padStart(6)} ${'CPU'.padStart(6)}`);
+  for (const { name, start, end, cpu } of rows) {
+    const took = end === undefined ? 'did not finish' : `${Number(end) - start} s`;
+    lines.push(
+      `  ${name.padEnd(width)} ${took.padStart(6)} ${cpu === undefined ? '' : `${cpu} s`.padStart(6)}`,
+    );
   }
 }
 
@@ -55,6 +67,8 @@ if (rows.length > 0) {
     'skipped tests by requirement, whole run (! : not accepted with CI=true):',
     ...formatSkipTable(rows),
   );
+} else if (runs.length === 0) {
+  lines.push('no vitest stage ran');
 } else {
   lines.push('no test was skipped');
 }

@@ -20,7 +20,7 @@ trap finish EXIT
 
 # Each stage's heading says how long the run has taken so far (the whole run must stay under 20 minutes); the
 # summary gives each stage's wall time and the CPU time its processes used (how much of it was waiting).
-current=''
+current='' current_started=0
 read_cpu() { # cpu=user + system seconds of this shell's finished children, from the `times` builtin (run here,
   # not in a subshell, which would count its own children only)
   times >"$VIGIL_TEST_REPORT_DIR/times"
@@ -30,16 +30,16 @@ read_cpu() { # cpu=user + system seconds of this shell's finished children, from
 end_stage() {
   if [ -n "$current" ]; then
     read_cpu
-    printf '\t%d\t%d\n' "$SECONDS" "$((cpu - stage_cpu))" >>"$VIGIL_TEST_REPORT_DIR/stages.tsv"
+    printf '%s\t%d\t%d\t%d\n' "$current" "$current_started" "$SECONDS" "$((cpu - stage_cpu))" \
+      >>"$VIGIL_TEST_REPORT_DIR/stages.tsv"
   fi
   current=''
 }
 stage() {
   end_stage
-  current=$1
+  current=$1 current_started=$SECONDS
   read_cpu
   stage_cpu=$cpu
-  printf '%s\t%d' "$1" "$SECONDS" >>"$VIGIL_TEST_REPORT_DIR/stages.tsv"
   printf '\n\033[1m== %s ==\033[0m (at %ds)\n' "$1" "$SECONDS"
 }
 

@@ -3,7 +3,6 @@
 // write the stack acknowledged; a taken port is one line naming it and VIGIL_PORT. The real command (npm,
 // its shell, the built product) on a data dir of its own; never the machine's default port.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createServer, type Server } from 'node:net';
@@ -12,8 +11,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processMemory, processTree } from '../../bench/lib/processes.ts';
 import { freePort, npmStart, repoRoot, stopProduct, type StartedProduct } from '../../bench/lib/npm-start.ts';
+import { findChromium } from '../../agents/scanners/webapp/browser/chromium.ts';
+import { chromium as chromiumNeeded } from '../fixtures/debian-packages.ts';
+import { requires } from '../helpers/requirements.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = findChromium(process.env.CHROMIUM_PATH) ?? '/usr/bin/chromium';
 
 let work: string;
 let env: Record<string, string>;
@@ -230,8 +232,9 @@ describe('npm start with a scan in flight', () => {
     }
   }, 180_000);
 
-  it.skipIf(!existsSync(CHROMIUM))(
-    `ends the scan's Chromium too on SIGTERM (needs ${CHROMIUM})`,
+  it(
+    "ends the scan's Chromium too on SIGTERM",
+    { ...requires(chromiumNeeded()), timeout: 240_000 },
     async () => {
       const product = await npmStart({ ...env, CHROMIUM_PATH: CHROMIUM });
       try {
@@ -247,6 +250,5 @@ describe('npm start with a scan in flight', () => {
         await stopProduct(product, 'SIGKILL', 5000);
       }
     },
-    240_000,
   );
 });
