@@ -50,11 +50,16 @@ beside() {
   local name=$1 command=$2 log pid status=0 started=$SECONDS
   shift 2
   log=$(mktemp)
-  bash -c "$command" >"$log" 2>&1 &
+  # Its own end, not the foreground's, goes in the summary (a subshell's SECONDS counts from the run's start).
+  (
+    status=0
+    bash -c "$command" || status=$?
+    printf '%s (beside)\t%d\t%d\n' "$name" "$started" "$SECONDS" >>"$VIGIL_TEST_REPORT_DIR/stages.tsv"
+    exit "$status"
+  ) >"$log" 2>&1 &
   pid=$!
   "$@" || status=$?
   wait "$pid" || status=$?
-  printf '%s (beside)\t%d\t%d\n' "$name" "$started" "$SECONDS" >>"$VIGIL_TEST_REPORT_DIR/stages.tsv"
   printf '\n\033[1m== %s (ran beside the stage above) ==\033[0m (at %ds)\n' "$name" "$SECONDS"
   cat "$log"
   rm -f "$log"
