@@ -50,7 +50,20 @@ export function makeReportData(findings: number, overrides: Partial<ReportData> 
     fixedInPeriod: 3,
     newInPeriod: findings,
     risk: { score: 64, previous: 40, delta: 24 },
-    scans: { total: 12, completed: 11, partial: 1, failed: 1 },
+    scans: {
+      total: 12,
+      completed: 11,
+      partial: 1,
+      failed: 1,
+      incomplete: [
+        {
+          target: 'https://shop.acme.test',
+          at: '2026-02-14T09:30:00Z',
+          note: 'Partial: time limit reached',
+          details: ['crawl: stopped after 600 s (its phase deadline)'],
+        },
+      ],
+    },
     events: { total: 4, open: 2, bySeverity: { high: 4 } },
     insights: [{ title: 'Findings are concentrated on one host', confidence: 0.82 }],
     recommendations: [{ title: 'Deploy a CSP', priority: 'high', category: 'web' }],

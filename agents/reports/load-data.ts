@@ -1,9 +1,18 @@
 // Reads what one report is drawn from, with the service key but always filtered to the report's owner:
 // the profile's company name, the findings alive during the period (paged, so 10,000 rows never
 // travel in one response), scans, security events, insights and recommendations of the period.
+import type { Json } from '../../shared/database.types.ts';
+import { completenessNote } from '../../shared/scan-completeness.ts';
 import type { ServiceClient } from '../queue/client.ts';
 import { riskTrend } from './risk.ts';
-import { SEVERITIES, type ReportData, type ReportFinding, type ReportType } from './types.ts';
+import {
+  INCOMPLETE_SCANS_LISTED,
+  SEVERITIES,
+  type IncompleteScan,
+  type ReportData,
+  type ReportFinding,
+  type ReportType,
+} from './types.ts';
 
 const PAGE = 1000;
 const FINDING_COLUMNS =
@@ -50,6 +59,22 @@ async function loadFindings(db: ServiceClient, t: ReportTarget): Promise<ReportF
   }
 }
 
+/** What did not finish in a partial scan, as the scans table says it (at most five parts listed). */
+function incompleteScan(row: {
+  target: string | null;
+  created_at: string;
+  stopped: Json;
+  phase_errors: Json;
+}): IncompleteScan {
+  const note = completenessNote({ partial: true, stopped: row.stopped, phase_errors: row.phase_errors });
+  return {
+    target: row.target ?? 'a target since removed',
+    at: row.created_at,
+    note: note?.text ?? 'Partial result',
+    details: (note?.details ?? []).slice(0, 5),
+  };
+}
+
 export async function loadReportData(
   db: ServiceClient,
   t: ReportTarget,
@@ -62,7 +87,9 @@ export async function loadReportData(
     loadFindings(db, t),
     db
       .from('scan_results')
-      .select('status, partial:analyzed_results->partial')
+      .select(
+        'status, target, created_at, partial:analyzed_results->partial, stopped:analyzed_results->stopped, phase_errors:analyzed_results->phase_errors',
+      )
       .eq('user_id', t.userId)
       .gte('created_at', start)
       .lt('created_at', end)
@@ -116,6 +143,9 @@ export async function loadReportData(
         (b.cvss_score ?? 0) - (a.cvss_score ?? 0) ||
         a.title.localeCompare(b.title),
     );
+  const partialScans = (scans.data ?? [])
+    .filter((s) => s.status === 'completed' && s.partial === true)
+    .sort((a, b) => b.created_at.localeCompare(a.created_at));
   const bySeverity: Record<string, number> = {};
   for (const e of events.data ?? []) {
     bySeverity[e.severity] = (bySeverity[e.severity] ?? 0) + 1;
@@ -136,8 +166,10 @@ export async function loadReportData(
     scans: {
       total: scans.data?.length ?? 0,
       completed: (scans.data ?? []).filter((s) => s.status === 'completed').length,
-      // Completed scans that did not run every check (a time limit, a failed phase): said in the summary.
-      partial: (scans.data ?? []).filter((s) => s.status === 'completed' && s.partial === true).length,
+      // Completed scans that did not run every check (a time limit, a failed phase): said in the summary,
+      // the newest listed with what did not finish.
+      partial: partialScans.length,
+      incomplete: partialScans.slice(0, INCOMPLETE_SCANS_LISTED).map(incompleteScan),
       failed: (scans.data ?? []).filter((s) => s.status === 'failed').length,
     },
     events: {

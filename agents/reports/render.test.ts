@@ -26,6 +26,17 @@ describe('report rendering', () => {
     expect(text).toContain('PCI DSS v4.0');
     expect(text).toContain('Findings (25)');
     expect(text).toContain('Finding number 24: missing security header');
+    expect(text).toContain('Scans that did not run every check');
+    expect(text).toContain('https://shop.acme.test (2026-02-14 09:30 UTC): Partial: time limit reached');
+    expect(text).toContain('crawl: stopped after 600 s (its phase deadline)');
+  });
+
+  it('leaves the incomplete-scans section out when every scan ran whole', async () => {
+    const data = makeReportData(1);
+    data.scans = { ...data.scans, partial: 0, incomplete: [] };
+    const { text } = await pdfText(await renderPdf(data));
+    expect(text).toContain('Executive summary');
+    expect(text).not.toContain('Scans that did not run every check');
   });
 
   it('leaves the compliance section out of penetration tests and shows affected assets', async () => {

@@ -26,6 +26,19 @@ export interface ReportFinding {
   fixed_at: string | null;
 }
 
+/** A completed scan that did not run every check: the report says which part and why. */
+export interface IncompleteScan {
+  target: string;
+  at: string;
+  /** "Partial: time limit reached". */
+  note: string;
+  /** Each part that did not finish: "crawl: …". */
+  details: string[];
+}
+
+/** How many incomplete scans a report lists (the newest); the count covers them all. */
+export const INCOMPLETE_SCANS_LISTED = 20;
+
 export interface ReportData {
   reportId: string;
   userId: string;
@@ -42,8 +55,17 @@ export interface ReportData {
   /** Findings first seen during the period. */
   newInPeriod: number;
   risk: { score: number; previous: number; delta: number };
-  /** `partial`: completed scans that did not run every check (they count among `completed`). */
-  scans: { total: number; completed: number; partial: number; failed: number };
+  /**
+   * `partial`: completed scans that did not run every check (they count among `completed`); `incomplete`:
+   * the newest of those, each with what did not finish and why.
+   */
+  scans: {
+    total: number;
+    completed: number;
+    partial: number;
+    failed: number;
+    incomplete: IncompleteScan[];
+  };
   events: { total: number; open: number; bySeverity: Record<string, number> };
   insights: { title: string; confidence: number }[];
   recommendations: { title: string; priority: string; category: string }[];

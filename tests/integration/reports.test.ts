@@ -31,6 +31,16 @@ beforeAll(async () => {
   await activateAgents(stack.ctx.db, bob.id, ['application_security']);
   await seedFindings(stack, alice.id, 12, 'Cleartext login form');
   await seedFindings(stack, bob.id, 3, 'Bob only finding');
+  // Scans of the period: one of Alice's ended partial (its time limit, a failed phase), one ran whole; Bob's
+  // partial scan is his alone.
+  await stack.ctx.db.query(
+    `insert into public.scan_results (user_id, scan_type, status, target, analyzed_results) values
+       ($1, 'webapp', 'completed', 'https://partial.globex.test',
+        '{"partial":true,"stopped":{"reason":"deadline","detail":"stopped after 600 s"},"phase_errors":[{"phase":"injection","error":"the target reset every connection"}]}'),
+       ($1, 'api', 'completed', 'https://api.globex.test', '{"partial":false}'),
+       ($2, 'webapp', 'completed', 'https://initech.test', '{"partial":true,"stopped":{"reason":"memory"}}')`,
+    [alice.id, bob.id],
+  );
 }, 60_000);
 afterAll(async () => {
   await stack.close();
@@ -116,6 +126,13 @@ describe('reports', () => {
     expect(text).toContain('HIPAA Security Rule');
     expect(text).not.toContain('Bob only finding');
     expect(text).not.toContain('Initech');
+    // The scan that did not run every check, which part and why.
+    expect(text).toContain('Scans: 2 (2 completed, 1 of them partial, 0 failed)');
+    expect(text).toContain('Scans that did not run every check');
+    expect(text).toContain('https://partial.globex.test');
+    expect(text).toContain('Partial: time limit reached');
+    expect(text).toContain('injection: the target reset every connection');
+    expect(text).not.toContain('initech.test');
 
     const csv = await typed(alice).storage.from('reports').download(`${alice.id}/${reportId}.csv`);
     expect((await csv.data!.text()).trim().split('\r\n')).toHaveLength(13);
@@ -123,8 +140,18 @@ describe('reports', () => {
       await (
         await typed(alice).storage.from('reports').download(`${alice.id}/${reportId}.json`)
       ).data!.text(),
-    ) as { findings: unknown[]; company_name: string };
+    ) as { findings: unknown[]; company_name: string; totals: { scans: unknown } };
     expect(json).toMatchObject({ company_name: 'Globex Corporation' });
+    expect(json.totals.scans).toMatchObject({
+      partial: 1,
+      incomplete: [
+        {
+          target: 'https://partial.globex.test',
+          note: 'Partial: time limit reached',
+          details: ['stopped after 600 s', 'injection: the target reset every connection'],
+        },
+      ],
+    });
     expect(json.findings).toHaveLength(12);
   }, 60_000);
 

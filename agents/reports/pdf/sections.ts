@@ -80,3 +80,24 @@ function assetOf(location: string): string {
     return location.split(/[\s/]/)[0]!.slice(0, 80) || location.slice(0, 80);
   }
 }
+
+/** The scans of the period that did not run every check, and why: what their findings cannot prove. */
+export function drawIncompleteScans(doc: Doc, data: ReportData): void {
+  const { incomplete, partial } = data.scans;
+  if (incomplete.length === 0) {
+    return;
+  }
+  heading(doc, 'Scans that did not run every check');
+  paragraph(
+    doc,
+    `${partial} scan(s) of the period ended partial: their findings count, but a problem they did not see may still be there.` +
+      (partial > incomplete.length ? ` The newest ${incomplete.length} are listed.` : ''),
+  );
+  for (const scan of incomplete) {
+    const when = scan.at.replace('T', ' ').slice(0, 16);
+    paragraph(
+      doc,
+      `${scan.target} (${when} UTC): ${scan.note}${scan.details.map((d) => `\n  - ${d}`).join('')}`,
+    );
+  }
+}

@@ -1,6 +1,6 @@
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { useRecentScans } from '../api/get-recent-scans.ts';
-import { completenessNote } from '../lib/completeness-note.ts';
+import { completenessNote } from '../../../../../shared/scan-completeness.ts';
 import { crawlNote } from '../lib/crawl-note.ts';
 import { severityLabel } from '../lib/scan-status.ts';
 import { SCANNERS } from '../lib/scanners.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { completenessNote } from './completeness-note.ts';
+import { completenessNote } from './scan-completeness.ts';
 
 describe('completenessNote', () => {
   it('says why a scan was cut short and which parts did not finish', () => {

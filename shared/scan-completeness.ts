@@ -1,7 +1,7 @@
-// Whether a finished scan ran every check, in words for the scans table: "Partial: time limit reached",
-// and each part that did not finish with its reason (analyzed_results.stopped and .phase_errors, written
-// by the agent worker). A partial scan's findings count, but it cannot prove anything fixed.
-import type { Json } from '../../../../../shared/database.types.ts';
+// Whether a finished scan ran every check, in words for the scans table and the reports: "Partial: time
+// limit reached", and each part that did not finish with its reason (analyzed_results.stopped and
+// .phase_errors, written by the agent worker). A partial scan's findings count, but it cannot prove anything fixed.
+import type { Json } from './database.types.ts';
 
 const reasons: Record<string, string> = {
   cancelled: 'stopped before the end',
