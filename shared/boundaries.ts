@@ -54,7 +54,7 @@ const MAX_SELECTED_ROLES = 50;
 const MAX_ROLE_ID_LENGTH = 100;
 
 /**
- * The "selectedAgentRoles" session-storage entry and the /auth return state (SPEC point 4): at most 50
+ * The "selectedAgentRoles" session-storage entry and the /auth return state (docs/product.md §4): at most 50
  * role ids of 1–100 characters, or null when the value is anything else.
  */
 export function checkSelectedRoles(value: unknown): string[] | null {

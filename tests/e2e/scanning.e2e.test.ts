@@ -1,4 +1,4 @@
-// Security Automation (SPEC points 2, 4, 5, 8): a signed-in customer adds a target served by a tiny
+// Security Automation (docs/product.md §2, §4, §5, §8): a signed-in customer adds a target served by a tiny
 // deliberately vulnerable server on 127.0.0.1, proves it theirs with the token at
 // /.well-known/vigil-verification.txt, starts a scan, watches its progress, gets the completion toast,
 // and sees the alert and the recommendation on the Alerts page. A real agent worker runs the scan.

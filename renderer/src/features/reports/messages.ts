@@ -1,4 +1,4 @@
-// The Reports page's toasts (SPEC point 8, Reports).
+// The Reports page's toasts (docs/product.md §8.5).
 export const REPORT_TOASTS = {
   configurationCreated: { title: 'Configuration created' },
   saveFailed: {

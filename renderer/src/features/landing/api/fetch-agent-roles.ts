@@ -1,5 +1,5 @@
 // agent_roles for the landing page: all rows, falling back silently to the seven built-in roles when the
-// call fails or returns nothing (SPEC points 7 and 8). Loaded after the page is up (see get-agent-roles.ts):
+// call fails or returns nothing (docs/product.md §7 and §8). Loaded after the page is up (see get-agent-roles.ts):
 // a public catalogue read needs only PostgREST (postgrest-js), not the whole supabase-js client.
 import { PostgrestClient } from '@supabase/postgrest-js';
 
