@@ -17,7 +17,7 @@ export interface LandingAgentRoles {
 async function catalogue(): Promise<unknown> {
   // The desktop gets its config from the main process; the web build fetches /config.json (once a page).
   const config = await runtimeConfigFrom(platform);
-  // The anon key as both apikey and bearer: what supabase-js sends for a visitor (wire contract §1.3).
+  // The anon key as both apikey and bearer: what supabase-js sends for a visitor (docs/reference/common.md §3).
   const rest = new PostgrestClient<Database>(`${config.supabaseUrl}/rest/v1`, {
     headers: { apikey: config.supabaseAnonKey, Authorization: `Bearer ${config.supabaseAnonKey}` },
   });
