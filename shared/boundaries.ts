@@ -3,7 +3,7 @@
 // (≤ 150 KB gzip, bench/web.ts) cannot carry zod's core, a chunk shared by every schema of the app that grows
 // with each form. Forms and every other boundary use zod (validation.ts).
 
-/** /config.json of the web build: public values only (ARCHITECTURE.md §4). */
+/** /config.json of the web build: public values only (docs/architecture.md §5). */
 export interface RuntimeConfig {
   supabaseUrl: string;
   supabaseAnonKey: string;
