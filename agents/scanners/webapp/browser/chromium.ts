@@ -58,7 +58,7 @@ export const browserLimits = {
   watchEveryMs: 100,
 };
 
-/** The flags of issue 15, then the ones that cut Chromium off from the network outside interception. */
+/** The flags of a headless scan, then the ones that cut Chromium off from the network outside interception. */
 export const chromiumFlags = [
   '--headless',
   '--disable-gpu',
