@@ -34,7 +34,7 @@ export const defaultChromiumPath = '/usr/bin/chromium';
 
 const mb = 1024 * 1024;
 
-/** What one scan's Chromium may take (docs/scanners.md lists them for customers). */
+/** What one scan's Chromium may take (docs/scanners/limits.md §4 lists them for customers). */
 export const browserLimits = {
   /** A script run in a page (the crawl's snapshot, a form's filling) answers within this, or its tab is cut. */
   evaluateMs: 10_000,
