@@ -1,5 +1,5 @@
 // @ts-check
-// ESLint: type-aware TypeScript rules plus the runtime zones of STYLE.md, so that code for one runtime
+// ESLint: type-aware TypeScript rules plus the runtime zones of docs/architecture.md §2, so that code for one runtime
 // (DOM, Node, Electron main, preload, Deno edge) never imports what another runtime cannot load.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

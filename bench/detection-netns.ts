@@ -1,4 +1,4 @@
-// The detection benchmark proper (issue 15), inside a private network namespace (bench/detection.ts starts
+// The detection benchmark proper (docs/scanners/benches.md), inside a private network namespace (bench/detection.ts starts
 // it with `unshare --net`): each class module's real servers are started on this namespace's loopback,
 // scanned by us and by each installed reference tool, and measured against the planted list. Prints its
 // rows as JSON on the last stdout line.

@@ -1,4 +1,4 @@
-// `npm run bench -- detection`: issue 15's side-by-side benchmark. Installs the reference tools from
+// `npm run bench -- detection`: the side-by-side benchmark of docs/scanners/benches.md. Installs the reference tools from
 // Debian when missing (root only), then runs bench/detection-netns.ts inside a private network namespace,
 // where the real servers of each class module listen (see bench/detection/types.ts).
 // `VIGIL_BENCH_DETECTION=tls,ssh` limits it to those class modules.

@@ -19,7 +19,7 @@ export async function benchReports(sizes = [10, 1000, 10_000]): Promise<BenchRow
     const { db } = stack.ctx;
     for (const n of sizes) {
       const user = await benchUser(stack);
-      // Reports are for customers with an agent (issue 14 §6): a trial, through the webhook's write path.
+      // Reports are for customers with an agent (docs/product.md §14): a trial, through the webhook's write path.
       await db.query(
         `select public.billing_apply_event('evt_bench_' || md5($1::text), 'customer.subscription.created', now(),
            jsonb_build_object('user_id', $1::text, 'provider_subscription_id', 'sub_bench_' || md5($1::text),

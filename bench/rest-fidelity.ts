@@ -6,7 +6,7 @@ import { timeLoop } from './lib/fixtures.ts';
 import { percentile, type BenchRow } from './lib/report.ts';
 
 /**
- * The REST paths of issue 16 beside raw SQL doing the same work, in the stack without HTTP (as the REST
+ * The PostgREST features of docs/reference/rest.md §2 and §7 beside raw SQL doing the same work, in the stack without HTTP (as the REST
  * layer ratio is measured): an aggregate with its GROUP BY, an embedded computed relationship, a table
  * embedded from a view (its keys followed back to the table's), and a set-returning function called with
  * count=exact. The schema is the REST fidelity suites' own.

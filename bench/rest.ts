@@ -184,7 +184,7 @@ export async function benchRest(n = 1000): Promise<BenchRow[]> {
 }
 
 /**
- * What the restrictive aal2 policy (issue 14: no tenant row for a password-only session of a user with a
+ * What the restrictive aal2 policy (docs/product.md §15: no tenant row for a password-only session of a user with a
  * second factor) costs a REST request: a tenant read and the write above, in the stack, with the policy and
  * with it dropped, alternating in rounds so that drift in the machine's speed hits both alike. The write
  * ratio above includes this cost; its target was set before the policy existed.

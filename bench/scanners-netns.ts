@@ -1,4 +1,4 @@
-// The scanner benchmarks proper (issue 5). Runs only inside a private network namespace (bench/scanners.ts
+// The scanner benchmarks proper (docs/scanners/benches.md). Runs only inside a private network namespace (bench/scanners.ts
 // starts it with `unshare --net`): its loopback holds nothing but the fixtures started here, so sweeping
 // all 65,535 ports touches nothing else on the machine. Prints its rows as JSON on the last stdout line.
 import { execFileSync, spawnSync } from 'node:child_process';

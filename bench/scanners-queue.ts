@@ -1,4 +1,4 @@
-// Queue throughput (issue 5): N short jobs through claim_jobs / complete_job with one and with two
+// Queue throughput (docs/architecture.md §6): N short jobs through claim_jobs / complete_job with one and with two
 // agent workers against an in-memory embedded stack. The jobs do no work, so this measures the queue.
 import { createServiceClient } from '../agents/queue/client.ts';
 import { Queue } from '../agents/queue/queue.ts';

@@ -1,5 +1,5 @@
-// `npm run bench -- scanners`: issue 5's scanner benchmarks. The port sweeps, web scans and stop
-// latencies run in bench/scanners-netns.ts inside a private network namespace (ARCHITECTURE.md §8:
+// `npm run bench -- scanners`: the scanner benchmarks of docs/scanners/benches.md. The port sweeps, web scans and stop
+// latencies run in bench/scanners-netns.ts inside a private network namespace (docs/architecture.md §8:
 // `unshare --net`, then `ip link set lo up`), never against this machine's shared loopback; the queue
 // throughput runs here against an in-memory stack.
 import { spawnSync } from 'node:child_process';

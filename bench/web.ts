@@ -1,4 +1,4 @@
-// The web build's weight and Lighthouse scores (issue 3): JavaScript the landing page and the signed-in
+// The web build's weight and Lighthouse scores (docs/product.md §17.4): JavaScript the landing page and the signed-in
 // dashboard load (gzip), and Lighthouse performance, accessibility, best practices and SEO for /, /auth and
 // /dashboard (signed in), in Lighthouse's mobile default and its desktop preset. Runs Debian's Chromium;
 // nothing is downloaded.

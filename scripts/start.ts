@@ -60,7 +60,7 @@ try {
   throw e;
 }
 const { stack } = running;
-// One agent worker in process (ARCHITECTURE §3), with the stack's own parsed settings: local mode (this
+// One agent worker in process (docs/architecture.md §7), with the stack's own parsed settings: local mode (this
 // machine's loopback and private targets may be scanned) unless VIGIL_LOCAL_MODE is false, off, no or 0.
 running.agent = startAgent({
   db: createServiceClient(stack.url, stack.status.service_role_key),

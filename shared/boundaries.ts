@@ -3,7 +3,7 @@
 // (≤ 150 KB gzip, bench/web.ts) cannot carry zod's core, a chunk shared by every schema of the app that grows
 // with each form. Forms and every other boundary use zod (validation.ts).
 
-/** /config.json of the web build: public values only (ARCHITECTURE.md §4). */
+/** /config.json of the web build: public values only (docs/architecture.md §5). */
 export interface RuntimeConfig {
   supabaseUrl: string;
   supabaseAnonKey: string;
@@ -54,7 +54,7 @@ const MAX_SELECTED_ROLES = 50;
 const MAX_ROLE_ID_LENGTH = 100;
 
 /**
- * The "selectedAgentRoles" session-storage entry and the /auth return state (SPEC point 4): at most 50
+ * The "selectedAgentRoles" session-storage entry and the /auth return state (docs/product.md §4): at most 50
  * role ids of 1–100 characters, or null when the value is anything else.
  */
 export function checkSelectedRoles(value: unknown): string[] | null {

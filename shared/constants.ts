@@ -1,8 +1,8 @@
-// Business constants of SPEC.md point 9, shared by the renderer, the desktop app and the agents.
+// Business constants of docs/product.md §9, shared by the renderer, the desktop app and the agents.
 
 export const BRAND = 'Vigil';
 export const APP_TITLE = 'Vigil | Autonomous AI Cybersecurity Agents for Businesses';
-/** The product's own web origin: auth redirects point here when the app runs on this domain (SPEC point 7). */
+/** The product's own web origin: auth redirects point here when the app runs on this domain (docs/product.md §7). */
 export const PRODUCTION_ORIGIN = 'https://app.vigil.security';
 export const SUPPORT_EMAIL = 'support@vigil.security';
 
@@ -109,7 +109,7 @@ export interface AgentRole {
   features: string[];
 }
 
-/** The built-in catalogue the landing page falls back to when agent_roles fails or is empty (SPEC point 7). */
+/** The built-in catalogue the landing page falls back to when agent_roles fails or is empty (docs/product.md §7). */
 export const DEFAULT_AGENT_ROLES: readonly AgentRole[] = [
   {
     id: 'default-cybersecurity-analyst',

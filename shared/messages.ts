@@ -1,4 +1,4 @@
-// The message catalogue of SPEC.md point 8: what a person reads, in one place, so screens and tests agree.
+// The message catalogue of docs/product.md §8: what a person reads, in one place, so screens and tests agree.
 
 export const MAX_ERROR_MESSAGE_LENGTH = 100;
 
@@ -60,7 +60,7 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Maps an auth error to what the sign-in screen shows (SPEC point 8): the known cases get friendly text,
+ * Maps an auth error to what the sign-in screen shows (docs/product.md §8): the known cases get friendly text,
  * other messages are shown cut to 100 characters, and an error without a message gets the default.
  */
 export function authErrorMessage(error: unknown): string {

@@ -42,7 +42,7 @@ describe('bundle discount', () => {
 });
 
 describe('default roles', () => {
-  it('are the seven roles with the prices of SPEC point 9', () => {
+  it('are the seven roles with the prices of docs/product.md §9', () => {
     expect(DEFAULT_AGENT_ROLES.map((role) => [role.role_type, role.price_monthly])).toEqual([
       ['cybersecurity_analyst', 29900],
       ['penetration_tester', 39900],

@@ -1,4 +1,4 @@
-// Prices (SPEC point 9): stored in cents, shown in USD per month without decimals; bundle discount by count.
+// Prices (docs/product.md §9): stored in cents, shown in USD per month without decimals; bundle discount by count.
 
 // Created on first use: building an Intl formatter costs tens of milliseconds on a slow phone, which
 // would otherwise be spent while the landing page hydrates, before any price is shown.

@@ -1,4 +1,4 @@
-// Every setting Vigil reads from the environment, parsed in one place with one vocabulary (issue 14 §5):
+// Every setting Vigil reads from the environment, parsed in one place with one vocabulary (docs/product.md §17.9):
 // the stack, `npm start`'s in-process worker, `npm run worker`, the scanners' CLI and the desktop app all
 // read their settings through `readSettings`, so `VIGIL_LOCAL_MODE=false` means the same everywhere, and a
 // value that means nothing (`VIGIL_LOCAL_MODE=maybe`, a misspelt `VIGIL_LOCALMODE`) stops the process at

@@ -1,4 +1,4 @@
-// zod schemas for every form and boundary the renderer validates (SPEC.md point 5).
+// zod schemas for every form and boundary the renderer validates (docs/product.md §5).
 import { z } from 'zod';
 
 import { INDUSTRIES, TICKET_PRIORITIES } from './constants.ts';
@@ -52,7 +52,7 @@ export const ticketSchema = z.object({
 });
 export type TicketValues = z.infer<typeof ticketSchema>;
 
-/** A supabase-js session is usable only with both tokens and an expiry (SPEC point 5). */
+/** A supabase-js session is usable only with both tokens and an expiry (docs/product.md §5). */
 export const sessionShapeSchema = z.object({
   access_token: z.string().min(1),
   refresh_token: z.string().min(1),

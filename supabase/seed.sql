@@ -1,4 +1,4 @@
--- The catalogue: the seven agent roles Vigil sells (SPEC point 9, prices in USD cents) and the plan tiers.
+-- The catalogue: the seven agent roles Vigil sells (docs/product.md §9, prices in USD cents) and the plan tiers.
 -- Fixed ids and `on conflict do nothing`: running this again changes nothing and keeps edits made since.
 
 insert into public.agent_roles (id, name, description, role_type, price_monthly, display_order, features) values

@@ -67,7 +67,7 @@ export async function queueNotifications(db: ServiceClient, userId: string, scan
     payload: never;
     dedupe_key: string;
   }[] = [];
-  // Settings default to e-mail on (SPEC point 4) when the row is missing.
+  // Settings default to e-mail on (docs/product.md §4) when the row is missing.
   if (settings?.email_notifications ?? true) {
     const { data: user } = await db.auth.admin.getUserById(userId);
     if (user.user?.email) {

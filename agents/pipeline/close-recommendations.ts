@@ -1,4 +1,4 @@
-// What a scan does to live recommendations, by the owner's automatic remediation setting (issue 3):
+// What a scan does to live recommendations, by the owner's automatic remediation setting (docs/product.md §11):
 //   * on: a cause with no open finding left is completed by the agent ("Verified fixed by the scan of …");
 //   * off: nothing is closed automatically (the customer marks it implemented);
 //   * a recommendation the customer marked implemented (awaiting verification) whose cause a complete scan

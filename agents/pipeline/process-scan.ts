@@ -1,5 +1,5 @@
 // After a scan (completed, or stopped with what it found so far): findings into the deduplicating
-// state machine (ingest_findings), the scan_results row as SPEC point 3 describes it (severity_level =
+// state machine (ingest_findings), the scan_results row as docs/product.md §3 describes it (severity_level =
 // highest found; analyzed_results with counts and finding ids), then insights, recommendations and
 // notifications. The scan's row is written before the slower analyses, so a stop shows at once.
 import type { Finding, ScanType, Severity } from '../../shared/findings.ts';

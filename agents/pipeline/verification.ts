@@ -1,4 +1,4 @@
-// Verification rescans (automatic remediation, issue 3): when the customer marks a recommendation
+// Verification rescans (automatic remediation, docs/product.md §11): when the customer marks a recommendation
 // implemented with automatic remediation on, the agents queue a scan of every target where that cause is
 // still open. They go through enqueue_scan like any scan, so the queue's order, the per-target concurrency
 // limit and the one-running-scan-per-type rule apply; the scan's result then closes or reopens it

@@ -1,5 +1,5 @@
 // The service-role supabase-js client every agent process uses: the worker, the scheduler and the
-// notifier talk to the backend only through it (ARCHITECTURE §1), whether the backend is the embedded
+// notifier talk to the backend only through it (docs/architecture.md §1), whether the backend is the embedded
 // stack or hosted Supabase. Node 20 has no global WebSocket, so realtime gets the ws transport.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';

@@ -40,7 +40,7 @@ export async function queueReportReadyMail(
   if (error) {
     throw new Error(`reading user_settings failed: ${error.message}`);
   }
-  // Settings default to e-mail on (SPEC point 4) when the row is missing.
+  // Settings default to e-mail on (docs/product.md §4) when the row is missing.
   if (!(settings?.email_notifications ?? true)) {
     return false;
   }

@@ -1,4 +1,4 @@
-// The automatic scans (SPEC: every 24 hours) for each initialised scanner (security_tool_configurations
+// The automatic scans (docs/product.md §9.4: every 24 hours) for each initialised scanner (security_tool_configurations
 // connected and enabled, with a target). Each period is a slot anchored at the configuration's creation;
 // the slot's job carries idempotency_key user+tool+slot start, so any number of schedulers (one per
 // worker) enqueue each slot at most once.

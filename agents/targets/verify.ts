@@ -1,4 +1,4 @@
-// Ownership proof for a scan target (ARCHITECTURE §6): the target serves the customer's token at
+// Ownership proof for a scan target (docs/architecture.md §6): the target serves the customer's token at
 // /.well-known/vigil-verification.txt, or its DNS name has a TXT record vigil-verification=<token>.
 // The HTTP check goes through the scanners' target policy, so in hosted mode a customer cannot make
 // us fetch from private, loopback or metadata addresses; local mode allows loopback.

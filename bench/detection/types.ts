@@ -1,4 +1,4 @@
-// The detection benchmark (issue 15): our scanners beside the reference tools a security engineer would
+// The detection benchmark (docs/scanners/benches.md): our scanners beside the reference tools a security engineer would
 // run instead (nmap, testssl.sh, sslscan, ssh-audit, wapiti, whatweb, sqlmap), on the same real, badly
 // configured servers, inside one private network namespace. Each class of checks (TLS, SSH, services, web
 // files, injection…) is one module in bench/detection/classes/ exporting `fixtures`; the runner

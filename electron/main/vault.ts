@@ -36,7 +36,7 @@ export interface Vault {
   status(): VaultStatus;
 }
 
-/** supabase-js's auth storage keys (wire contract §2.10); nothing else may be read or written. */
+/** supabase-js's auth storage keys (docs/reference/auth.md §10); nothing else may be read or written. */
 const AUTH_KEY =
   /^sb-[a-z0-9-]{1,63}-auth-token(-user|-code-verifier|-flows-code-verifier|-flow-[0-9a-f]{32}-code-verifier)?$/;
 export const MAX_VAULT_VALUE = 64 * 1024;

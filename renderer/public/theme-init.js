@@ -61,7 +61,7 @@
       // A visitor-only page is what a signed-out visitor in its own tab sees.
       if (!(shell.visitorOnly && (framed() || maySignedIn()))) {
         root.setAttribute('data-shell', shell.name);
-        // The landing page clears any query string (tracking parameters, stale auth codes; SPEC point 2).
+        // The landing page clears any query string (tracking parameters, stale auth codes; docs/product.md §2).
         // Its prerendered copy is on screen before the app runs, so the address bar is cleaned here.
         if (shell.name === 'landing' && location.search) {
           history.replaceState(history.state, '', location.pathname + location.hash);

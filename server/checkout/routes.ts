@@ -12,7 +12,7 @@ const Completion = z.object({
 });
 
 /**
- * /_checkout/<session>: the local stand-in for Stripe's hosted checkout (ARCHITECTURE §4), only while no
+ * /_checkout/<session>: the local stand-in for Stripe's hosted checkout (docs/architecture.md §5), only while no
  * STRIPE_SECRET_KEY is configured. GET shows the order; POST …/complete (with the form's token)
  * completes it through the stripe-webhook function and redirects to the success URL.
  */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 
-// What supabase-js sends and reads from a browser (wire contract §1.2). The headers are the ones
+// What supabase-js sends and reads from a browser (docs/reference/common.md §2). The headers are the ones
 // hono/cors wrote with these options; this middleware only writes them after the handler instead of
 // before it, so the handler's response is not copied (that copy turned every response body into a
 // stream, ~0.1 ms per request through @hono/node-server).

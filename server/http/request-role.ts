@@ -29,7 +29,7 @@ async function verifyKey(keys: KeyRing, token: string): Promise<JwtClaims | 'exp
 }
 
 /**
- * Resolves a request's role the way Supabase's gateway and PostgREST do (wire contract §1.3, §6):
+ * Resolves a request's role the way Supabase's gateway and PostgREST do (docs/reference/common.md §3, §4):
  * the apikey must be one of the stack's keys; a Bearer token equal to the apikey (or an sb_ key) means
  * "no session"; any other Bearer token must be a valid JWT signed by the stack and names the role.
  */

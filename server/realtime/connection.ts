@@ -252,7 +252,7 @@ export class Connection {
     channel.watchExpiry(() => this.expel(channel, 'Token has expired 0 seconds ago'));
   }
 
-  /** Ends a channel from the server side: a system error, then phx_close (wire contract §4.7). */
+  /** Ends a channel from the server side: a system error, then phx_close (docs/reference/realtime.md §7). */
   private expel(channel: SocketChannel, reason: string): void {
     if (this.channels.get(channel.topic) !== channel) {
       return;

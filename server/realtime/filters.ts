@@ -1,5 +1,5 @@
 /**
- * postgres_changes binding filters (wire contract §4.5): `column=op.value`, several joined by `,` (AND),
+ * postgres_changes binding filters (docs/reference/realtime.md §5): `column=op.value`, several joined by `,` (AND),
  * `not.` before any operator, values double-quoted when they hold `, ( ) " \` or edge spaces. They are
  * evaluated here against each captured row with SQL's three-valued logic (a NULL comparison never matches).
  * `match`/`imatch` (regular expressions) are refused: a subscriber's pattern would run against every

@@ -1,5 +1,5 @@
 /**
- * Phoenix channel framing as realtime-js 2.119 speaks it (wire contract §4.2): vsn 2.0.0 sends JSON arrays
+ * Phoenix channel framing as realtime-js 2.119 speaks it (docs/reference/realtime.md §2): vsn 2.0.0 sends JSON arrays
  * `[join_ref, ref, topic, event, payload]` and kind-3 binary broadcast pushes; vsn 1.0.0 sends JSON objects.
  * The server answers in text frames, plus kind-4 binary frames for binary broadcast payloads.
  */

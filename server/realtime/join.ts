@@ -13,7 +13,7 @@ const bindingSchema = z
   })
   .loose();
 
-/** phx_join's payload (wire contract §4.4); unknown fields (replay, replication_ready, …) pass through. */
+/** phx_join's payload (docs/reference/realtime.md §4); unknown fields (replay, replication_ready, …) pass through. */
 export const joinPayloadSchema = z
   .object({
     config: z

@@ -29,7 +29,7 @@ async function authorise(ctx: StackContext, c: Context) {
 }
 
 /**
- * Realtime's REST broadcast (wire contract §4.6): what `channel.send` falls back to before a join, and
+ * Realtime's REST broadcast (docs/reference/realtime.md §6): what `channel.send` falls back to before a join, and
  * `channel.httpSend`. Private topics are authorised by the caller's policies on realtime.messages.
  */
 export function realtimeRestRoutes(ctx: StackContext): Hono {

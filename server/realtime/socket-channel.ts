@@ -68,7 +68,7 @@ export class SocketChannel implements ChannelPeer {
     }
   }
 
-  /** A system message (wire contract §4.4), e.g. "Subscribed to PostgreSQL" or a token error. */
+  /** A system message (docs/reference/realtime.md §4), e.g. "Subscribed to PostgreSQL" or a token error. */
   system(message: string, status: 'ok' | 'error', extension: string): void {
     this.push('system', { message, status, extension, channel: this.subTopic });
   }

@@ -1,4 +1,4 @@
--- The agents' job queue (ARCHITECTURE §6): scans, target verifications, analyses and reports live in
+-- The agents' job queue (docs/architecture.md §6): scans, target verifications, analyses and reports live in
 -- public.jobs; workers claim them through claim_jobs() with FOR UPDATE SKIP LOCKED, so any number of
 -- workers on any number of machines share the queue, and a job whose worker died (lease expired) is
 -- claimed again. Customers read their own jobs; every write goes through the service-role RPCs below.

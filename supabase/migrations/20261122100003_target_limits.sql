@@ -1,4 +1,4 @@
--- Per-target limits (issue 5): besides rate_limit (requests per second the scanners may send), a target
+-- Per-target limits (docs/product.md §10.1): besides rate_limit (requests per second the scanners may send), a target
 -- has max_concurrent_scans, the number of scans of it that may run at one time. claim_jobs enforces it for
 -- every worker on every machine: a scan job of a target that already runs its allowed number of scans
 -- stays queued (it waits) and the claim passes on to other work.

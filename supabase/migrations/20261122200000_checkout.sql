@@ -1,4 +1,4 @@
--- Checkout and the payment webhook (SPEC points 4, 5, 7): the card-payment provider's customer per user,
+-- Checkout and the payment webhook (docs/product.md §4, §5, §7): the card-payment provider's customer per user,
 -- local checkout sessions (the embedded stack's stand-in for the hosted checkout page), the ledger of
 -- processed webhook events, and the one function the webhook applies subscription state through.
 -- Every table here is service-only: row-level security on, no policies, no grants to clients.

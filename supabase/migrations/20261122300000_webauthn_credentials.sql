@@ -1,4 +1,4 @@
--- The biometric second factor (SPEC points 2, 7, 9): the two-factor-auth edge function's registration
+-- The biometric second factor (docs/product.md §2, §7, §9): the two-factor-auth edge function's registration
 -- challenges and the WebAuthn credentials it verified. The auth server's factor (auth.mfa_factors) is
 -- what counts for the assurance level; these rows are the function's own record of the ceremony.
 -- Both tables are service-only: row-level security on, no policies, no grants to clients.

@@ -1,4 +1,4 @@
--- Automatic remediation (user_settings.automatic_remediation, issue 3). The agents cannot change a
+-- Automatic remediation (user_settings.automatic_remediation, docs/product.md §11). The agents cannot change a
 -- customer's systems, so the setting means: the agents verify fixes and close what is fixed themselves.
 --   * On: after a complete scan, the alerts (security_events) of findings the scan no longer sees are
 --     resolved by the agent, recording who (resolved_by 'agent'), when (resolved_at) and why (resolution:

@@ -1,4 +1,4 @@
--- The second factor enforced by the database (issue 14 §1), the way Supabase documents it: once a user has
+-- The second factor enforced by the database (docs/product.md §15), the way Supabase documents it: once a user has
 -- a verified factor in auth.mfa_factors, only a token of assurance level aal2 (password and second factor)
 -- may read or write that user's rows. A password alone (aal1) then reaches nothing but what the second
 -- step needs, which lives outside these tables (the auth server's factors, challenge, verify, sign-out).

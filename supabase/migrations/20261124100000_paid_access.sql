@@ -1,4 +1,4 @@
--- Paid features (issue 14 §6): scans, target verification and reports are for customers with an active or
+-- Paid features (docs/product.md §14): scans, target verification and reports are for customers with an active or
 -- trialing agent, and a scan (or a verification for one) only with an agent whose role covers its type.
 --
 -- Which agent role covers which scan type is defined here, once, as data (public.agent_scan_coverage):

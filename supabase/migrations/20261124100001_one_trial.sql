@@ -1,5 +1,5 @@
 -- One free trial per customer, and per card where the payment provider tells us its fingerprint
--- (issue 14 §6). Checkout offers the 7-day trial only to a customer who never had one; the payment webhook
+-- (docs/product.md §14). Checkout offers the 7-day trial only to a customer who never had one; the payment webhook
 -- claims the trial of every trialing subscription it sees, and a subscription whose claim is refused (the
 -- customer or the card already had a trial, e.g. two checkouts opened at once, or a second account with
 -- the same card) has its trial ended at the provider, so it starts paid.

@@ -1,4 +1,4 @@
--- The desktop app's realtime channel (issue 14 §6): the main process follows its user's scan results and
+-- The desktop app's realtime channel (docs/product.md §16): the main process follows its user's scan results and
 -- security events on topic vigil-desktop-<user id>-<n>. As a public channel anyone, anon included, could
 -- join that topic and send or receive broadcasts on it. It is a private channel now, authorised as
 -- Supabase Realtime does by row-level security on realtime.messages: only the user named in the topic may

@@ -1,4 +1,4 @@
--- The customer RPCs' refusals with the HTTP status they mean (issue 14 §3). PostgREST answers P0002
+-- The customer RPCs' refusals with the HTTP status they mean (docs/product.md §17.6). PostgREST answers P0002
 -- ("no data found") and 55P03 ("lock not available") with 500, as faults of the server; a missing
 -- configuration or alert is a 404 and a report already being generated a 409, which PostgREST sends for
 -- SQLSTATE PT404 and PT409. The bodies are those of 20261122400000 and 20261122500000 (moved to `private`

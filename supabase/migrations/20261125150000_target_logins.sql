@@ -1,4 +1,4 @@
--- Logins of scan targets (issue 15): what an authenticated web scan signs in with (a login form with a
+-- Logins of scan targets (docs/product.md §10.1): what an authenticated web scan signs in with (a login form with a
 -- user name and password, a session cookie, or an Authorization header). The scan-target-login edge
 -- function seals each one with AES-256-GCM under a key that is never in the database (the embedded
 -- stack's key file, or a function secret on hosted Supabase), bound to its owner and target; only the

@@ -1,4 +1,4 @@
-// Accessibility (issue 3): axe-core over every page, signed out and signed in, in the light and the dark
+// Accessibility (docs/product.md §17.1): axe-core over every page, signed out and signed in, in the light and the dark
 // theme. No serious or critical violation may remain, nor a skipped heading level. Each page is also kept
 // as a screenshot artefact.
 import { readFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The agents page (SPEC points 2, 4, 5, 8): selection, the Activate button, live activation through the
+// The agents page (docs/product.md §2, §4, §5, §8): selection, the Activate button, live activation through the
 // 'subscription-changes' channel without a reload, and a declined test card.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Closing alerts by hand (issue 3's remediation work): "Mark resolved" on a security event and "Mark
+// Closing alerts by hand (docs/product.md §11): "Mark resolved" on a security event and "Mark
 // implemented" on a recommendation, through the alerts page as a person does it, by mouse and keyboard.
 // With automatic remediation off (the default) both close at once; on, a recommendation waits for the
 // agents' verification scan. A failed call keeps the sheet to retry; an alert closed meanwhile is said to be.

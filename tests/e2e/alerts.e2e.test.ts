@@ -1,4 +1,4 @@
-// Security Alerts (SPEC points 2, 3, 7, 9): open events newest first (10), ML insights (5, confidence as a
+// Security Alerts (docs/product.md §2, §3, §7, §9): open events newest first (10), ML insights (5, confidence as a
 // rounded percentage), pending recommendations (5), each opening its findings with evidence and
 // remediation, and the customer's triage (accepted risk with expiry, false positive, reopen; fixed only
 // by a retest). The rows are written as the agents write them (service role); the scanning suite covers

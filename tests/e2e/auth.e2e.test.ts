@@ -1,4 +1,4 @@
-// The authentication flows of SPEC points 2, 5 and 8, end to end against the embedded auth server.
+// The authentication flows of docs/product.md §2, §5, §8, end to end against the embedded auth server.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,6 +1,6 @@
-// Settings → Billing (SPEC point 4, subscription): no subscription yet, then the trial after checkout,
+// Settings → Billing (docs/product.md §4, subscription): no subscription yet, then the trial after checkout,
 // cancel at period end and resume, each shown to the customer and written on the server; a returning
-// customer is told before payment that there is no second free trial (issue 14 §6).
+// customer is told before payment that there is no second free trial (docs/product.md §14).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { nowSeconds } from '../../supabase/functions/_shared/local-stripe.ts';

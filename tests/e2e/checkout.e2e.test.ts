@@ -1,4 +1,4 @@
-// The visitor's way to a subscription (SPEC points 2, 4, 5, 6): select agents on the landing page and
+// The visitor's way to a subscription (docs/product.md §2, §4, §5, §6): select agents on the landing page and
 // the selection page, start checkout, sign up, confirm by e-mail, come back to the same selection, pay on
 // the local test checkout and see the agents active. Screenshots of each page go to test-results/.
 import type { Page } from 'playwright-core';

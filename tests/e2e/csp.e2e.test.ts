@@ -1,4 +1,4 @@
-// The content security policy (shared/csp.ts) holds without a single reported violation (issue 3): Chromium
+// The content security policy (shared/csp.ts) holds without a single reported violation (docs/product.md §17.3): Chromium
 // lists each one as a DevTools issue, which Lighthouse's best-practices score counts. This catches code that
 // tries what the policy forbids even when it recovers (zod probing `new Function`, an inline script or style).
 import type { Page } from 'playwright-core';

@@ -1,4 +1,4 @@
-// The dashboard shell (SPEC point 2): navigation, the mobile overlay, settings saved per user and the theme.
+// The dashboard shell (docs/product.md §2): navigation, the mobile overlay, settings saved per user and the theme.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,4 +1,4 @@
-// The error screen (SPEC points 4 and 8), reached by a real failure rather than a test-only crash button:
+// The error screen (docs/product.md §4 and §8), reached by a real failure rather than a test-only crash button:
 // the page's code chunk cannot be loaded (what a visitor on a stale tab meets after a deploy). The router
 // hands the thrown error to the crash screen, which shows the Error ID, raises the 6 s toast and reports
 // the error: to application-logger when signed in, else to the local store (vigil_errors, newest 50).

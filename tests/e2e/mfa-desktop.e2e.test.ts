@@ -1,4 +1,4 @@
-// The biometric second factor in the desktop app (issue 8): the desktop renderer (app://vigil cannot run
+// The biometric second factor in the desktop app (docs/product.md §16): the desktop renderer (app://vigil cannot run
 // WebAuthn) opens the relay page in the system browser through the real main-process bridge; the browser page
 // runs the ceremony on the web origin (http://localhost:<port>, with the DevTools virtual authenticator) and
 // its "Return to Vigil" vigil:// link goes through the real deep-link router back to the waiting desktop page.

@@ -1,4 +1,4 @@
-// The second factor enforced by the backend (issue 14 §1), seen from the browser: the password-only step
+// The second factor enforced by the backend (docs/product.md §15), seen from the browser: the password-only step
 // sends nothing the database would refuse (no failed request, no console error), live alerts work right
 // after the second step (realtime takes the aal2 token), the metrics recorded meanwhile arrive, and a
 // password reset of a user with a factor passes the factor before the new password is accepted.

@@ -1,4 +1,4 @@
-// Multi-factor sign-in (issue 8) end to end in Chromium: a biometric factor registered with the DevTools
+// Multi-factor sign-in (docs/product.md §15) end to end in Chromium: a biometric factor registered with the DevTools
 // virtual authenticator and a TOTP factor from the security settings, each then required at sign-in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,4 +1,4 @@
-// What a visitor sees on the public pages, the route guards and the not-found screen (SPEC point 2).
+// What a visitor sees on the public pages, the route guards and the not-found screen (docs/product.md §2).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

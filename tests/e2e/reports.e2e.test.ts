@@ -1,7 +1,7 @@
-// Security Reports (SPEC points 2, 4, 5, 8): a customer creates a configuration (defaults, required
+// Security Reports (docs/product.md §2, §4, §5, §8): a customer creates a configuration (defaults, required
 // name, Cancel), toggles it, generates a report now, sees it turn completed (green) once the agent
 // worker has rendered it, and downloads the PDF through the browser's download. Without an active agent
-// "Generate now" is refused with the way to activate one (issue 14 §6).
+// "Generate now" is refused with the way to activate one (docs/product.md §14).
 import { readFile } from 'node:fs/promises';
 
 import type { Page } from 'playwright-core';

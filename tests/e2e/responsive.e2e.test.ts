@@ -1,4 +1,4 @@
-// Responsive from 360 px (issue 3): at the narrowest supported width no page scrolls sideways, signed
+// Responsive from 360 px (docs/product.md §17.2): at the narrowest supported width no page scrolls sideways, signed
 // out or signed in. Each page is kept as a screenshot artefact.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Authenticated scanning (issue 15) as a customer sets it up: a login saved on a website target in
+// Authenticated scanning (docs/product.md §10.1) as a customer sets it up: a login saved on a website target in
 // Security Automation is never shown back (not in the form, not on the page); the next scan logs in with
 // it, finds what only a logged-in visitor can see, says so in Recent Scans, and never logs itself out.
 import http from 'node:http';

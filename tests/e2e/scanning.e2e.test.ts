@@ -1,8 +1,8 @@
-// Security Automation (SPEC points 2, 4, 5, 8): a signed-in customer adds a target served by a tiny
+// Security Automation (docs/product.md §2, §4, §5, §8): a signed-in customer adds a target served by a tiny
 // deliberately vulnerable server on 127.0.0.1, proves it theirs with the token at
 // /.well-known/vigil-verification.txt, starts a scan, watches its progress, gets the completion toast,
 // and sees the alert and the recommendation on the Alerts page. A real agent worker runs the scan.
-// Scanning is paid (issue 14 §6): without an agent covering a scanner the page says which agent it needs
+// Scanning is paid (docs/product.md §14): without an agent covering a scanner the page says which agent it needs
 // and links to the agents page, and nothing is verified or scanned.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// Session refresh (SPEC: refreshed before it expires and when the tab becomes visible again; a
+// Session refresh (docs/product.md §4.1: refreshed before it expires and when the tab becomes visible again; a
 // non-retryable refresh failure removes the session), driven by Playwright's clock in the real web build
 // against the real stack: the page's timers and Date are fake, the server's clock is real.
 import { createClient } from '@supabase/supabase-js';
@@ -164,6 +164,6 @@ async function expectSignedOutToAuth(page: Page): Promise<void> {
   await page.waitForURL('**/auth');
   await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
   expect(await storedSession(page)).toBeNull();
-  // SPEC gives no toast for a lost session; the person's own sign-out toast must not appear.
+  // docs/product.md §4.1 gives no toast for a lost session; the person's own sign-out toast must not appear.
   expect(await page.getByText('Signed out successfully').count()).toBe(0);
 }

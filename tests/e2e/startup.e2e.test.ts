@@ -1,4 +1,4 @@
-// How the web app starts (issue 3's performance work): a signed-in start on /dashboard fetches the page's
+// How the web app starts (docs/product.md §17.4): a signed-in start on /dashboard fetches the page's
 // route chunks beside the entry (not after it has run), needs no /config.json round trip, and renders
 // without a layout shift; for a signed-out visitor, who is sent to /auth, the dashboard's chunks are not
 // fetched early.

@@ -1,4 +1,4 @@
-// Issue 14 §5, as the attacker found it: `npm start` with VIGIL_LOCAL_MODE=false used to run its
+// docs/product.md §17.9, as an attacker found it broken: `npm start` with VIGIL_LOCAL_MODE=false used to run its
 // in-process worker in local mode, and ownership verification then fetched from loopback, metadata and
 // private addresses and marked them verified. Here the real `npm start` (scripts/start.ts) runs with the
 // hosted policy inside private namespaces (tests/hosted-policy/run.sh), a customer drives it through the

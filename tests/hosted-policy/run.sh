@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The hosted target policy end to end (issue 14 §5): `npm start` with VIGIL_LOCAL_MODE=false inside a
+# The hosted target policy end to end (docs/product.md §17.9): `npm start` with VIGIL_LOCAL_MODE=false inside a
 # private network and mount namespace whose loopback also carries the addresses hosted scans must never
 # reach (private, link-local, CGNAT, unique-local) and one public-looking address, with a private
 # /etc/hosts that makes public-looking names resolve to them. Listeners on every forbidden address record

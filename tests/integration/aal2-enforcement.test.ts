@@ -1,4 +1,4 @@
-// Issue 14 §1, as the attacker tried it: a customer with a verified TOTP factor, and someone who has only
+// docs/product.md §15, tried as an attacker would: a customer with a verified TOTP factor, and someone who has only
 // the password (an aal1 session). Through the unmodified supabase-js and the real stack, that session reads
 // and writes none of the customer's data (REST, RPCs, storage, realtime, edge functions) and cannot change
 // the password or e-mail address, while what the second step needs keeps working; after the step (aal2)

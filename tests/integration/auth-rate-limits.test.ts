@@ -1,4 +1,4 @@
-// Issue 14 §2, as the attacker measured it: 300 wrong TOTP codes on one challenge (then the right one), 200
+// docs/product.md §17.7, measured as an attacker would: 300 wrong TOTP codes on one challenge (then the right one), 200
 // wrong passwords for one account from one address and from many, 200 sign-ups from one address, and
 // limits that reset on restart. The stacks here keep the limits of supabase/config.toml
 // ([auth.rate_limit]: sign_in_sign_ups = 30 per 5 minutes and per IP, burst 30, as GoTrue reads them).

@@ -1,4 +1,4 @@
-// Issue 14 §3, the requests the attacker sent: each gets a clear 4xx (never a 500, a reset or a hang).
+// docs/product.md §17.6, with the requests an attacker sent: each gets a clear 4xx (never a 500, a reset or a hang).
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../server/stack.ts';

@@ -76,7 +76,7 @@ export async function checkout(
 
 let cardsUsed = 0;
 /**
- * Another of Stripe's succeeding test cards on each call: every card gets one free trial (issue 14 §6), so
+ * Another of Stripe's succeeding test cards on each call: every card gets one free trial (docs/product.md §14), so
  * each buyer of a suite pays with a card of their own unless a test names one.
  */
 export const freshTestCard = (): string => SUCCEEDING_TEST_CARDS[cardsUsed++ % SUCCEEDING_TEST_CARDS.length]!;

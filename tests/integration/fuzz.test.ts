@@ -1,4 +1,4 @@
-// Issue 14 §3: bad input gets a clear 4xx, never a 500, a dropped connection or a hang. A few thousand
+// docs/product.md §17.6: bad input gets a clear 4xx, never a 500, a dropped connection or a hang. A few thousand
 // generated requests over REST (tables, select, filters, order, paging, bodies, Prefer, RPC), auth, storage
 // and functions, from a seeded generator so that a failure reproduces: the failing request and the seed
 // are printed (VIGIL_TEST_FUZZ_SEED=<seed> runs the same requests again).

@@ -1,4 +1,4 @@
-// One free trial per customer and per card on the local checkout (issue 14 §6): every checkout used to
+// One free trial per customer and per card on the local checkout (docs/product.md §14): every checkout used to
 // start a 7-day trial, so a customer could cancel and check out again, or open a second account with the
 // same card, and never pay. The local checkout goes through the production webhook like Stripe's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// What a customer reaches without paying (issue 14 §6), at the SQL level on PGlite and PostgreSQL 15: scans,
+// What a customer reaches without paying (docs/product.md §14), at the SQL level on PGlite and PostgreSQL 15: scans,
 // verifications and reports need an active or trialing agent covering the scan type, whoever queues them;
 // one free trial per customer and per card; the desktop's realtime topic admits only its own user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

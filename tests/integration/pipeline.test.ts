@@ -35,7 +35,7 @@ beforeAll(async () => {
     log: () => {},
   });
   alice = await customer(stack);
-  // The agent closes the alerts of fixed findings only with automatic remediation on (issue 3; off is
+  // The agent closes the alerts of fixed findings only with automatic remediation on (docs/product.md §11; off is
   // covered by tests/integration/remediation.test.ts).
   await alice.supabase.from('user_settings').update({ automatic_remediation: true }).eq('user_id', alice.id);
 });

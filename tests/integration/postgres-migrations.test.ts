@@ -105,7 +105,7 @@ describe(
       }
     });
 
-    it('seeds the agent catalogue with the prices of SPEC point 9, and the plans', async () => {
+    it('seeds the agent catalogue with the prices of docs/product.md §9, and the plans', async () => {
       const { rows } = await db.query<{ role_type: string; price_monthly: number; features: number }>(
         'select role_type, price_monthly, cardinality(features) as features from public.agent_roles order by display_order',
       );

@@ -1,4 +1,4 @@
-// The desktop app's realtime topic vigil-desktop-<user id>-<n> (issue 14 §6): anyone, anon included, could
+// The desktop app's realtime topic vigil-desktop-<user id>-<n> (docs/product.md §16): anyone, anon included, could
 // join it and send broadcasts to the desktop or listen there. The main process's own watcher (the code the
 // desktop runs) now joins it as a private channel that only its user may join and nobody may send on.
 import type { SupabaseClient } from '@supabase/supabase-js';

@@ -1,4 +1,4 @@
-// Automatic remediation (issue 3) against the real stack, a real agent and real loopback target servers:
+// Automatic remediation (docs/product.md §11) against the real stack, a real agent and real loopback target servers:
 // with the setting on the agent closes what a rescan no longer sees (and says who, when and why); with it
 // off nothing closes by itself; what is still there stays open; a recommendation marked implemented is
 // verified by a rescan the agents queue only when the setting is on; nobody acts on another's rows.

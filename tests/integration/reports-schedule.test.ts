@@ -19,7 +19,7 @@ beforeAll(async () => {
     company_name: 'Umbrella Ltd',
     industry_type: 'Technology',
   });
-  // Reports are for customers with an agent (issue 14 §6).
+  // Reports are for customers with an agent (docs/product.md §14).
   await activateAgents(stack.ctx.db, carol.id, ['threat_intelligence']);
   await seedFindings(stack, carol.id, 5);
 }, 60_000);

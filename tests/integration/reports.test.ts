@@ -26,7 +26,7 @@ beforeAll(async () => {
     company_name: 'Initech',
     industry_type: 'Retail',
   });
-  // Reports are for customers with an agent (issue 14 §6).
+  // Reports are for customers with an agent (docs/product.md §14).
   await activateAgents(stack.ctx.db, alice.id, ['cybersecurity_analyst']);
   await activateAgents(stack.ctx.db, bob.id, ['application_security']);
   await seedFindings(stack, alice.id, 12, 'Cleartext login form');

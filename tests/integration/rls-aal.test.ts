@@ -1,4 +1,4 @@
-// The second factor enforced by row-level security (issue 14 §1): once a user has a verified factor, a
+// The second factor enforced by row-level security (docs/product.md §15): once a user has a verified factor, a
 // password-only token (aal1) reads and writes none of that user's rows, in every table, while aal2 keeps
 // exactly the rights the permissive policies give; a user without a verified factor is not affected.
 // Every tenant table × select/insert/update/delete × aal1/aal2 × with/without a factor, on PGlite and
@@ -401,7 +401,7 @@ describe.each(schemaTargets())('the second factor in row-level security on $name
 
   it('refuses the customer RPCs at aal1 once a factor exists, and runs them at aal2', async () => {
     const alice = users.get('verified factor, aal1')!;
-    // Reports need an active or trialing agent (issue 14 §6).
+    // Reports need an active or trialing agent (docs/product.md §14).
     await db.query(`delete from public.user_agent_subscriptions where user_id = $1`, [alice]);
     await insertAs(db, service, 'user_agent_subscriptions', {
       user_id: alice,

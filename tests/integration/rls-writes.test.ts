@@ -1,4 +1,4 @@
-// What customers may write (SPEC point 7's writes), the public catalogue, and the sign-up trigger.
+// What customers may write (the writes of docs/product.md §7.2), the public catalogue, and the sign-up trigger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import {

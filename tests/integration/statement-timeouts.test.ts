@@ -1,4 +1,4 @@
-// Issue 14 §0: one anonymous request with a pathological `match` filter (groups and back-references, which
+// docs/product.md §17.5: one anonymous request with a pathological `match` filter (groups and back-references, which
 // send Postgres's regex engine into exponential backtracking) ran 55 s and stopped the stack. Each API
 // role now has a statement time limit, as Supabase sets them (anon 3 s, authenticated 8 s), applied to
 // every request made as the role on PGlite (the stack raises Postgres's interrupt flags) and on

@@ -1,4 +1,4 @@
-// Target logins (issue 15): saved through the scan-target-login function, sealed with a key that is not
+// Target logins (docs/product.md §10.1): saved through the scan-target-login function, sealed with a key that is not
 // in the database, readable by the service role only. The hostile cases: the owner reading them back, a
 // client writing the table or the summary, another tenant saving, deleting or moving a login, a tampered
 // row, a wrong key, a function without its key.

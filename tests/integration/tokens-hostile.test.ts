@@ -1,4 +1,4 @@
-// Issue 14 §4: tokens checked as GoTrue and PostgREST check them. Tokens signed with the stack's own key
+// docs/product.md §17.8: tokens checked as GoTrue and PostgREST check them. Tokens signed with the stack's own key
 // but for another issuer or audience, and Authorization headers that are not exactly `Bearer <token>`,
 // are refused by REST, auth, functions, storage and realtime; the same user's well-formed token passes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

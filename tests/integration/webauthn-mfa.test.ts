@@ -65,7 +65,7 @@ async function signInAgain(user: TestUser): Promise<Supabase> {
 const methods = (amr: { method: string }[] | undefined) => (amr ?? []).map((m) => m.method).sort();
 
 describe('WebAuthn second factor (auth server)', () => {
-  it('registers a platform credential with the SPEC options and yields aal2 with mfa/webauthn', async () => {
+  it('registers a platform credential with the options of docs/product.md §9.6 and yields aal2 with mfa/webauthn', async () => {
     const user = await signedInUser(stack, uniqueEmail('webauthn-reg'));
     const authenticator = new SoftwareAuthenticator({ origin: ORIGIN });
     const { factorId, publicKey } = await register(user, authenticator);

@@ -1,4 +1,4 @@
-// The `npm run scan` contract (ARCHITECTURE.md §3), spawned as a user would; inside the namespace.
+// The `npm run scan` contract (docs/architecture.md §7), spawned as a user would; inside the namespace.
 import { spawn } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

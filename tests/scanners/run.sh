@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scanner tests inside a private network namespace (ARCHITECTURE.md §8): a fresh loopback holds only the
+# Scanner tests inside a private network namespace (docs/architecture.md §8): a fresh loopback holds only the
 # fixtures the tests start, so port sweeps of 127.0.0.1 touch nothing else on this machine.
 # As root: `unshare --net`; otherwise an unprivileged user namespace if the kernel allows one.
 set -euo pipefail

@@ -1,6 +1,6 @@
 // What service detection may spend on one host, whatever the host does: a host that accepts every port
 // (a tarpit, a port-forwarding proxy, a honeypot) would otherwise cost a greeting wait and ten probes per
-// port, minutes per hundred ports. docs/scanners.md states these numbers to customers.
+// port, minutes per hundred ports. docs/scanners/limits.md §3 states these numbers to customers.
 import { setMaxListeners } from 'node:events';
 
 export const hostLimits = {

@@ -1,4 +1,4 @@
-// Rules of the service checks added for issue 15 (FTP, databases, SMB, SNMP, the r-services); spread into the
+// Rules of the service checks (FTP, databases, SMB, SNMP, the r-services); spread into the
 // infrastructure scanner's table in rules.ts.
 import type { Rule } from '../core/rule.ts';
 

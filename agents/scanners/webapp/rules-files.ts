@@ -1,4 +1,4 @@
-// Rules of the web scanner's file, method and server-page checks (issue 15): WebDAV writes, TRACE,
+// Rules of the web scanner's file, method and server-page checks (docs/scanners/checks.md): WebDAV writes, TRACE,
 // status and metrics pages, actuators, robots.txt entries, verbose errors, wildcard CORS on APIs and
 // paths advertised in headers. Spread into the scanner's table in rules.ts.
 import type { Rule } from '../core/rule.ts';

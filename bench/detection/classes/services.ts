@@ -8,7 +8,7 @@
 // the list: nmap guesses common names only when listing fails, smbclient -L never.
 // MongoDB and CouchDB have no Debian package: their fixtures are third-party servers from npm (PouchDB
 // Server, CongoDB), beside nmap's couchdb-databases, couchdb-stats, mongodb-databases and mongodb-info;
-// Elasticsearch has no installable server at all (see docs/scanners.md).
+// Elasticsearch has no installable server at all (see docs/scanners/proof.md §2).
 import { runScan } from '../../../agents/scanners/run-scan.ts';
 import { startVsftpd } from '../../../tests/fixtures/apt-servers.ts';
 import {

@@ -1,4 +1,4 @@
-// The route table of SPEC point 2. Every page is lazy-loaded so the landing page stays small; every page
+// The route table of docs/product.md §2. Every page is lazy-loaded so the landing page stays small; every page
 // but the landing sits under the query layout, so the landing does not load react-query either.
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
 
@@ -43,7 +43,7 @@ function appRoutes(): RouteObject[] {
       ...page(() => import('./routes/require-aal2.tsx')),
       children: [
         { path: '/auth/biometric-setup', ...page(() => import('./routes/auth/biometric-setup.tsx')) },
-        // Agent selection and checkout are open to visitors (SPEC point 6): checkout sends them to /auth.
+        // Agent selection and checkout are open to visitors (docs/product.md §6): checkout sends them to /auth.
         { path: '/dashboard/select-roles', ...page(() => import('./routes/dashboard/select-roles.tsx')) },
         {
           path: '/dashboard',

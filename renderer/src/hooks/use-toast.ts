@@ -1,5 +1,5 @@
 // Toast state in the manner of shadcn/ui's use-toast: a module store, one toast at a time, default 5 s,
-// dismissed toasts are removed from memory after 1,000,000 ms (SPEC point 9).
+// dismissed toasts are removed from memory after 1,000,000 ms (docs/product.md §9).
 import { type ReactNode, useEffect, useState } from 'react';
 
 import { TIMINGS } from '../../../shared/constants.ts';

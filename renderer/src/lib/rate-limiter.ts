@@ -1,4 +1,4 @@
-// Client-side rate limiter (SPEC point 8/9): at most `maxRequests` per sliding window, counted per key and day.
+// Client-side rate limiter (docs/product.md §8, §9): at most `maxRequests` per sliding window, counted per key and day.
 import { RATE_LIMIT_DEFAULTS } from '../../../shared/constants.ts';
 
 export interface RateLimiterOptions {

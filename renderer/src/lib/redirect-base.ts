@@ -1,4 +1,4 @@
-// The origin that e-mail links (confirmation, password reset) send people back to (SPEC point 7).
+// The origin that e-mail links (confirmation, password reset) send people back to (docs/product.md §7).
 import { PRODUCTION_ORIGIN } from '../../../shared/constants.ts';
 
 /** The production origin when running on the product's own domain, otherwise the current origin. */

@@ -12,7 +12,7 @@ export interface RelyingParty {
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /**
- * SPEC point 9: the relying-party id is the last two labels of the host name. Loopback, IP literals and
+ * docs/product.md §9: the relying-party id is the last two labels of the host name. Loopback, IP literals and
  * single-label hosts cannot be RP ids in browsers, so the embedded stack on one machine uses 'localhost'.
  */
 export function relyingPartyId(hostname: string): string {

@@ -13,7 +13,7 @@ import {
 import type { ChallengeRow, FactorKind, FactorRow } from './factor-kind.ts';
 import { relyingParty } from './webauthn-relying-party.ts';
 
-/** SPEC point 9: a biometric ceremony has 60 s; ES256 only; the platform authenticator; no attestation. */
+/** docs/product.md §9: a biometric ceremony has 60 s; ES256 only; the platform authenticator; no attestation. */
 export const WEBAUTHN_TIMEOUT_MS = 60_000;
 const ES256 = -7;
 

@@ -1,4 +1,4 @@
--- The auth server's rate limits (issue 14 §2): one token bucket per key (an IP address, an account, a
+-- The auth server's rate limits (docs/product.md §17.7): one token bucket per key (an IP address, an account, a
 -- factor, a challenge, an e-mail address), kept in the database so that a restart does not reset them.
 -- Not reachable through the REST API: the schema is not exposed and the API roles have no grants.
 create schema if not exists vigil_platform;

@@ -1,4 +1,4 @@
-/** CORS headers every function answers with, as supabase-js's `corsHeaders` lists them (wire contract §1.2). */
+/** CORS headers every function answers with, as supabase-js's `corsHeaders` lists them (docs/reference/common.md §2). */
 export const corsHeaders: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Headers':

@@ -10,11 +10,11 @@ import {
   type ToolType,
 } from './scanner-tools.ts';
 
-/** SPEC point 5's message for tool actions without a session. */
+/** The message of docs/product.md §5 for tool actions without a session. */
 export const LOGIN_REQUIRED = 'You must be logged in to use security tools';
 export const NOT_INITIALIZED = 'Scanner is not initialized. Please initialize it first.';
 
-/** The signed-in caller of a tool action; anything else is 401 with SPEC's message. */
+/** The signed-in caller of a tool action; anything else is 401 with the message of docs/product.md §5. */
 export async function requireUserForTools(req: Request): Promise<{ user: User; admin: SupabaseClient }> {
   try {
     const { user, clients } = await requireUser(req);
@@ -70,7 +70,7 @@ export async function findTarget(admin: SupabaseClient, userId: string, ref: str
   return data;
 }
 
-/** The SPEC's start_scan names no target: the caller's one verified target of a fitting kind, if there is exactly one. */
+/** start_scan (docs/product.md §7.4) names no target: the caller's one verified target of a fitting kind, if there is exactly one. */
 async function onlyVerifiedTarget(
   admin: SupabaseClient,
   userId: string,
@@ -141,7 +141,7 @@ export async function startScan(
   if (error) {
     throw new Error(`reading the tool configuration failed: ${error.message}`);
   }
-  // Guard: SPEC point 5, a scanner is initialised before it scans.
+  // Guard: docs/product.md §5, a scanner is initialised before it scans.
   if (!config || !config.enabled || config.connection_status !== 'connected') {
     throw new HttpError(409, NOT_INITIALIZED);
   }

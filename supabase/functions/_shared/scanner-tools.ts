@@ -1,5 +1,5 @@
 /**
- * SPEC point 7's scanner tool mapping, shared by the edge functions and the agents: web application and
+ * The scanner tool mapping of docs/product.md §7.5, shared by the edge functions and the agents: web application and
  * API tools use the web-application / API scanners, infrastructure and SIEM the network mapper; cloud
  * security and threat intelligence are connectors to the customer's own provider accounts.
  */

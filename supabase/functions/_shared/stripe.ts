@@ -3,7 +3,7 @@ import { getEnv } from './env.ts';
 
 /**
  * The card-payment provider (Stripe). With STRIPE_SECRET_KEY set, checkout and the billing portal use
- * the real API; without it the embedded stack's local checkout stands in (ARCHITECTURE §4 /_checkout).
+ * the real API; without it the embedded stack's local checkout stands in (docs/architecture.md §5 /_checkout).
  * STRIPE_API_BASE (e.g. http://127.0.0.1:12111) points the SDK at another API host, such as stripe-mock.
  */
 export function stripeClient(): Stripe | null {

@@ -18,12 +18,12 @@ const LogEntry = z.object({
       },
     ),
   timestamp: z.iso.datetime({ offset: true }).optional(),
-  // Accepted for compatibility with the SPEC's body, but never trusted: the caller's id is used.
+  // Accepted for compatibility with the body of docs/product.md §7.4, but never trusted: the caller's id is used.
   user_id: z.string().optional(),
 });
 
 /**
- * application-logger (SPEC point 7): stores one log entry from a signed-in client in
+ * application-logger (docs/product.md §7): stores one log entry from a signed-in client in
  * public.application_logs. The entry is attributed to the caller, whatever the body claims.
  */
 export default withErrors(async function handler(req: Request): Promise<Response> {

@@ -23,7 +23,7 @@ const CheckoutRequest = z.object({
 });
 
 /**
- * create-checkout-session (SPEC points 5 and 7): body {roleIds, userId} → {url}. The signed-in buyer
+ * create-checkout-session (docs/product.md §5 and §7): body {roleIds, userId} → {url}. The signed-in buyer
  * only, for themselves; prices and the bundle discount come from agent_roles on the server.
  * With STRIPE_SECRET_KEY a hosted Stripe Checkout; without it the embedded stack's /_checkout page.
  */

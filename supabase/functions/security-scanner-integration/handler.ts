@@ -15,7 +15,7 @@ const Body = z.object({
   toolType: z.enum(toolTypes),
   /** A scan target of the caller: its id or its value (URL or host). */
   target: z.string().trim().min(1).max(2048).optional(),
-  // SPEC point 7 sends continuous: false; continuous scanning is the 24-hour schedule, not a flag.
+  // docs/product.md §7 sends continuous: false; continuous scanning is the 24-hour schedule, not a flag.
   continuous: z.literal(false).optional(),
   ports: z
     .string()
@@ -24,7 +24,7 @@ const Body = z.object({
 });
 
 /**
- * security-scanner-integration (SPEC point 7): initialize a scanner, start or stop its scan, or verify
+ * security-scanner-integration (docs/product.md §7): initialize a scanner, start or stop its scan, or verify
  * a target's ownership, for the signed-in caller only. Answers {success, message}; errors are 4xx with
  * {error} saying what to do.
  */

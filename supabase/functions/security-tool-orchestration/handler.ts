@@ -28,7 +28,7 @@ const Body = z.object({
 });
 
 /**
- * security-tool-orchestration (SPEC point 7): one entry for every tool type, mapped to its engine —
+ * security-tool-orchestration (docs/product.md §7): one entry for every tool type, mapped to its engine —
  * webapp and api to the web-application / API scanners, infrastructure and siem to the network mapper,
  * cloud_security and threat_intel to connectors that need the customer's own credentials (without them
  * the answer says so and nothing runs). The caller acts only on their own tools: userId must be theirs.

@@ -10,7 +10,7 @@ export interface TrialDeps {
 }
 
 /**
- * One free trial per customer and per card (issue 14 §6). Checkout offers no trial to a customer who had
+ * One free trial per customer and per card (docs/product.md §14). Checkout offers no trial to a customer who had
  * one, but two checkouts opened before either completed, or a second account paying with the same card,
  * still arrive here as trialing subscriptions. Each trialing state claims its trial (billing_claim_trial);
  * a refused one has its trial ended at the provider (Stripe: trial_end=now, which invoices the first

@@ -19,9 +19,9 @@ const Body = z.discriminatedUnion('action', [
 ]);
 
 /**
- * two-factor-auth (SPEC point 7): the biometric second factor's registration.
+ * two-factor-auth (docs/product.md §7): the biometric second factor's registration.
  * - get_challenge → {challenge, challengeId, factorId, expiresAt, options}: a WebAuthn creation challenge
- *   for the caller (60 s, single use), with the SPEC's options (ES256, platform, UV preferred, no attestation).
+ *   for the caller (60 s, single use), with the options of docs/product.md §9.6 (ES256, platform, UV preferred, no attestation).
  * - verify_registration {credential, userId} → {verified, factorId, session}: the attestation is checked,
  *   the auth server's factor verified (session aal2), the credential stored, two_factor_auth enabled.
  * - sync_state → {enabled, method}: two_factor_auth follows the caller's verified factors.
@@ -38,7 +38,7 @@ export default withErrors(async function handler(req: Request): Promise<Response
     case 'get_challenge':
       return json(await getChallenge(caller, req.headers.get('origin'), body.friendlyName));
     case 'verify_registration':
-      // The SPEC's body names the user; it must be the caller, never someone the caller picks.
+      // The body (docs/product.md §7.4) names the user; it must be the caller, never someone the caller picks.
       if (body.userId !== undefined && body.userId !== user.id) {
         throw new HttpError(403, 'userId does not match the signed-in user');
       }

@@ -6,7 +6,7 @@ import { HttpError } from '../_shared/http.ts';
 import { createChallenge, enrolWebauthn, verifyCreate } from './auth-factors.ts';
 import { configuredRpId, originAllowed } from './relying-party.ts';
 
-/** SPEC point 9: 60 s to answer, ES256 only, the platform authenticator, user verification preferred, no attestation. */
+/** docs/product.md §9: 60 s to answer, ES256 only, the platform authenticator, user verification preferred, no attestation. */
 export const CHALLENGE_TTL_MS = 60_000;
 const ES256 = -7;
 

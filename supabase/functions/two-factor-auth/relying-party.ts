@@ -4,7 +4,7 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
 /**
- * SPEC point 9: the relying-party id is the last two labels of the host name; loopback, IP literals and
+ * docs/product.md §9: the relying-party id is the last two labels of the host name; loopback, IP literals and
  * single labels cannot be RP ids, so one machine uses 'localhost'. The same rule as the embedded auth
  * server's server/auth/mfa/webauthn-relying-party.ts (the function runs on Deno too, so it keeps its own).
  */

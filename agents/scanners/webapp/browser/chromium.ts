@@ -34,7 +34,7 @@ export const defaultChromiumPath = '/usr/bin/chromium';
 
 const mb = 1024 * 1024;
 
-/** What one scan's Chromium may take (docs/scanners.md lists them for customers). */
+/** What one scan's Chromium may take (docs/scanners/limits.md §4 lists them for customers). */
 export const browserLimits = {
   /** A script run in a page (the crawl's snapshot, a form's filling) answers within this, or its tab is cut. */
   evaluateMs: 10_000,
@@ -58,7 +58,7 @@ export const browserLimits = {
   watchEveryMs: 100,
 };
 
-/** The flags of issue 15, then the ones that cut Chromium off from the network outside interception. */
+/** The flags of a headless scan, then the ones that cut Chromium off from the network outside interception. */
 export const chromiumFlags = [
   '--headless',
   '--disable-gpu',

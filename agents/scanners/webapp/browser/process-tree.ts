@@ -2,7 +2,7 @@
 // its process group, and every process whose command line names the scan's own browser directory (the
 // crash handlers detach from the tree and start sessions of their own, but carry that path). On Linux it
 // reads /proc (cheap, no child process); on other Unix systems it asks `ps` once per look; on Windows it
-// finds nothing, and the scan relies on the renderers' heap limit alone (docs/scanners.md says so).
+// finds nothing, and the scan relies on the renderers' heap limit alone (docs/scanners/limits.md §4 says so).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 

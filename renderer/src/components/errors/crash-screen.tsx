@@ -1,4 +1,4 @@
-// What a caught crash does (SPEC point 4): show the fallback, log and track the error once, raise the 6 s toast.
+// What a caught crash does (docs/product.md §4): show the fallback, log and track the error once, raise the 6 s toast.
 import { useEffect, useState } from 'react';
 
 import { TIMINGS } from '../../../../shared/constants.ts';

@@ -1,4 +1,4 @@
-// What the agents and checkout screens say (SPEC points 5 and 8).
+// What the agents and checkout screens say (docs/product.md §5 and §8).
 export const CHECKOUT_MESSAGES = {
   noAgents: 'No agents selected: Please select at least one agent to proceed',
   notLoggedIn: 'You must be logged in to activate security agents',

@@ -1,4 +1,4 @@
-// The Reports page's toasts (SPEC point 8, Reports).
+// The Reports page's toasts (docs/product.md §8.5).
 export const REPORT_TOASTS = {
   configurationCreated: { title: 'Configuration created' },
   saveFailed: {
@@ -24,6 +24,6 @@ export const REPORT_TOASTS = {
   },
 } as const;
 
-/** Reports are paid (issue 14 §6): the server's refusal (402, PT402) says what to activate and where. */
+/** Reports are paid (docs/product.md §14): the server's refusal (402, PT402) says what to activate and where. */
 export const agentRequiredToast = (message: string) =>
   ({ title: 'An active agent is needed', description: message, variant: 'destructive' }) as const;

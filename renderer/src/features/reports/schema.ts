@@ -1,4 +1,4 @@
-// The New Configuration form: defaults soc_compliance, daily, enabled (SPEC point 5); the name is required
+// The New Configuration form: defaults soc_compliance, daily, enabled (docs/product.md §5); the name is required
 // and, like the description, kept within what the database accepts.
 import { z } from 'zod';
 

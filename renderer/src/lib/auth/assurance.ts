@@ -1,6 +1,6 @@
 // Whether a session must pass its second factor before it may act: a password-only (aal1) token of a user
 // with a verified factor. The database's row-level security and the edge functions refuse such a token
-// (issue 14), so the app sends it to /auth/mfa and sends nothing else with it. Asked of the server once per
+// (docs/product.md §15), so the app sends it to /auth/mfa and sends nothing else with it. Asked of the server once per
 // token, shared by every caller: the stored session's copy of the factors is stale when a factor was added
 // in another browser after this session signed in.
 import { supabase } from '../supabase.ts';

@@ -1,5 +1,5 @@
 // Holds the supabase-js session for the app: follows every auth event, refreshes when the tab becomes
-// visible again, and wraps the auth calls of SPEC point 7 (errors are rethrown to the caller).
+// visible again, and wraps the auth calls of docs/product.md §7 (errors are rethrown to the caller).
 import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 

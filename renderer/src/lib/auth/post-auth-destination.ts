@@ -1,4 +1,4 @@
-// Where a visitor goes once signed in (SPEC point 2): back to agent selection with the chosen roles when
+// Where a visitor goes once signed in (docs/product.md §2): back to agent selection with the chosen roles when
 // they came from there, else back to the protected page that sent them to /auth, else /dashboard.
 import { checkSelectedRoles } from '../../../../shared/boundaries.ts';
 

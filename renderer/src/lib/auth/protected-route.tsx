@@ -1,4 +1,4 @@
-// Route guards (SPEC point 2): protected pages send visitors to /auth remembering where they came from;
+// Route guards (docs/product.md §2): protected pages send visitors to /auth remembering where they came from;
 // /auth sends signed-in visitors to /dashboard; both show a spinner while the session loads.
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
@@ -18,7 +18,7 @@ export function ProtectedRoute({ children, requiredRole }: { children: ReactNode
   if (loading) {
     return <FullPageSpinner />;
   }
-  // Choosing Sign Out leads home (SPEC point 2); only a lost session asks to sign in again.
+  // Choosing Sign Out leads home (docs/product.md §2); only a lost session asks to sign in again.
   if (!session && signedOutByUser) {
     return <Navigate to="/" replace />;
   }

@@ -1,4 +1,4 @@
-// The tab-visible session check (SPEC: a session is refreshed when the tab becomes visible; a non-retryable
+// The tab-visible session check (docs/product.md §4.1: a session is refreshed when the tab becomes visible; a non-retryable
 // refresh failure removes the session). supabase-js 2.119 keeps a session whose refresh was refused while
 // its access token has not expired yet ("proactive" refresh), so a session revoked on the server (signed
 // out everywhere, password changed) would stay signed in here for up to an hour: this removes it at once.

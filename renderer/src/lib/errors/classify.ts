@@ -1,4 +1,4 @@
-// Error identity and severity (SPEC point 8): IDs err_{time}_{random}; severity from the message's wording.
+// Error identity and severity (docs/product.md §8): IDs err_{time}_{random}; severity from the message's wording.
 
 export type ErrorSeverity = 'critical' | 'high' | 'medium' | 'low';
 

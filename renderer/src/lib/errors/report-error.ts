@@ -1,5 +1,5 @@
 // Logs a caught error and tracks it through the application-logger function; when tracking fails the
-// record is kept in local storage (SPEC point 8) so nothing is lost while offline.
+// record is kept in local storage (docs/product.md §8) so nothing is lost while offline.
 import { supabase } from '../supabase.ts';
 import { classifySeverity, createErrorId, type ErrorSeverity } from './classify.ts';
 import { storeError } from './error-store.ts';

@@ -1,4 +1,4 @@
-// Light, dark or system theme, kept in local storage under ui-theme (SPEC point 4); dark by default.
+// Light, dark or system theme, kept in local storage under ui-theme (docs/product.md §4); dark by default.
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 
 import { STORAGE_KEYS } from '../../../../shared/constants.ts';

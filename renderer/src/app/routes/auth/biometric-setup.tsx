@@ -4,7 +4,7 @@ import { BiometricSetupPanel } from '../../../features/biometric/components/biom
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { ProtectedRoute } from '../../../lib/auth/protected-route.tsx';
 
-/** /auth/biometric-setup (SPEC point 2): requires login, otherwise goes to /auth. */
+/** /auth/biometric-setup (docs/product.md §2): requires login, otherwise goes to /auth. */
 export function Component() {
   useDocumentTitle('Biometric Setup');
   return (

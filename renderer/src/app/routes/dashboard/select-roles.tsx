@@ -1,4 +1,4 @@
-// /dashboard/select-roles is open to visitors (SPEC point 6): signed in it wears the dashboard chrome,
+// /dashboard/select-roles is open to visitors (docs/product.md §6): signed in it wears the dashboard chrome,
 // signed out a public header; the page itself sends a visitor's checkout to /auth.
 import { ArrowLeft, Shield } from 'lucide-react';
 import { Link } from 'react-router-dom';

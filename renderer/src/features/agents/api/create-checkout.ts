@@ -1,4 +1,4 @@
-// create-checkout-session (SPEC points 5, 7, 8): {roleIds, userId} → the URL to send the buyer to.
+// create-checkout-session (docs/product.md §5, §7, §8): {roleIds, userId} → the URL to send the buyer to.
 import { useMutation } from '@tanstack/react-query';
 
 import { supabase } from '../../../lib/supabase.ts';

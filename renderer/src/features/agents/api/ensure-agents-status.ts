@@ -1,4 +1,4 @@
-// ai_agents_status (SPEC point 4): a user with no rows gets one inactive row per agent type.
+// ai_agents_status (docs/product.md §4): a user with no rows gets one inactive row per agent type.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { AGENT_TYPES } from '../../../../../shared/constants.ts';

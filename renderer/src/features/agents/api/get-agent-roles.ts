@@ -1,4 +1,4 @@
-// agent_roles for the dashboard: all rows, no fallback (SPEC point 7: only the landing page falls back).
+// agent_roles for the dashboard: all rows, no fallback (docs/product.md §7: only the landing page falls back).
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 

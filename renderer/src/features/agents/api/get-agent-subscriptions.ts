@@ -1,4 +1,4 @@
-// user_agent_subscriptions of the signed-in user (SPEC point 7); active and trialing count as activated.
+// user_agent_subscriptions of the signed-in user (docs/product.md §7); active and trialing count as activated.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { supabase } from '../../../lib/supabase.ts';
@@ -27,7 +27,7 @@ export async function getAgentSubscriptions(userId: string): Promise<AgentSubscr
 export const agentSubscriptionsQuery = (userId: string) =>
   queryOptions({ queryKey: agentKeys.subscriptions(userId), queryFn: () => getAgentSubscriptions(userId) });
 
-/** Only when logged in (SPEC point 7): without a user the query stays idle. */
+/** Only when logged in (docs/product.md §7): without a user the query stays idle. */
 export function useAgentSubscriptions(userId: string | undefined) {
   return useQuery({ ...agentSubscriptionsQuery(userId ?? ''), enabled: Boolean(userId) });
 }

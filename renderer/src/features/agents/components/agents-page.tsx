@@ -13,14 +13,14 @@ import { useTrialAvailable } from '../api/get-trial-availability.ts';
 import { CHECKOUT_MESSAGES } from '../messages.ts';
 import { AgentSelectCard } from './agent-select-card.tsx';
 
-/** /dashboard/agents (SPEC point 2): every role; activated ones locked, others selectable for checkout. */
+/** /dashboard/agents (docs/product.md §2): every role; activated ones locked, others selectable for checkout. */
 export function AgentsPage() {
   const { user } = useAuth();
   const navigate = useNavigate();
   const roles = useAgentRoles();
   const subscriptions = useAgentSubscriptions(user?.id);
   const trial = useTrialAvailable(user?.id);
-  // Creates the user's missing ai_agents_status rows (SPEC point 4) on first visit.
+  // Creates the user's missing ai_agents_status rows (docs/product.md §4) on first visit.
   useAgentsStatus(user?.id);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const activated = activatedRoleIds(subscriptions.data);

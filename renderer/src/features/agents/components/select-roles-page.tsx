@@ -14,7 +14,7 @@ import { AgentSelectCard } from './agent-select-card.tsx';
 import { OrderSummary } from './order-summary.tsx';
 
 /**
- * /dashboard/select-roles (SPEC points 4, 5, 6, 8): visitors and customers pick agents and see the order;
+ * /dashboard/select-roles (docs/product.md §4, §5, §6, §8): visitors and customers pick agents and see the order;
  * checkout sends visitors to /auth first and customers to the payment page.
  */
 export function SelectRolesPage() {

@@ -1,5 +1,5 @@
 // The agent selection carried from the agents page (navigation state) or kept for a visitor in session
-// storage under selectedAgentRoles (SPEC point 4), validated, deduplicated.
+// storage under selectedAgentRoles (docs/product.md §4), validated, deduplicated.
 import { checkSelectedRoles } from '../../../../../shared/boundaries.ts';
 import { STORAGE_KEYS } from '../../../../../shared/constants.ts';
 

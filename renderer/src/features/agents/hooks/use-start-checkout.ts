@@ -1,4 +1,4 @@
-// Checkout (SPEC point 4): idle → processing → redirect to the returned URL. A visitor's selection is kept
+// Checkout (docs/product.md §4): idle → processing → redirect to the returned URL. A visitor's selection is kept
 // in session storage and they go to /auth with state saying they came from agent selection.
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// ai_security_recommendations: status pending, newest first, limit 5 (SPEC points 7, 9).
+// ai_security_recommendations: status pending, newest first, limit 5 (docs/product.md §7, §9).
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { LIST_LIMITS } from '../../../../../shared/constants.ts';

@@ -1,4 +1,4 @@
-// security_events: status open, newest first, limit 10 (SPEC points 7, 9).
+// security_events: status open, newest first, limit 10 (docs/product.md §7, §9).
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { LIST_LIMITS } from '../../../../../shared/constants.ts';

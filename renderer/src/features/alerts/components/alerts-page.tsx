@@ -12,7 +12,7 @@ import { FindingsSheet, type OpenedAlert } from './findings-sheet.tsx';
 
 const when = (iso: string) => new Date(iso).toLocaleString();
 
-/** /dashboard/alerts (SPEC point 2): open security events, ML insights and recommendations. */
+/** /dashboard/alerts (docs/product.md §2): open security events, ML insights and recommendations. */
 export function AlertsPage({ userId }: { userId: string }) {
   useAlertChanges(userId);
   const events = useSecurityEvents(userId);

@@ -1,4 +1,4 @@
-// Pure presentation rules of the Security Alerts page (SPEC points 3, 9).
+// Pure presentation rules of the Security Alerts page (docs/product.md §3, §9).
 export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
 export type BadgeVariant = 'destructive' | 'default' | 'secondary' | 'outline';
 

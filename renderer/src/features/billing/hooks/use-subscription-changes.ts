@@ -1,4 +1,4 @@
-// Realtime channel 'subscription-changes' (SPEC point 7): row changes of the user's subscription (and its
+// Realtime channel 'subscription-changes' (docs/product.md §7): row changes of the user's subscription (and its
 // per-agent rows) refresh every query under the 'subscription' key.
 import { useTableChanges } from '../../../hooks/use-table-changes.ts';
 import { billingKeys } from '../api/keys.ts';

@@ -1,4 +1,4 @@
-// The subscription-success screen (SPEC point 2): after checkout the buyer lands on
+// The subscription-success screen (docs/product.md §2): after checkout the buyer lands on
 // /dashboard?session_id=…&success=true and sees 'Subscription Successful!' once.
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';

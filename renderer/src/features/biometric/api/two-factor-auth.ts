@@ -1,4 +1,4 @@
-// The two-factor-auth edge function (SPEC point 7): get_challenge, verify_registration, sync_state.
+// The two-factor-auth edge function (docs/product.md §7): get_challenge, verify_registration, sync_state.
 import type {
   PublicKeyCredentialCreationOptionsJSON,
   RegistrationResponseJSON,

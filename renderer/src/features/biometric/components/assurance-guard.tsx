@@ -8,7 +8,7 @@ import { useAuth } from '../../../lib/auth/auth-context.ts';
 type Verdict = { token: string; needsSecondStep: boolean };
 
 /**
- * The aal2 guard (issue 8): while the user has a verified factor, a password-only session (aal1, next level
+ * The aal2 guard (docs/product.md §15): while the user has a verified factor, a password-only session (aal1, next level
  * aal2) may not reach the pages below; it is sent to /auth/mfa for the second step first. Without a session it lets the
  * inner ProtectedRoute send the visitor to /auth as usual.
  */

@@ -22,7 +22,7 @@ type Status =
   | { kind: 'handoff-failed'; message: string };
 
 /**
- * Registers the device's platform authenticator as a second factor through two-factor-auth (SPEC point 2).
+ * Registers the device's platform authenticator as a second factor through two-factor-auth (docs/product.md §2).
  * The desktop app's pages cannot run WebAuthn: there the ceremony runs in the system browser (useHandoff).
  */
 export function BiometricSetupPanel() {

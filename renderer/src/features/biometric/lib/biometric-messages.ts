@@ -1,4 +1,4 @@
-// The biometric texts of SPEC points 5 and 8, and how a failed ceremony maps onto them.
+// The biometric texts of docs/product.md §5 and §8, and how a failed ceremony maps onto them.
 
 export const BIOMETRIC_MESSAGES = {
   unsupported: 'WebAuthn is not supported in this browser',

@@ -1,4 +1,4 @@
-// Floating support chat button (SPEC points 2 and 4). The sheet itself is loaded on first open so the
+// Floating support chat button (docs/product.md §2 and §4). The sheet itself is loaded on first open so the
 // dialog code stays out of the first page load; the first opening shows the Chat Support toast.
 import { MessageCircle } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';

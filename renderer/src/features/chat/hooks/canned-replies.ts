@@ -1,4 +1,4 @@
-// The simulated support agent (SPEC point 4): one of four replies, chosen at random, after 1.5 s.
+// The simulated support agent (docs/product.md §4): one of four replies, chosen at random, after 1.5 s.
 export const CANNED_REPLIES = [
   'Thanks for reaching out! A security specialist is reviewing your message and will follow up shortly.',
   'I can help with that. Could you share a few more details about what you are seeing in your dashboard?',

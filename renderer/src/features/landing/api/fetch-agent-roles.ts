@@ -1,5 +1,5 @@
 // agent_roles for the landing page: all rows, falling back silently to the seven built-in roles when the
-// call fails or returns nothing (SPEC points 7 and 8). Loaded after the page is up (see get-agent-roles.ts):
+// call fails or returns nothing (docs/product.md §7 and §8). Loaded after the page is up (see get-agent-roles.ts):
 // a public catalogue read needs only PostgREST (postgrest-js), not the whole supabase-js client.
 import { PostgrestClient } from '@supabase/postgrest-js';
 
@@ -17,7 +17,7 @@ export interface LandingAgentRoles {
 async function catalogue(): Promise<unknown> {
   // The desktop gets its config from the main process; the web build fetches /config.json (once a page).
   const config = await runtimeConfigFrom(platform);
-  // The anon key as both apikey and bearer: what supabase-js sends for a visitor (wire contract §1.3).
+  // The anon key as both apikey and bearer: what supabase-js sends for a visitor (docs/reference/common.md §3).
   const rest = new PostgrestClient<Database>(`${config.supabaseUrl}/rest/v1`, {
     headers: { apikey: config.supabaseAnonKey, Authorization: `Bearer ${config.supabaseAnonKey}` },
   });

@@ -40,7 +40,7 @@ export function AgentCard({ role, className }: { role: AgentRole; className?: st
       </CardContent>
       <CardFooter>
         <Button className="w-full" asChild>
-          {/* Selection starts here for visitors too (SPEC point 6); checkout then asks them to sign in. */}
+          {/* Selection starts here for visitors too (docs/product.md §6); checkout then asks them to sign in. */}
           <Link to="/dashboard/select-roles" state={{ selectedRoles: [role.id] }}>
             Start Free Trial
           </Link>

@@ -1,4 +1,4 @@
-// Writes a batch into monitoring_metrics as the signed-in user (SPEC points 6, 7): one insert per batch.
+// Writes a batch into monitoring_metrics as the signed-in user (docs/product.md §6, §7): one insert per batch.
 // For the flush when the page goes away, a REST-only supabase-js client whose fetch sets keepalive, so the
 // request outlives the page; it is prepared at sign-in because nothing asynchronous may wait at unload.
 import type { SupabaseClient } from '@supabase/supabase-js';

@@ -6,7 +6,7 @@ export const metricsQueue = new MetricsQueue({ send: sendMetrics });
 
 const NAME = /^[a-z][a-z0-9_.]{0,99}$/;
 
-/** Queues one metric; visitors write none (SPEC point 6) and malformed ones are refused here, not by the database. */
+/** Queues one metric; visitors write none (docs/product.md §6) and malformed ones are refused here, not by the database. */
 export function trackMetric(name: string, value = 1, metadata: MetricMetadata = {}): boolean {
   const userId = currentMetricsUser();
   if (!userId || !NAME.test(name) || !Number.isFinite(value)) {

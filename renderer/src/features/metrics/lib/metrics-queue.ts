@@ -1,4 +1,4 @@
-// The monitoring-metrics queue (SPEC point 9): metrics are sent in batches when 10 are queued or 5 s after
+// The monitoring-metrics queue (docs/product.md §9): metrics are sent in batches when 10 are queued or 5 s after
 // the first one, and once more when the page goes away; a batch that fails goes back to the queue.
 import type { Json } from '../../../../../shared/database.types.ts';
 

@@ -1,4 +1,4 @@
-// generated_reports with the linked configuration's name, newest first (SPEC point 7). Polls while a
+// generated_reports with the linked configuration's name, newest first (docs/product.md §7). Polls while a
 // report is generating, so a finished one turns green without a reload.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 

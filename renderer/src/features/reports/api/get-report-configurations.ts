@@ -1,4 +1,4 @@
-// report_configurations: all fields, newest created_at first (SPEC point 7).
+// report_configurations: all fields, newest created_at first (docs/product.md §7).
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import type { Database } from '../../../../../shared/database.types.ts';

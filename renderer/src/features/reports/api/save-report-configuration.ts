@@ -1,5 +1,5 @@
 // Insert a configuration (name, description, report_type, schedule_type, is_enabled, plus the browser's
-// time zone for the schedule) and update is_enabled by id (SPEC point 7).
+// time zone for the schedule) and update is_enabled by id (docs/product.md §7).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { supabase } from '../../../lib/supabase.ts';

@@ -1,4 +1,4 @@
-// The New Configuration form: closes on Cancel or after saving; toasts per SPEC point 8.
+// The New Configuration form: closes on Cancel or after saving; toasts per docs/product.md §8.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 

@@ -1,4 +1,4 @@
-// Report status colours (SPEC point 4): completed green, generating yellow, failed red, anything else grey.
+// Report status colours (docs/product.md §4): completed green, generating yellow, failed red, anything else grey.
 import { cn } from '../../../lib/utils.ts';
 
 const STATUS_CLASSES: Record<string, string> = {

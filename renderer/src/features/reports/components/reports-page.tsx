@@ -1,4 +1,4 @@
-// The Security Reports page (SPEC point 2): tabs Generated Reports and Report Configuration.
+// The Security Reports page (docs/product.md §2): tabs Generated Reports and Report Configuration.
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { GeneratedReportsList } from './generated-reports-list.tsx';
 import { ReportConfigurationsList } from './report-configurations-list.tsx';

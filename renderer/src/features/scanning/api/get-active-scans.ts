@@ -1,4 +1,4 @@
-// scan_results, the active ones (SPEC point 7: status in_progress, plus queued ones waiting for a worker),
+// scan_results, the active ones (docs/product.md §7: status in_progress, plus queued ones waiting for a worker),
 // polled every 5 s while any is running.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 

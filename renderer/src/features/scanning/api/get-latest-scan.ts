@@ -1,4 +1,4 @@
-// scan_results, latest by scan_type (SPEC point 7): cached 30 s, polled every 5 s while the scan is active.
+// scan_results, latest by scan_type (docs/product.md §7): cached 30 s, polled every 5 s while the scan is active.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { TIMINGS } from '../../../../../shared/constants.ts';

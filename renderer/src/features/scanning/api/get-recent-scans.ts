@@ -1,4 +1,4 @@
-// The user's latest 10 scans, newest start first (SPEC points 7 and 9).
+// The user's latest 10 scans, newest start first (docs/product.md §7 and §9).
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { LIST_LIMITS } from '../../../../../shared/constants.ts';

@@ -1,5 +1,5 @@
-// security_tool_configurations by tool_type and enabled, one row or none (SPEC point 7), cached 60 s.
-// connection_status 'connected' means the scanner is initialised (SPEC point 4).
+// security_tool_configurations by tool_type and enabled, one row or none (docs/product.md §7), cached 60 s.
+// connection_status 'connected' means the scanner is initialised (docs/product.md §4).
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { TIMINGS } from '../../../../../shared/constants.ts';

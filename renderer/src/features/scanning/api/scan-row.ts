@@ -1,4 +1,4 @@
-// The scan_results columns the pages show (SPEC point 3) and their row type.
+// The scan_results columns the pages show (docs/product.md §3) and their row type.
 import type { Database } from '../../../../../shared/database.types.ts';
 
 export const SCAN_COLUMNS =

@@ -1,4 +1,4 @@
-// security-scanner-integration (SPEC point 7): initialize, start_scan (continuous false) or stop_scan for
+// security-scanner-integration (docs/product.md §7): initialize, start_scan (continuous false) or stop_scan for
 // one scanner of the signed-in user. Answers {success, message}; a start also names the new scan.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 

@@ -1,4 +1,4 @@
-// security-tool-orchestration (SPEC point 7): {userId, toolType, action, target, options}. After a tool
+// security-tool-orchestration (docs/product.md §7): {userId, toolType, action, target, options}. After a tool
 // action succeeds the cached security metrics, security events and agent subscriptions are refreshed.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
@@ -27,7 +27,7 @@ export async function toolAction({
   target,
   options,
 }: ToolActionInput): Promise<{ message: string }> {
-  // Guard: SPEC point 5, checked before the call (the function refuses anonymous callers too).
+  // Guard: docs/product.md §5, checked before the call (the function refuses anonymous callers too).
   if (!userId) {
     throw new Error(TOOL_LOGIN_REQUIRED);
   }

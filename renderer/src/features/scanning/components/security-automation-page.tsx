@@ -16,9 +16,9 @@ interface Props {
   targetsPanel?: ReactNode;
 }
 
-/** /dashboard/security-automation (SPEC point 2): the three scanners, targets and the latest scans. */
+/** /dashboard/security-automation (docs/product.md §2): the three scanners, targets and the latest scans. */
 export function SecurityAutomationPage({ userId, targets, targetsPanel }: Props) {
-  // The page listens unfiltered and polls while any scan is active (SPEC point 4).
+  // The page listens unfiltered and polls while any scan is active (docs/product.md §4).
   useScanChanges(userId);
   const active = useActiveScans(userId);
   const running = active.data?.length ?? 0;

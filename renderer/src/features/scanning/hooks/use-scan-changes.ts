@@ -1,4 +1,4 @@
-// Realtime refresh of scan data (SPEC point 4): a card listens filtered by its scan_type, the page
+// Realtime refresh of scan data (docs/product.md §4): a card listens filtered by its scan_type, the page
 // unfiltered; any change of the user's scan_results refreshes every query under 'scans'.
 import { useTableChanges } from '../../../hooks/use-table-changes.ts';
 import { scanningKeys } from '../api/keys.ts';

@@ -1,4 +1,4 @@
-// One scanner card's behaviour (SPEC points 4, 5, 8): initialise automatically once signed in (and covered
+// One scanner card's behaviour (docs/product.md §4, §5, §8): initialise automatically once signed in (and covered
 // by one of the user's agents), start and stop with their toasts, the completion toast on
 // in_progress → completed, and the fetch-error toast.
 import { useEffect, useRef } from 'react';
@@ -85,7 +85,7 @@ export function useScanner(userId: string | undefined, scanner: ScannerInfo) {
     active: isActive(latest.data?.status),
     initialize: () => run('initialize'),
     start: (targetId: string | undefined) => {
-      // Guard: SPEC point 5, checked before the call (the function checks again).
+      // Guard: docs/product.md §5, checked before the call (the function checks again).
       if (!initialized) {
         toast(actionFailedToast('start_scan', NOT_INITIALIZED));
         return;

@@ -1,4 +1,4 @@
-// Scanner action toasts (SPEC point 8): one success and one failure title per action.
+// Scanner action toasts (docs/product.md §8): one success and one failure title per action.
 import type { ToastSpec } from './scan-status.ts';
 
 export type ScannerAction = 'initialize' | 'start_scan' | 'stop_scan';
@@ -20,7 +20,7 @@ export function actionFailedToast(action: ScannerAction, message: string): Toast
 export const TOOL_LOGIN_REQUIRED = 'You must be logged in to use security tools';
 const TOOL_FAILED = 'There was a problem executing the requested action. Please try again.';
 
-/** Tool actions through security-tool-orchestration (SPEC point 8). */
+/** Tool actions through security-tool-orchestration (docs/product.md §8). */
 export function toolActionCompletedToast(action: string, toolType: string): ToastSpec {
   return {
     title: 'Tool Action Completed',

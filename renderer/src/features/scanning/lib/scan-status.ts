@@ -1,4 +1,4 @@
-// Pure rules of the scan status (SPEC points 4, 8, 9): which toast a status change shows, its variant,
+// Pure rules of the scan status (docs/product.md §4, §8, §9): which toast a status change shows, its variant,
 // whether a scan is still active (poll every 5 s), and the live progress read from scan_results.progress.
 import * as z from 'zod/mini';
 

@@ -1,4 +1,4 @@
-// The scanner catalogue of the Security Automation page (SPEC point 3: name, description, whether a URL
+// The scanner catalogue of the Security Automation page (docs/product.md §3: name, description, whether a URL
 // is required) and which kinds of target each scanner accepts (the same mapping as the edge function's).
 export type ScannerType = 'webapp' | 'infrastructure' | 'api';
 export type TargetKind = 'url' | 'host' | 'api';

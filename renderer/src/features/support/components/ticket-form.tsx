@@ -1,4 +1,4 @@
-// The support ticket form: validated, then a one-second simulated submit (no backend call, SPEC point 7).
+// The support ticket form: validated, then a one-second simulated submit (no backend call, docs/product.md §7).
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 
