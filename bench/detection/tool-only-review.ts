@@ -62,12 +62,6 @@ export const reviews: readonly Review[] = [
   },
   {
     tool: 'testssl.sh',
-    finding: /^cert_revocation \(HIGH\): Neither CRL nor OCSP URI provided/,
-    verdict: 'we-miss',
-    why: 'a certificate with neither a CRL distribution point nor an OCSP URL cannot be revoked in practice; no rule of ours reads those extensions',
-  },
-  {
-    tool: 'testssl.sh',
     finding: /^secure_client_renego \(HIGH\): VULNERABLE/,
     verdict: 'we-miss',
     why: 'the server accepts renegotiation started by the client, so one client can make it redo the costly side of a handshake again and again (a denial of service); no rule of ours tries it',

@@ -7,7 +7,8 @@
 // badssl.com's servers ran OpenSSL 1.0, which had no security levels; Debian's OpenSSL 3 refuses SHA-1 and
 // MD5 chains, 1024-bit keys and groups and TLS 1.0/1.1 below level 0, so `@SECLEVEL=0` is appended to the
 // case's own cipher string (what an administrator on Debian does to keep such a server up). OpenSSL 3 has
-// no SSLv3, 3DES or RC4: the 3DES and RC4 cases are served by gnutls-serv with the same lists.
+// no SSLv3, 3DES or RC4 and no DH group under 1024 bits: the 3DES, RC4 and dh512 cases are served by
+// gnutls-serv with the same lists.
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -47,6 +48,8 @@ interface GnutlsCase {
   kind: 'gnutls';
   leaf: LeafSpec;
   priority: string;
+  /** A DH group of this many bits for DHE suites (clients that name no RFC 7919 group get it). */
+  dh?: number;
 }
 interface DebianCase {
   kind: 'debian-nginx';
@@ -82,12 +85,20 @@ const configs: Record<OutsideTlsCase, CaseConfig> = {
   'self-signed-sha1': defaults({ ...normal, issuer: 'self', digest: 'sha1' }),
   'untrusted-root': defaults({ ...normal, issuer: 'untrusted-root' }),
   'incomplete-chain': defaults({ ...normal, chain: 'leaf-only' }),
-  'reversed-chain': defaults({ ...normal, chain: 'reversed' }),
+  'misordered-chain': defaults({ ...normal, chain: 'root-first' }),
   expired: defaults({ ...normal, dates: ['20150409000000Z', '20150412235959Z'] }),
   'wrong.host': defaults({ ...normal, wrongHost: true }),
   ecc256: defaults({ ...normal, key: 'ecc256' }),
   dh1024: restricted(DHE_ONLY, { dh: 1024 }),
-  dh512: restricted(DHE_ONLY, { dh: 512 }),
+  // OpenSSL 3 refuses DH groups under 1024 bits even at security level 0, so badssl.com's DHE-only list
+  // is served by gnutls-serv (TLS 1.1 and 1.2, server order) with a 512-bit group.
+  dh512: {
+    kind: 'gnutls',
+    leaf: normal,
+    dh: 512,
+    priority:
+      'NONE:+VERS-TLS1.2:+VERS-TLS1.1:+DHE-RSA:+AES-128-GCM:+AES-256-GCM:+AES-128-CBC:+AES-256-CBC:+SHA1:+SHA256:+AEAD:+COMP-NULL:+SIGN-ALL:+GROUP-EC-ALL:%SERVER_PRECEDENCE',
+  },
   'static-rsa': restricted('kRSA'),
   cbc: restricted('AES256:AES128:3DES:!AESGCM:!RC4:!aNULL:!eNULL:!EXPORT:!DES:!3DES:!MD5:!PSK'),
   null: restricted('NULL:aNULL:eNULL:!RC4:!EXPORT:!DES:!CBC:!3DES:!MD5:!PSK'),
@@ -101,7 +112,7 @@ const configs: Record<OutsideTlsCase, CaseConfig> = {
   }),
   'mozilla-modern': {
     kind: 'nginx',
-    leaf: normal,
+    leaf: { ...normal, revocable: true },
     protocols: 'TLSv1.2',
     ciphers:
       'ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-SHA384:ECDHE-RSA-AES256-SHA384:ECDHE-ECDSA-AES128-SHA256:ECDHE-RSA-AES128-SHA256',
@@ -185,14 +196,13 @@ async function startCase(name: OutsideTlsCase, port: number): Promise<RunningFix
   }
   const leaf = badsslPki().leaf(name.replace(/\W/g, '-'), config.leaf);
   if (config.kind === 'gnutls') {
-    const args = [
-      '--http',
-      '--disable-client-cert',
-      '--port',
-      String(port),
-      '--priority',
-      config.priority,
-    ].concat(['--x509certfile', leaf.chain, '--x509keyfile', leaf.key]);
+    const args = ['--http', '--disable-client-cert', '--port', String(port), '--priority', config.priority]
+      .concat(['--x509certfile', leaf.chain, '--x509keyfile', leaf.key])
+      .concat(
+        config.dh
+          ? ['--dhparams', dhParams(path.join(badsslPki().dir, `dh${config.dh}.pem`), config.dh)]
+          : [],
+      );
     const server = await runServer('/usr/bin/gnutls-serv', args, port, dir);
     return { target: '127.0.0.1', planted, close: server.close };
   }

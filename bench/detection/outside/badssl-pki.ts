@@ -43,10 +43,19 @@ export interface LeafSpec {
   digest: Digest;
   /** Which CA signs it; `self` makes it self-signed. */
   issuer: 'intermediate' | 'sha1-intermediate' | 'untrusted-root' | 'self';
-  /** What follows the leaf in the file nginx sends: the intermediate (default), nothing, or it before the leaf. */
-  chain?: 'full' | 'leaf-only' | 'reversed';
+  /**
+   * What follows the leaf in the file nginx sends: the intermediate (default), nothing, or the root and
+   * then the intermediate (nginx refuses a file whose first certificate is not the key's, so the leaf stays
+   * first and the order is broken after it).
+   */
+  chain?: 'full' | 'leaf-only' | 'root-first';
   /** No IP 127.0.0.1 in subjectAltName: a scan of 127.0.0.1 is the wrong host. */
   wrongHost?: boolean;
+  /**
+   * A CRL distribution point in the leaf, as the publicly issued certificates of badssl.com's good cases
+   * carry; the corpus CA leaves it out otherwise (a certificate nobody can revoke).
+   */
+  revocable?: boolean;
   /** openssl ca -startdate/-enddate (YYYYMMDDHHMMSSZ). */
   dates?: [string, string];
 }
@@ -190,6 +199,9 @@ export function makeBadsslPki(): BadsslPki {
           subject('*.badssl.test'),
           '-addext',
           san,
+          ...(spec.revocable
+            ? ['-addext', 'crlDistributionPoints=URI:http://crl.badssl.test/intermediate.crl']
+            : []),
           '-out',
           csr,
         ]);
@@ -204,7 +216,11 @@ export function makeBadsslPki(): BadsslPki {
       const order = spec.chain ?? 'full';
       writeFileSync(
         chain,
-        order === 'leaf-only' ? leafPem : order === 'reversed' ? caPem + leafPem : leafPem + caPem,
+        order === 'leaf-only'
+          ? leafPem
+          : order === 'root-first'
+            ? leafPem + readFileSync(root.cert, 'utf8') + caPem
+            : leafPem + caPem,
       );
       return { cert, key, chain };
     },
