@@ -66,6 +66,7 @@ function testsslRuleOf(item: TestsslItem): string {
         cert_expirationStatus: /expired/.test(item.finding) ? 'tls.cert-expired' : 'tls.cert-expiring',
         OCSP_stapling: /not offered/.test(item.finding) ? 'tls.no-ocsp-stapling' : '',
         cert_revocation: /Neither CRL nor OCSP/.test(item.finding) ? 'tls.no-revocation-info' : '',
+        certs_list_ordering_problem: /^yes/.test(item.finding) ? 'tls.chain-order' : '',
       } as Record<string, string>
     )[id] ?? ''
   );

@@ -58,6 +58,7 @@ const TESTSSL_COVERS = new Set([
     'tls.cert-expiring',
     'tls.no-ocsp-stapling',
     'tls.no-revocation-info',
+    'tls.chain-order',
   ],
 ]);
 const SSLSCAN_COVERS = new Set([
