@@ -180,23 +180,42 @@ async function benchFixture(fixture: DetectionFixture, className: string): Promi
   return rows;
 }
 
-const rows: BenchRow[] = [];
-for (const module of await classModules()) {
-  for (const fixture of module.fixtures) {
-    try {
-      rows.push(...(await benchFixture(fixture, module.name)));
-    } catch (e) {
-      // A fixture that cannot run loses the bench: its class's figures would be measured without it.
-      rows.push({
+/** A fixture's rows; one that cannot run loses the bench (its class would be measured without it). */
+async function fixtureRows(fixture: DetectionFixture, className: string): Promise<BenchRow[]> {
+  try {
+    return await benchFixture(fixture, className);
+  } catch (e) {
+    return [
+      {
         name: `${fixture.name}: FAILED`,
         value: NaN,
         unit: '',
         pass: false,
         gate: true,
         note: e instanceof Error ? e.message : String(e),
-      });
-    }
+      },
+    ];
   }
+}
+
+// VIGIL_BENCH_DETECTION_JOBS=N runs N fixtures of a class at once (each on its own ports): recall and
+// precision are the same, but every time is then measured under the others' load. Default 1.
+const jobs = Math.min(8, Math.max(1, Number(process.env.VIGIL_BENCH_DETECTION_JOBS ?? 1) || 1));
+if (jobs > 1) {
+  log(`${jobs} fixtures at once: times are measured under each other's load`);
+}
+const rows: BenchRow[] = [];
+for (const module of await classModules()) {
+  const perFixture: BenchRow[][] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: jobs }, async () => {
+      for (let i = next++; i < module.fixtures.length; i = next++) {
+        perFixture[i] = await fixtureRows(module.fixtures[i]!, module.name);
+      }
+    }),
+  );
+  rows.push(...perFixture.flat());
 }
 for (const [cls, t] of [...tallies].sort(([a], [b]) => a.localeCompare(b))) {
   const toolOnly = [...t.toolOnly];

@@ -31,6 +31,7 @@ describe('testssl.sh JSON', () => {
       'tls.hostname-mismatch',
       'tls.legacy-protocol',
       'tls.no-forward-secrecy',
+      'tls.no-revocation-info',
       'tls.no-server-order',
       'tls.null-cipher',
       'tls.rc4',
@@ -42,6 +43,20 @@ describe('testssl.sh JSON', () => {
 
   it('on the hardened server it still rates the client-chosen order (all suites strong) a problem', () => {
     expect(rules(testsslRules(recorded.testssl['nginx-hardened']))).toEqual(['tls.no-server-order']);
+  });
+});
+
+describe('testssl.sh on certificates that cannot be revoked', () => {
+  it('counts its revocation line once: as its own rule, but not beside a self-signed certificate', () => {
+    const items = (chain: string) => [
+      { id: 'cert_revocation', severity: 'HIGH', finding: 'Neither CRL nor OCSP URI provided' },
+      { id: 'cert_chain_of_trust', severity: 'CRITICAL', finding: chain },
+    ];
+    expect(rules(testsslRules(items('failed (chain incomplete).')))).toEqual([
+      'tls.no-revocation-info',
+      'tls.untrusted-chain',
+    ]);
+    expect(rules(testsslRules(items('failed (self signed).')))).toEqual(['tls.self-signed']);
   });
 });
 
@@ -73,7 +88,6 @@ describe('what the tools flag outside our rules', () => {
       'cipherlist_LOW (HIGH): offered',
       'cipherlist_AVERAGE (LOW): offered',
       'cipherlist_STRONG (MEDIUM): not offered',
-      'cert_revocation (HIGH): Neither CRL nor OCSP URI provided',
       'HSTS (LOW): not offered',
       'secure_client_renego (HIGH): VULNERABLE, DoS threat',
       'BEAST (LOW): VULNERABLE -- but also supports higher protocols  TLSv1.1 TLSv1.2 (likely mitigated)',
@@ -107,9 +121,8 @@ describe('what the tools flag outside our rules', () => {
       ...Object.values(recorded.sslscan).flatMap((xml) => sslscanToolOnly(xml)),
     ];
     expect(lines.filter((line) => !reviewOf('testssl.sh', line) && !reviewOf('sslscan', line))).toEqual([]);
-    // Two are problems only testssl.sh finds: the TLS class loses to it until we check them.
+    // One is a problem only testssl.sh finds: the TLS class loses to it until we check it.
     expect(lines.filter((line) => reviewOf('testssl.sh', line)?.verdict === 'we-miss')).toEqual([
-      'cert_revocation (HIGH): Neither CRL nor OCSP URI provided',
       'secure_client_renego (HIGH): VULNERABLE, DoS threat',
     ]);
   });

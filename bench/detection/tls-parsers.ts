@@ -21,6 +21,11 @@ export function testsslRules(items: TestsslItem[]): Map<string, string> {
       out.set(rule, `${item.id}: ${item.finding}`);
     }
   }
+  // A self-signed certificate has nobody to revoke it: testssl.sh's revocation line is then the same
+  // problem as the self-signature, counted once.
+  if (out.has('tls.self-signed')) {
+    out.delete('tls.no-revocation-info');
+  }
   return out;
 }
 
@@ -60,6 +65,8 @@ function testsslRuleOf(item: TestsslItem): string {
         cert_chain_of_trust: /self signed/.test(item.finding) ? 'tls.self-signed' : 'tls.untrusted-chain',
         cert_expirationStatus: /expired/.test(item.finding) ? 'tls.cert-expired' : 'tls.cert-expiring',
         OCSP_stapling: /not offered/.test(item.finding) ? 'tls.no-ocsp-stapling' : '',
+        cert_revocation: /Neither CRL nor OCSP/.test(item.finding) ? 'tls.no-revocation-info' : '',
+        certs_list_ordering_problem: /^yes/.test(item.finding) ? 'tls.chain-order' : '',
       } as Record<string, string>
     )[id] ?? ''
   );

@@ -62,15 +62,70 @@ export const reviews: readonly Review[] = [
   },
   {
     tool: 'testssl.sh',
-    finding: /^cert_revocation \(HIGH\): Neither CRL nor OCSP URI provided/,
-    verdict: 'we-miss',
-    why: 'a certificate with neither a CRL distribution point nor an OCSP URL cannot be revoked in practice; no rule of ours reads those extensions',
-  },
-  {
-    tool: 'testssl.sh',
     finding: /^secure_client_renego \(HIGH\): VULNERABLE/,
     verdict: 'we-miss',
     why: 'the server accepts renegotiation started by the client, so one client can make it redo the costly side of a handshake again and again (a denial of service); no rule of ours tries it',
+  },
+  {
+    tool: 'testssl.sh',
+    finding: /^security_headers \(MEDIUM\): --$/,
+    verdict: 'other-scanner',
+    why: "no HTTP security headers on the TLS port's answer: the web scanner judges each header (web.header.*); these are TLS ports",
+  },
+  {
+    tool: 'testssl.sh',
+    finding: /^cert_notAfter \(CRITICAL\): /,
+    verdict: 'covered',
+    why: 'the end date of an expired certificate: tls.cert-expired reports it',
+  },
+  {
+    tool: 'testssl.sh',
+    finding: /^cert_validityPeriod \(HIGH\): \d+ days/,
+    verdict: 'policy',
+    why: "CA/Browser Forum's limit on the lifetime of publicly trusted certificates; a self-signed certificate (the only one it flags here, Debian's snakeoil) is already tls.self-signed",
+  },
+  {
+    tool: 'testssl.sh',
+    finding: /^certs_list_ordering_problem \(LOW\): yes/,
+    verdict: 'covered',
+    why: 'the certificates sent out of order: tls.chain-order (the parser maps it; kept for runs of older parsers)',
+  },
+  {
+    tool: 'testssl.sh',
+    finding: /^TLS1_1 \(CRITICAL\): TLSv1\.1 is not offered, and downgraded to a weaker protocol/,
+    verdict: 'covered',
+    why: 'a server that speaks only TLS 1.0 answers a TLS 1.1 hello with TLS 1.0, as version negotiation requires: tls.legacy-protocol',
+  },
+  {
+    tool: 'testssl.sh',
+    finding: /^TLS1_2 \(MEDIUM\): not offered and downgraded to a weaker protocol/,
+    verdict: 'covered',
+    why: 'a server without TLS 1.2 (TLS 1.0 or 1.1 only): tls.legacy-protocol reports the old versions it speaks',
+  },
+  {
+    tool: 'testssl.sh',
+    finding: /^TLS1_2 \(MEDIUM\): not offered$/,
+    verdict: 'tool-false-positive',
+    why: "on the 512-bit DH server, whose TLS 1.2 sslscan and our survey see: testssl.sh's OpenSSL 3 refuses the group and cannot connect",
+  },
+  {
+    tool: 'testssl.sh',
+    finding: /^TLS1_3 \(LOW\): not offered/,
+    verdict: 'policy',
+    why: 'TLS 1.3 is advised, not required; TLS 1.2 with AEAD suites is not a weakness',
+  },
+  {
+    tool: 'testssl.sh',
+    finding:
+      /^(optimal_proto|cipher_order|secure_renego|sessionresumption_ID|protocol_negotiated|cipher_negotiated|scanProblem|CRIME_TLS|fallback_SCSV) \(WARN\): /,
+    verdict: 'tool-false-positive',
+    why: "testssl.sh's own OpenSSL 3 cannot connect with what the server offers (RC4, 3DES, NULL only, a 512-bit group, TLS 1.0/1.1 only): a warning about the tool's client, not a problem of the server",
+  },
+  {
+    tool: 'testssl.sh',
+    finding: /^cipher_negotiated \(LOW\): .*\(cbc\)$/,
+    verdict: 'covered',
+    why: 'the suite negotiated by default is CBC because the server has no other: tls.cbc-only',
   },
   {
     tool: 'ssh-audit',

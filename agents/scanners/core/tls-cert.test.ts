@@ -67,7 +67,7 @@ describe('chain trust', () => {
     );
   });
 
-  it('a self-signed leaf is self-signed, and its own SHA-1 signature is not held against it', () => {
+  it('a self-signed leaf is self-signed, and its own SHA-1 signature is held against it (clients refuse SHA-1 even on a certificate they were told to trust)', () => {
     const dir = path.dirname(pki.rootFile);
     execFileSync(
       'openssl',
@@ -87,24 +87,32 @@ describe('chain trust', () => {
       ].concat(['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']),
       { cwd: dir, stdio: 'ignore' },
     );
-    expect(rules(check([der(path.join(dir, 'ss.pem'))], untrusted))).toEqual(['tls.self-signed']);
+    const findings = check([der(path.join(dir, 'ss.pem'))], untrusted);
+    expect(rules(findings)).toEqual(['tls.self-signed', 'tls.weak-signature']);
+    expect(findings.find((f) => f.rule_id === 'tls.weak-signature')!.evidence).toBe(
+      'certificate 1 (127.0.0.1), self-signed, signed with sha1WithRSAEncryption',
+    );
   });
 });
 
 describe('the leaf', () => {
   it('expired, expiring within 30 days, or valid', () => {
+    // Dates around now: the intermediate it is sent with was made now and is not valid before.
+    const stamp = (days: number) =>
+      new Date(now.getTime() + days * 86_400_000).toISOString().replace(/[-:T]/g, '').slice(0, 14) + 'Z';
     const leaf = pki.issue('dated', {
       san: 'IP:127.0.0.1',
       key: 'ec',
       digest: 'sha256',
-      dates: ['20250101000000Z', '20250301000000Z'],
+      dates: [stamp(-1), stamp(40)],
     });
     const chain = [der(leaf.cert), der(pki.intermediateFile)];
-    expect(rules(check(chain, trusted))).toEqual(['tls.cert-expired']);
-    expect(rules(check(chain, trusted, { now: new Date('2025-02-15T00:00:00Z') }))).toEqual([
-      'tls.cert-expiring',
-    ]);
-    expect(rules(check(chain, trusted, { now: new Date('2025-01-15T00:00:00Z') }))).toEqual([]);
+    const at = (days: number) => ({ now: new Date(now.getTime() + days * 86_400_000) });
+    expect(rules(check(chain, trusted))).toEqual([]);
+    const expiring = check(chain, trusted, at(20));
+    expect(rules(expiring)).toEqual(['tls.cert-expiring']);
+    expect(expiring[0]!.evidence).toMatch(/^certificate 1 \(127\.0\.0\.1\) expires 20\d\d-/);
+    expect(rules(check(chain, trusted, at(50)))).toEqual(['tls.cert-expired']);
   });
 
   it('host name: IP SANs for addresses, DNS SANs for names', () => {
@@ -119,10 +127,12 @@ describe('the leaf', () => {
     const sha1 = pki.issue('rsa1024', { san: 'IP:127.0.0.1', key: 'rsa:1024', digest: 'sha1' });
     const findings = check([der(sha1.cert), der(pki.intermediateFile)], trusted);
     expect(rules(findings)).toEqual(['tls.weak-key', 'tls.weak-signature']);
-    expect(findings.find((f) => f.rule_id === 'tls.weak-key')!.evidence).toMatch(/^RSA 1024-bit key/);
+    expect(findings.find((f) => f.rule_id === 'tls.weak-key')!.evidence).toBe(
+      'RSA 1024-bit key in certificate 1 (127.0.0.1)',
+    );
     const md5 = pki.issue('md5', { san: 'IP:127.0.0.1', key: 'rsa:2048', digest: 'md5' });
     const [weak] = check([der(md5.cert), der(pki.intermediateFile)], trusted);
-    expect(weak!.evidence).toBe('127.0.0.1 signed with md5WithRSAEncryption');
+    expect(weak!.evidence).toBe('certificate 1 (127.0.0.1) signed with md5WithRSAEncryption');
   });
 
   it('OCSP stapling is asked for only when the certificate names a responder', () => {

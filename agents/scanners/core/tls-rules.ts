@@ -30,6 +30,18 @@ export const tlsRules = {
     cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
     remediation: 'Renew the certificate before it expires and automate renewal.',
   },
+  'tls.cert-not-yet-valid': rule(
+    'TLS certificate not yet valid',
+    'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
+    'CWE-298',
+    'Serve a certificate whose validity has begun (check the clock of the machine that issued it); clients refuse it until then.',
+  ),
+  'tls.chain-order': rule(
+    'TLS certificate chain sent out of order',
+    'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:N/I:N/A:L',
+    'CWE-295',
+    'Send the server certificate first, then each intermediate after the certificate it signed (leaf, issuing CA, its issuer…); leave the root out.',
+  ),
   'tls.self-signed': {
     title: 'Self-signed TLS certificate',
     cwe: 'CWE-295',
@@ -131,16 +143,22 @@ export const tlsRules = {
     'Use a DH group of at least 2048 bits (RFC 7919 ffdhe2048 or larger), or prefer ECDHE.',
   ),
   'tls.weak-key': rule(
-    'Certificate public key too small (RSA under 2048 bits)',
+    'Certificate public key too weak (RSA or DSA under 2048 bits, EC under 224 bits or unnamed curve)',
     'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:H/I:L/A:N',
     'CWE-326',
-    'Issue the certificate for an RSA key of at least 2048 bits, or an ECDSA P-256 key.',
+    'Issue the certificate (and any intermediate) for an RSA key of at least 2048 bits, or an ECDSA key on P-256 or P-384.',
   ),
   'tls.weak-signature': rule(
     'Certificate signed with SHA-1 or MD5',
     'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:L/A:N',
     'CWE-328',
     'Reissue the certificate (and any intermediate) with a SHA-256 or stronger signature.',
+  ),
+  'tls.no-revocation-info': rule(
+    'TLS certificate cannot be revoked (no CRL or OCSP address)',
+    'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:N/A:N',
+    'CWE-299',
+    'Have the issuing CA include a CRL distribution point or an OCSP responder in the certificate, so that clients learn when it is revoked (a stolen key stays usable until the certificate expires otherwise).',
   ),
   'tls.no-ocsp-stapling': rule(
     'OCSP stapling not enabled',

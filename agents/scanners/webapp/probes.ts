@@ -11,6 +11,7 @@ import { forEachLimit } from '../core/pool.ts';
 import { findSqlError } from '../core/sql-errors.ts';
 import type { Endpoint } from './crawl.ts';
 import { webappFinding } from './rules.ts';
+import { carries, urlParamsFirst } from './url-params.ts';
 
 /** A host under the reserved .invalid TLD: it can never resolve, so a followed redirect goes nowhere. */
 export const redirectMarkerHost = 'vigil-redirect-check.invalid';
@@ -23,7 +24,8 @@ const isMarkerHost = (hostname: string) =>
  * name before our host, and as a label in front of our domain.
  */
 function redirectValues(original: string): string[] {
-  const values = [`https://${redirectMarkerHost}/`, `//${redirectMarkerHost}/`];
+  // `/\host/`: browsers read a backslash as a slash, so a check that the value starts with one slash passes.
+  const values = [`https://${redirectMarkerHost}/`, `//${redirectMarkerHost}/`, `/\\${redirectMarkerHost}/`];
   const allowed = /^https?:\/\//.test(original) ? URL.parse(original) : null;
   if (allowed) {
     values.push(
@@ -34,9 +36,6 @@ function redirectValues(original: string): string[] {
   }
   return values;
 }
-
-const redirectParam =
-  /^(next|url|redirect|redirect_?ur[il]|return|return_?to|return_?url|returnto|goto|dest|destination|continue|target|to|out|forward|r|u)$/i;
 
 /**
  * Sends `value` in `param` of the endpoint, the other parameters at their crawled values (or "test"); a
@@ -96,9 +95,12 @@ export async function probeFindings(
   onProgress: (done: number, total: number) => void,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  const targets = endpoints
-    .slice(0, 40)
-    .flatMap((endpoint) => endpoint.params.slice(0, 8).map((param) => ({ endpoint, param })));
+  const targets = endpoints.slice(0, 40).flatMap((endpoint) =>
+    // Parameters that carry a URL or a path first, so that the cap never leaves them out.
+    urlParamsFirst(endpoint.params, (param) => carries(param, crawledValue(endpoint, param)))
+      .slice(0, 8)
+      .map((param) => ({ endpoint, param })),
+  );
   let done = 0;
   await forEachLimit(
     targets,
@@ -129,11 +131,8 @@ export async function probeFindings(
         );
       }
       const originalValue = crawledValue(endpoint, param) ?? '';
-      if (
-        redirectParam.test(param) ||
-        /^(https?:)?\/\//.test(originalValue) ||
-        originalValue.startsWith('/')
-      ) {
+      // Every parameter that carries a URL or a path, by its name or its value, may be a redirect's target.
+      if (carries(param, originalValue) !== null) {
         for (const value of redirectValues(originalValue)) {
           const response = await send(client, endpoint, param, value);
           const target = response ? header(response, 'location') : undefined;

@@ -52,7 +52,14 @@ const TESTSSL_COVERS = new Set([
   ...['tls.sslv3', 'tls.legacy-protocol', 'tls.null-cipher', 'tls.anonymous-cipher', 'tls.export-cipher'],
   ...['tls.rc4', 'tls.block64-cipher', 'tls.cbc-tls10', 'tls.no-forward-secrecy', 'tls.no-server-order'],
   ...['tls.weak-dh', 'tls.weak-key', 'tls.weak-signature', 'tls.hostname-mismatch', 'tls.self-signed'],
-  ...['tls.untrusted-chain', 'tls.cert-expired', 'tls.cert-expiring', 'tls.no-ocsp-stapling'],
+  ...[
+    'tls.untrusted-chain',
+    'tls.cert-expired',
+    'tls.cert-expiring',
+    'tls.no-ocsp-stapling',
+    'tls.no-revocation-info',
+    'tls.chain-order',
+  ],
 ]);
 const SSLSCAN_COVERS = new Set([
   ...['tls.sslv3', 'tls.legacy-protocol', 'tls.null-cipher', 'tls.anonymous-cipher', 'tls.export-cipher'],

@@ -6,7 +6,8 @@ import type { Finding } from '../../../../shared/findings.ts';
 import type { HttpClient } from '../../core/http-client.ts';
 import { forEachLimit } from '../../core/pool.ts';
 import type { Endpoint } from '../crawl.ts';
-import { where } from '../probes.ts';
+import { crawledValue, where } from '../probes.ts';
+import { carries, urlParamsFirst } from '../url-params.ts';
 import { commandDelay, commandEcho } from './command.ts';
 import { TimingLane } from './lane.ts';
 import { ParamProbe } from './param-probe.ts';
@@ -28,25 +29,32 @@ export interface InjectionOptions {
   onProgress: (done: number, total: number) => void;
 }
 
-/** One entry per location, first parameters of every endpoint before second ones, so many paths get probed. */
+/**
+ * One entry per location: parameters that carry a URL or a path first (they are where traversal and
+ * server-side fetches live), then first parameters of every endpoint before second ones, so many paths get
+ * probed.
+ */
 export function injectionTargets(
   endpoints: Endpoint[],
   maxParams: number,
 ): { endpoint: Endpoint; param: string }[] {
   const out: { endpoint: Endpoint; param: string }[] = [];
   const seen = new Set<string>();
-  const width = Math.max(0, ...endpoints.map((e) => e.params.length));
-  for (let i = 0; i < width && out.length < maxParams; i++) {
-    for (const endpoint of endpoints) {
+  const width = Math.min(64, Math.max(0, ...endpoints.map((e) => e.params.length)));
+  for (let i = 0; i < width; i++) {
+    for (const endpoint of endpoints.slice(0, 500)) {
       const param = endpoint.params[i];
-      if (param === undefined || seen.has(where(endpoint, param)) || out.length >= maxParams) {
+      if (param === undefined || seen.has(where(endpoint, param))) {
         continue;
       }
       seen.add(where(endpoint, param));
       out.push({ endpoint, param });
     }
   }
-  return out;
+  return urlParamsFirst(out, ({ endpoint, param }) => carries(param, crawledValue(endpoint, param))).slice(
+    0,
+    maxParams,
+  );
 }
 
 export async function injectionFindings(
