@@ -1,7 +1,8 @@
 import { notEmbedded } from '../errors.ts';
 import type { NodeOptions } from '../parse/query.ts';
 import type { SelectItem } from '../parse/select.ts';
-import type { Column, SchemaCache } from '../schema-cache.ts';
+import type { SchemaCache } from '../schema-cache.ts';
+import type { Column } from '../introspection.ts';
 import { ident, type Params } from '../sql.ts';
 import { embedSql } from './embed.ts';
 import { orderedRelations, relatedOrderSql, type RelatedTarget } from './related-order.ts';

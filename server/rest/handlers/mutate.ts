@@ -5,7 +5,7 @@ import { RestError, unknownTable } from '../errors.ts';
 import { parseQuery, type ParsedQuery } from '../parse/query.ts';
 import { applyTopLevelRange } from '../parse/range.ts';
 import { contentRange, contentType, renderBody, type RestResponse } from '../respond.ts';
-import type { Relation } from '../schema-cache.ts';
+import type { Relation } from '../introspection.ts';
 import { Params, qualified } from '../sql.ts';
 import { checkPutRange, mutationSql, putMismatch } from './mutation-sql.ts';
 import { planResponse } from './plan.ts';

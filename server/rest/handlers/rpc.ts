@@ -6,7 +6,7 @@ import { RestError } from '../errors.ts';
 import { parseQuery, type ParsedQuery } from '../parse/query.ts';
 import { applyTopLevelRange } from '../parse/range.ts';
 import { contentType, type RestResponse } from '../respond.ts';
-import type { Column, RestFunction } from '../schema-cache.ts';
+import type { Column, RestFunction } from '../introspection.ts';
 import { ident, Params } from '../sql.ts';
 import { planResponse } from './plan.ts';
 import { queryOne, readResponse, type RestRequest } from './request.ts';
