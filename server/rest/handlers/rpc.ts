@@ -1,5 +1,6 @@
 import { isObject, parseJsonBody } from '../body.ts';
-import { buildLevel, checkUnusedPaths, type BuildContext, type ReadSource } from '../build/read.ts';
+import { buildLevel, checkUnusedPaths } from '../build/read.ts';
+import type { BuildContext, ReadSource } from '../build/shapes.ts';
 import { callSql, chooseFunction, type BodyKind } from '../build/rpc.ts';
 import { renderStatement } from '../build/statement.ts';
 import { RestError } from '../errors.ts';
