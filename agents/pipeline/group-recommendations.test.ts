@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupRecommendations, type OpenFinding } from './recommendations.ts';
+import { groupRecommendations, type OpenFinding } from './group-recommendations.ts';
 
 const f = (
   id: string,
