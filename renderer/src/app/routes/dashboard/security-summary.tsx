@@ -4,11 +4,14 @@ import type { ReactNode } from 'react';
 
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
-import { activatedRoleIds, useAgentSubscriptions } from '../../agents/api/get-agent-subscriptions.ts';
-import { useRecentScans } from '../../scanning/api/get-recent-scans.ts';
-import { useFindingSummary } from '../api/get-finding-summary.ts';
-import { SEVERITIES } from '../lib/summarize.ts';
-import { TrendChart } from './trend-chart.tsx';
+import {
+  activatedRoleIds,
+  useAgentSubscriptions,
+} from '../../../features/agents/api/get-agent-subscriptions.ts';
+import { useRecentScans } from '../../../features/scanning/api/get-recent-scans.ts';
+import { useFindingSummary } from '../../../features/dashboard/api/get-finding-summary.ts';
+import { SEVERITIES } from '../../../features/dashboard/lib/summarize.ts';
+import { TrendChart } from '../../../features/dashboard/components/trend-chart.tsx';
 
 function Figure({ title, loading, children }: { title: string; loading: boolean; children: ReactNode }) {
   return (
