@@ -23,7 +23,7 @@ if [ ! -x "$PG_BIN/initdb" ]; then
   as_root apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends -o Dpkg::Options::=--force-confold postgresql-15
 fi
 
-# PostGIS for the REST suites' application/geo+json (tests/fixtures/rest-fidelity.sql creates it where available).
+# PostGIS for the REST suites' application/geo+json (tests/fixtures/stack/rest-fidelity.sql creates it where available).
 if [ ! -e /usr/share/postgresql/15/extension/postgis.control ]; then
   echo "PostGIS for PostgreSQL 15 not found: installing postgresql-15-postgis-3 from apt"
   export DEBIAN_FRONTEND=noninteractive

@@ -7,12 +7,12 @@ import type { RunningStack } from '../../server/stack.ts';
 import { startRestStack } from './rest-fixture.ts';
 
 /**
- * The REST fidelity suites' schema (tests/fixtures/rest-fidelity.sql) on a stack of their own: PGlite in
+ * The REST fidelity suites' schema (tests/fixtures/stack/rest-fidelity.sql) on a stack of their own: PGlite in
  * memory, or the PostgreSQL 15 database of scripts/test-postgres.sh. The expectations in these suites are
  * PostgREST's (its documentation and its own spec tests, v12/v13), not read off our implementation.
  */
 export const FIDELITY_SQL = readFileSync(
-  path.resolve(import.meta.dirname, '../fixtures/rest-fidelity.sql'),
+  path.resolve(import.meta.dirname, '../fixtures/stack/rest-fidelity.sql'),
   'utf8',
 );
 

@@ -6,9 +6,9 @@ import { corsMiddleware } from '../../../server/http/cors.ts';
 import type { RunningStack } from '../../../server/stack.ts';
 import { client, startTestStack } from '../../helpers/stack.ts';
 
-// The host under test runs fixture functions (tests/fixtures/functions) with the real stack's keys;
+// The host under test runs fixture functions (tests/fixtures/stack/functions) with the real stack's keys;
 // application-logger and unknown names go through the real stack over HTTP.
-const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/functions');
+const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/stack/functions');
 
 let stack: RunningStack;
 let host: Hono;

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
 import { debian } from '../../fixtures/debian-packages.ts';
-import { startEximRelay, type RunningRelay } from '../../fixtures/exim-relay.ts';
+import { startEximRelay, type RunningRelay } from '../../fixtures/stack/exim-relay.ts';
 import { readMessage } from '../../fixtures/mime.ts';
-import { makeTestPki, type TestPki } from '../../fixtures/tls-certs.ts';
+import { makeTestPki, type TestPki } from '../../fixtures/tls/tls-certs.ts';
 import { budget } from '../../helpers/budget.ts';
 import { requires, root } from '../../helpers/requirements.ts';
 import { openLink, uniqueEmail } from '../../helpers/auth-support.ts';
