@@ -1,9 +1,12 @@
 // @ts-check
 // ESLint: type-aware TypeScript rules plus the runtime zones of docs/architecture.md §2, so that code for one runtime
 // (DOM, Node, Electron main, preload, Deno edge) never imports what another runtime cannot load.
+import { readdirSync } from 'node:fs';
+
 import js from '@eslint/js';
-import tseslint from 'typescript-eslint';
+import checkFile from 'eslint-plugin-check-file';
 import importX from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
 
 const node = ['node:*', 'fs', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'url', 'ws'];
 const noNode = (/** @type {string[]} */ files, /** @type {string} */ message) => ({
@@ -49,6 +52,43 @@ const zones = [
   },
 ];
 
+/**
+ * The renderer's layers, as bulletproof-react lints them: a feature never imports another feature (what
+ * takes from several composes them in renderer/src/app/), and imports flow shared → features → app.
+ */
+const features = readdirSync(new URL('./renderer/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const rendererLayers = [
+  ...features.map((feature) => ({
+    target: `./renderer/src/features/${feature}`,
+    from: './renderer/src/features',
+    except: [`./${feature}`],
+    message: 'a feature imports no other feature: compose them in renderer/src/app/.',
+  })),
+  {
+    target: [
+      './renderer/src/features',
+      './renderer/src/components',
+      './renderer/src/hooks',
+      './renderer/src/lib',
+      './renderer/src/config',
+    ],
+    from: './renderer/src/app',
+    message: 'app/ composes the rest; nothing imports it.',
+  },
+  {
+    target: [
+      './renderer/src/components',
+      './renderer/src/hooks',
+      './renderer/src/lib',
+      './renderer/src/config',
+    ],
+    from: './renderer/src/features',
+    message: 'shared renderer code imports no feature.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -84,9 +124,25 @@ export default tseslint.config(
         'error',
         {
           basePath: import.meta.dirname,
-          zones: zones.map((z) => ({ target: z.target, from: z.from, message: z.message })),
+          zones: [...zones, ...rendererLayers],
         },
       ],
+    },
+  },
+  // Import cycles are refused by dpdm (`npm run lint:cycles`, part of `npm run lint`): it counts type-only
+  // imports too, which import-x/no-cycle leaves out, and takes seconds where the whole lint takes minutes.
+  // File and folder names in kebab-case (shadcn/ui's and bulletproof-react's convention); `_shared` is the
+  // Supabase CLI's name for the edge functions' common code. Middle extensions (.test, .e2e, .sql) are free.
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*.{ts,tsx}': 'KEBAB_CASE' },
+        { ignoreMiddleExtensions: true },
+      ],
+      'check-file/folder-naming-convention': ['error', { '**/': 'KEBAB_CASE' }, { ignoreWords: ['_shared'] }],
     },
   },
   // Code for the browser, the sandboxed preload, shared/ and Deno must not load Node modules.

@@ -5,7 +5,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-import { fetchComponentLibraries } from '../tests/fixtures/component-libs.ts';
+import { fetchComponentLibraries } from '../tests/fixtures/web/component-libs.ts';
 import { fetchNpmServers } from '../tests/fixtures/npm-servers.ts';
 import type { BenchRow } from './lib/report.ts';
 

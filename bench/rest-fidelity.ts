@@ -41,7 +41,7 @@ const PATHS = [
 export async function benchRestFidelity(stack: RunningStack, n = 500): Promise<BenchRow[]> {
   const { db } = stack.ctx;
   await db.exec(
-    readFileSync(path.resolve(import.meta.dirname, '../tests/fixtures/rest-fidelity.sql'), 'utf8'),
+    readFileSync(path.resolve(import.meta.dirname, '../tests/fixtures/stack/rest-fidelity.sql'), 'utf8'),
   );
   await db.exec(`alter role authenticator set pgrst.db_aggregates_enabled = 'true'`);
   await reloadSchemaCache(db);

@@ -8,8 +8,8 @@ import path from 'node:path';
 
 import { connectScan } from '../agents/scanners/infrastructure/connect-scan.ts';
 import { runScan } from '../agents/scanners/run-scan.ts';
-import { startBannerServices } from '../tests/fixtures/banner-services.ts';
-import { startVulnerableWebapp } from '../tests/fixtures/vulnerable-webapp.ts';
+import { startBannerServices } from '../tests/fixtures/services/banner-services.ts';
+import { startVulnerableWebapp } from '../tests/fixtures/web/vulnerable-webapp.ts';
 import { measure } from '../tests/scanners/measure.ts';
 import { assertPrivateNamespace } from './lib/netns.ts';
 import type { BenchRow } from './lib/report.ts';

@@ -46,12 +46,12 @@ export const JUSTIFIED: { check: string; file: RegExp; why: string }[] = [
   },
   {
     check: 'OPEN_EXTERNAL_JS_CHECK',
-    file: /^main\/(app-menu|bridge-handlers|index|security-rules)\.ts$/,
+    file: /^main\/(app-menu|bridge-handlers|security-rules|init\/(app-menu|bridge|web-security))\.ts$/,
     why: 'every URL passes isAllowedExternal (https allow-list + the backend origin) first; security-rules.test.ts and app-menu.test.ts prove it',
   },
   {
     check: 'PROTOCOL_HANDLER_JS_CHECK',
-    file: /^main\/index\.ts$/,
+    file: /^main\/init\/deep-links\.ts$/,
     why: 'registers vigil:// — links pass only through parseDeepLink (known routes, validated parameters; shared/deep-links.test.ts)',
   },
   {

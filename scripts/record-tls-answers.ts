@@ -18,7 +18,7 @@ import {
   startNginxWeakTls,
   testPki,
   tlsPorts,
-} from '../tests/fixtures/tls-servers.ts';
+} from '../tests/fixtures/tls/tls-servers.ts';
 
 if (Object.keys(os.networkInterfaces()).some((name) => name !== 'lo')) {
   throw new Error('run me inside a private network namespace (see the first line)');

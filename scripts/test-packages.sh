@@ -68,5 +68,5 @@ fi
 # Real library releases for the component suite, and the database servers Debian does not package (PouchDB
 # Server, CongoDB), from the npm registry (the namespace has no network). Each fails the stage with npm's
 # error, unless the registry is unreachable and CI is not set (then their suites skip, saying so).
-npx tsx tests/fixtures/component-libs.ts
+npx tsx tests/fixtures/web/component-libs.ts
 npx tsx tests/fixtures/npm-servers.ts

@@ -23,7 +23,7 @@ if [ ! -x "$PG_BIN/initdb" ]; then
   as_root apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends -o Dpkg::Options::=--force-confold postgresql-15
 fi
 
-# PostGIS for the REST suites' application/geo+json (tests/fixtures/rest-fidelity.sql creates it where available).
+# PostGIS for the REST suites' application/geo+json (tests/fixtures/stack/rest-fidelity.sql creates it where available).
 if [ ! -e /usr/share/postgresql/15/extension/postgis.control ]; then
   echo "PostGIS for PostgreSQL 15 not found: installing postgresql-15-postgis-3 from apt"
   export DEBIAN_FRONTEND=noninteractive
@@ -64,21 +64,21 @@ echo "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1
 
 # One file at a time: the suites share the server, and each opening applies the schema.
 VIGIL_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres" npx vitest run --no-file-parallelism \
-  tests/integration/postgres-migrations.test.ts tests/integration/rls.test.ts tests/integration/rls-writes.test.ts \
-  tests/integration/rls-constraints.test.ts tests/integration/rls-aal.test.ts tests/integration/auth-postgres.test.ts \
-  tests/integration/paid-access.test.ts tests/integration/statement-timeouts.test.ts \
-  tests/integration/aal2-enforcement.test.ts tests/integration/tokens-hostile.test.ts \
-  tests/integration/auth-rate-limits.test.ts tests/integration/bad-input.test.ts \
-  tests/integration/auth-admin.test.ts tests/integration/auth-anonymous.test.ts
+  tests/integration/stack/postgres-migrations.test.ts tests/integration/rls/policies.test.ts tests/integration/rls/writes.test.ts \
+  tests/integration/rls/constraints.test.ts tests/integration/rls/aal.test.ts tests/integration/auth/postgres.test.ts \
+  tests/integration/billing/paid-access.test.ts tests/integration/stack/statement-timeouts.test.ts \
+  tests/integration/auth/aal2-enforcement.test.ts tests/integration/auth/tokens-hostile.test.ts \
+  tests/integration/auth/rate-limits.test.ts tests/integration/stack/bad-input.test.ts \
+  tests/integration/auth/admin.test.ts tests/integration/auth/anonymous.test.ts
 
 # The REST suites create fixture tables of their own: they get a database of their own in the same cluster,
 # so the schema suites above only ever see the product's tables.
 run_pg "$PG_BIN/psql" -h 127.0.0.1 -p "$port" -U postgres -q -c 'create database vigil_rest' postgres
 VIGIL_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/vigil_rest" npx vitest run --no-file-parallelism \
-  tests/integration/rest-read.test.ts tests/integration/rest-write.test.ts tests/integration/rest-hostile.test.ts \
-  tests/integration/rest-embeds.test.ts tests/integration/rest-fidelity-*.test.ts
+  tests/integration/rest/read.test.ts tests/integration/rest/write.test.ts tests/integration/rest/hostile.test.ts \
+  tests/integration/rest/embeds.test.ts tests/integration/rest/fidelity/*.test.ts
 
 # The fuzzer sends hostile requests with the service key too (it may delete any row or bucket it can
 # reach): a database of its own, so that nothing it does reaches another suite.
 run_pg "$PG_BIN/psql" -h 127.0.0.1 -p "$port" -U postgres -q -c 'create database vigil_fuzz' postgres
-VIGIL_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/vigil_fuzz" npx vitest run tests/integration/fuzz.test.ts
+VIGIL_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/vigil_fuzz" npx vitest run tests/integration/stack/fuzz.test.ts

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { StackContext } from './context.ts';
+import type { StackContext, StackStatus } from './context.ts';
 import { authRoutes } from './auth/routes.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
 import { corsMiddleware } from './http/cors.ts';
@@ -11,7 +11,6 @@ import { functionsRoutes } from './functions/routes.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { webRoutes } from './web/routes.ts';
 import { stackMemory } from './stack-memory.ts';
-import type { StackStatus } from './stack.ts';
 
 /**
  * The HTTP surface of the embedded stack. Each service is its own router; this file only mounts them.

@@ -23,3 +23,12 @@ export interface StackContext {
   /** Seals and opens scan-target logins; never stored in the database. */
   credentialsKey: string;
 }
+
+/** What `npm run stack:status -- --json` prints and `stack.json` in the data dir holds. */
+export interface StackStatus {
+  api_url: string;
+  anon_key: string;
+  service_role_key: string;
+  mail_url: string;
+  db: string;
+}

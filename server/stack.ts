@@ -5,7 +5,7 @@ import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { loadConfig, type StackConfig } from './config.ts';
-import type { StackContext } from './context.ts';
+import type { StackContext, StackStatus } from './context.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
 import { openCredentialsKey } from './credentials-key.ts';
@@ -14,15 +14,6 @@ import { createMailer } from './mail/outbox.ts';
 import { attachRealtime } from './realtime/attach.ts';
 import { saveIntrospection } from './rest/schema-cache-file.ts';
 import { exposedSchemas } from './rest/schema-cache.ts';
-
-/** What `npm run stack:status -- --json` prints and `stack.json` in the data dir holds. */
-export interface StackStatus {
-  api_url: string;
-  anon_key: string;
-  service_role_key: string;
-  mail_url: string;
-  db: string;
-}
 
 export interface RunningStack {
   url: string;

@@ -8,8 +8,11 @@ export type Severity = (typeof severities)[number];
 export const scanTypes = ['webapp', 'infrastructure', 'api'] as const;
 export type ScanType = (typeof scanTypes)[number];
 
+export const complianceFrameworks = ['SOC 2', 'ISO 27001', 'HIPAA', 'PCI DSS'] as const;
+export type ComplianceFramework = (typeof complianceFrameworks)[number];
+
 export const complianceRefSchema = z.object({
-  framework: z.enum(['SOC 2', 'ISO 27001', 'HIPAA', 'PCI DSS']),
+  framework: z.enum(complianceFrameworks),
   control: z.string(),
 });
 export type ComplianceRef = z.infer<typeof complianceRefSchema>;

@@ -4,7 +4,7 @@
 //   * a recommendation the customer marked implemented (awaiting verification) whose cause a complete scan
 //     of that target, started after the customer's word, still sees is pending again, saying so.
 import type { ServiceClient } from '../queue/client.ts';
-import type { OpenFinding, Recommendation } from './recommendations.ts';
+import type { OpenFinding, Recommendation } from './group-recommendations.ts';
 import { rootCauseOf } from './root-causes.ts';
 
 export interface ScanVerdict {

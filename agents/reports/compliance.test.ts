@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { complianceSections, controlsOf } from './compliance.ts';
-import { CONTROLS, FRAMEWORKS } from './controls.ts';
+import { complianceFrameworks } from '../../shared/findings.ts';
+import { CONTROLS } from './controls.ts';
 import { makeFinding } from './fixtures.ts';
 
 describe('compliance mapping', () => {
@@ -44,7 +45,7 @@ describe('compliance mapping', () => {
         ],
       }),
     ]);
-    expect(sections.map((s) => s.framework)).toEqual([...FRAMEWORKS]);
+    expect(sections.map((s) => s.framework)).toEqual([...complianceFrameworks]);
     const hipaa = sections.find((s) => s.framework === 'HIPAA')!;
     expect(hipaa.controls).toHaveLength(Object.keys(CONTROLS.HIPAA).length);
     expect(hipaa.controls.find((c) => c.control === '164.312(e)(1)')).toMatchObject({

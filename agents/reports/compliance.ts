@@ -2,7 +2,8 @@
 // that are exceptions to it. Scanners attach their control references to each finding; a finding
 // without any (older rows, other sources) is mapped by its CWE class, and failing that to vulnerability
 // management, so no open finding is left out of the section.
-import { CONTROLS, FRAMEWORKS, type Framework } from './controls.ts';
+import { complianceFrameworks, type ComplianceFramework } from '../../shared/findings.ts';
+import { CONTROLS } from './controls.ts';
 import { SEVERITIES, type ComplianceRef, type ReportFinding, type Severity } from './types.ts';
 
 const BY_CLASS: Record<string, ComplianceRef[]> = {
@@ -57,7 +58,9 @@ const CWE_CLASS: Record<string, keyof typeof BY_CLASS> = {
 
 /** The control references of one finding: its own, else by CWE class, else vulnerability management. */
 export function controlsOf(finding: Pick<ReportFinding, 'compliance' | 'cwe'>): ComplianceRef[] {
-  const own = finding.compliance.filter((ref) => (FRAMEWORKS as readonly string[]).includes(ref.framework));
+  const own = finding.compliance.filter((ref) =>
+    (complianceFrameworks as readonly string[]).includes(ref.framework),
+  );
   if (own.length) {
     return own;
   }
@@ -72,7 +75,7 @@ export interface ControlStatus {
 }
 
 export interface FrameworkSection {
-  framework: Framework;
+  framework: ComplianceFramework;
   controls: ControlStatus[];
   exceptions: number;
 }
@@ -101,7 +104,7 @@ export function complianceSections(
       }
     }
   }
-  return FRAMEWORKS.map((framework) => {
+  return complianceFrameworks.map((framework) => {
     const catalogue = { ...CONTROLS[framework] };
     // A control a scanner cites that the catalogue lacks is still reported, never dropped.
     for (const key of hits.keys()) {

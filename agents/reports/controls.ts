@@ -1,17 +1,16 @@
 // The controls the compliance section reports on, by framework: SOC 2 Trust Services Criteria (2017,
 // revised points of focus 2022), ISO/IEC 27001:2022 Annex A, HIPAA Security Rule §164.308 / §164.312
 // and PCI DSS v4.0. Each control the scanners map findings to is here, with its title.
-export const FRAMEWORKS = ['SOC 2', 'ISO 27001', 'HIPAA', 'PCI DSS'] as const;
-export type Framework = (typeof FRAMEWORKS)[number];
+import type { ComplianceFramework } from '../../shared/findings.ts';
 
-export const FRAMEWORK_TITLES: Record<Framework, string> = {
+export const FRAMEWORK_TITLES: Record<ComplianceFramework, string> = {
   'SOC 2': 'SOC 2 — Trust Services Criteria',
   'ISO 27001': 'ISO/IEC 27001:2022 — Annex A',
   HIPAA: 'HIPAA Security Rule — §164.308 / §164.312',
   'PCI DSS': 'PCI DSS v4.0',
 };
 
-export const CONTROLS: Record<Framework, Record<string, string>> = {
+export const CONTROLS: Record<ComplianceFramework, Record<string, string>> = {
   'SOC 2': {
     'CC6.1': 'Logical access security software, infrastructure and architectures',
     'CC6.6': 'Security measures against threats from outside system boundaries',

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
-import type { StackConfig } from '../config.ts';
 
 /** Tunables of /auth/v1 with GoTrue-like defaults; tests lower them through setAuthSettings(). */
 export interface AuthSettings {
@@ -154,7 +153,12 @@ export type AuthSettingsPatch = Partial<Omit<AuthSettings, 'rateLimits'>> & {
   rateLimits?: Partial<AuthSettings['rateLimits']>;
 };
 
-export function authSettings(config: StackConfig): AuthSettings {
+/** The part of the stack's configuration (server/config.ts) that holds the auth tunables. */
+interface WithAuthSettings {
+  auth?: AuthSettingsPatch;
+}
+
+export function authSettings(config: WithAuthSettings): AuthSettings {
   const patch = config.auth ?? {};
   tomlLimits ??= rateLimitsFromToml();
   tomlAnonymous ??= anonymousSignInsFromToml();
@@ -167,7 +171,7 @@ export function authSettings(config: StackConfig): AuthSettings {
 }
 
 /** Merges `patch` into the stack's auth settings (tests use it to lower limits and intervals). */
-export function setAuthSettings(config: StackConfig, patch: AuthSettingsPatch): void {
+export function setAuthSettings(config: WithAuthSettings, patch: AuthSettingsPatch): void {
   const current = config.auth ?? {};
   config.auth = {
     ...current,

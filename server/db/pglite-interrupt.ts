@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { processSettings } from '../config.ts';
+import { nodeWasm, pgliteWanted, readPgliteWasm, type SharedMemory } from './pglite-wasm.ts';
 import { withSharedMemory, type MemoryImport } from './wasm-shared-memory.ts';
 
 /**
@@ -22,30 +21,15 @@ export interface SharedEngine {
   maximumPages: number;
 }
 
-/** A WebAssembly.Memory created shared (this project's TypeScript lib declares no Memory type). */
-export interface SharedMemory {
-  readonly buffer: SharedArrayBuffer;
-}
-
-// Node's global WebAssembly (this project's TypeScript lib declares only its types).
-const wasm = (
-  globalThis as unknown as {
-    WebAssembly: {
-      compile(b: Uint8Array): Promise<WebAssembly.Module>;
-      Memory: new (d: { initial: number; maximum: number; shared: boolean }) => SharedMemory;
-    };
-  }
-).WebAssembly;
-
 let compiled: Promise<{ module: WebAssembly.Module; memory: MemoryImport } | null> | null = null;
 
 /** pglite.wasm with a shared memory import, compiled once per process; null if its layout is unexpected. */
 function sharedModule(): Promise<{ module: WebAssembly.Module; memory: MemoryImport } | null> {
-  compiled ??= readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite')))
+  compiled ??= readPgliteWasm()
     .then(async (bytes) => {
       const patched = withSharedMemory(bytes, 32768);
       return patched && patched.memory.maximum !== null
-        ? { module: await wasm.compile(patched.bytes), memory: patched.memory }
+        ? { module: await nodeWasm.compile(patched.bytes), memory: patched.memory }
         : null;
     })
     .catch(() => null);
@@ -53,15 +37,7 @@ function sharedModule(): Promise<{ module: WebAssembly.Module; memory: MemoryImp
 }
 
 // Start compiling with the module's evaluation, as server/db/pglite.ts does for the plain engine.
-/** Whether DATABASE_URL is set (then PGlite is not used); an invalid configuration is reported by the stack. */
-function databaseUrlSet(): boolean {
-  try {
-    return processSettings().DATABASE_URL !== undefined;
-  } catch {
-    return false;
-  }
-}
-if (!databaseUrlSet()) {
+if (pgliteWanted()) {
   void sharedModule();
 }
 
@@ -71,7 +47,7 @@ export async function sharedEngine(): Promise<SharedEngine | null> {
   if (!found) {
     return null;
   }
-  const memory = new wasm.Memory({
+  const memory = new nodeWasm.Memory({
     initial: found.memory.initial,
     maximum: found.memory.maximum ?? 32768,
     shared: true,

@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Database } from './database.ts';
 import { PGliteClient } from './pglite-client.ts';
 import { PGliteEngine, prestartEngineThread } from './pglite-engine.ts';
 import { createInterrupter, sharedEngine } from './pglite-interrupt.ts';
 import { pipelinedTransaction } from './pglite-transaction.ts';
-import { processSettings } from '../config.ts';
+import { nodeWasm, pgliteWanted, readPgliteWasm } from './pglite-wasm.ts';
 
 export interface PGliteOptions {
   /** A directory for a persistent database, or undefined for one in memory. */
@@ -26,28 +25,16 @@ export interface PGliteDatabase extends Database {
 // (pglite-interrupt.ts), which starts compiling when that module is evaluated, overlapping the rest of
 // start-up; a second compiled copy of the engine would cost the process its code for nothing. The engine's
 // thread starts early too (pglite-engine.ts). A compiled module is handed to that thread as it is.
-// Node's global WebAssembly (this project's TypeScript lib declares only its types).
-const wasm = (
-  globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<WebAssembly.Module> } }
-).WebAssembly;
 let engine: Promise<WebAssembly.Module | null> | null = null;
 function pgliteEngine(): Promise<WebAssembly.Module | null> {
-  engine ??= readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite')))
-    .then((bytes) => wasm.compile(bytes))
+  engine ??= readPgliteWasm()
+    .then((bytes) => nodeWasm.compile(bytes))
     // Not found or not compilable here: PGlite loads the engine itself.
     .catch(() => null);
   return engine;
 }
-/** Whether DATABASE_URL is set (then PGlite is not used); an invalid configuration is reported by the stack. */
-function databaseUrlSet(): boolean {
-  try {
-    return processSettings().DATABASE_URL !== undefined;
-  } catch {
-    return false;
-  }
-}
 // With DATABASE_URL set, PGlite is not used (unless a caller opens one anyway: then it starts then).
-if (!databaseUrlSet()) {
+if (pgliteWanted()) {
   prestartEngineThread();
 }
 

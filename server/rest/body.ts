@@ -1,5 +1,5 @@
 import { RestError, unknownColumnInBody } from './errors.ts';
-import type { Relation } from './schema-cache.ts';
+import type { Relation } from './introspection.ts';
 
 export type JsonObject = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { ForeignKey, Relation } from './schema-cache.ts';
+import type { ForeignKey, Relation } from './introspection.ts';
 import type { ViewRelationship } from './view-relationships.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { RestError, singleObjectError } from './errors.ts';
-import type { RenderedRow } from './build/statement.ts';
+import type { RenderedRow } from './build/shapes.ts';
 import type { Representation } from './media.ts';
 
 export interface RestResponse {

@@ -1,94 +1,20 @@
-import { z } from 'zod';
 import type { Database } from '../db/database.ts';
 import { readRestConfig, type RestConfig } from './config.ts';
 import { restoredIntrospection } from './schema-cache-file.ts';
+import {
+  introspection,
+  type Column,
+  type FnArg,
+  type ForeignKey,
+  type IntrospectedFunction,
+  type Relation,
+  type RestFunction,
+  type TableKey,
+} from './introspection.ts';
 import { INTROSPECT_ALL_SQL } from './schema-introspect.sql.ts';
 import { buildRelationships, type Rel } from './relationships.ts';
 import { viewKeyDependencies, viewPrimaryKey } from './view-keys.ts';
 import { viewRelationships, type ForeignKeyEnds } from './view-relationships.ts';
-
-const column = z.object({
-  name: z.string(),
-  type: z.string(),
-  nullable: z.boolean(),
-  default: z.string().nullable(),
-  identity: z.boolean(),
-  generated: z.boolean(),
-});
-const stringList = z
-  .array(z.string())
-  .nullable()
-  .transform((v) => v ?? []);
-const relation = z.object({
-  name: z.string(),
-  kind: z.string(),
-  columns: z.array(column),
-  pk: stringList,
-  uniques: z.array(stringList),
-});
-const foreignKey = z.object({
-  name: z.string(),
-  from: z.string(),
-  to: z.string(),
-  fromColumns: z.array(z.string()),
-  toColumns: z.array(z.string()),
-  oneToOne: z.boolean(),
-});
-const fnArg = z.object({ name: z.string(), type: z.string(), mode: z.string() });
-const fn = z.object({
-  name: z.string(),
-  volatility: z.string(),
-  returnsSet: z.boolean(),
-  returnType: z.string(),
-  returnTypeKind: z.string(),
-  returnColumns: z.array(column).nullable(),
-  defaults: z.number(),
-  rows: z.number(),
-  argRelation: z.string().nullable(),
-  returnRelation: z.string().nullable(),
-  args: z.array(fnArg),
-});
-const viewSource = z.object({
-  oid: z.number(),
-  schema: z.string(),
-  name: z.string(),
-  columns: z.array(z.string()),
-  action: z.string(),
-});
-const tableKey = z.object({
-  name: z.string(),
-  type: z.enum(['p', 'f']),
-  table: z.number(),
-  tableSchema: z.string(),
-  tableName: z.string(),
-  columns: z.array(z.number()),
-  columnNames: z.array(z.string()),
-  refTable: z.number().nullable(),
-  refSchema: z.string().nullable(),
-  refName: z.string().nullable(),
-  refColumns: z.array(z.number()).nullable(),
-  refColumnNames: z.array(z.string()).nullable(),
-  oneToOne: z.boolean(),
-});
-const introspection = z.object({
-  relations: z.array(relation),
-  fks: z.array(foreignKey),
-  functions: z.array(fn),
-  types: z.array(z.string()).nullable(),
-  views: z.array(viewSource),
-  viewKeys: z.array(tableKey),
-});
-
-export type Column = z.infer<typeof column>;
-export type ForeignKey = z.infer<typeof foreignKey>;
-export type FnArg = z.infer<typeof fnArg>;
-export type Relation = z.infer<typeof relation> & { columnMap: Map<string, Column> };
-
-export interface RestFunction extends z.infer<typeof fn> {
-  inArgs: FnArg[];
-  /** Columns of a composite or TABLE result, when the function returns rows. */
-  resultColumns: Column[] | null;
-}
 
 export interface SchemaCache {
   schema: string;
@@ -109,7 +35,7 @@ const outColumn = (a: FnArg): Column => ({
   generated: false,
 });
 
-function toFunction(f: z.infer<typeof fn>): RestFunction {
+function toFunction(f: IntrospectedFunction): RestFunction {
   const inArgs = f.args.filter((a) => a.mode === 'i' || a.mode === 'b' || a.mode === 'v');
   const outArgs = f.args.filter((a) => a.mode === 'o' || a.mode === 'b' || a.mode === 't');
   const resultColumns =
@@ -142,7 +68,7 @@ async function load(db: Database, atStart: boolean): Promise<ApiCache> {
 const EMPTY = { relations: [], fks: [], functions: [], types: [], views: [], viewKeys: [] };
 
 /** The foreign keys touching the tables under the schema's views, end to end. */
-const foreignKeyEnds = (keys: z.infer<typeof tableKey>[]): ForeignKeyEnds[] =>
+const foreignKeyEnds = (keys: TableKey[]): ForeignKeyEnds[] =>
   keys.flatMap((k) =>
     k.type === 'f' && k.refSchema !== null && k.refName !== null && k.refColumnNames !== null
       ? [

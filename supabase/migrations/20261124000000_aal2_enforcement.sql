@@ -49,7 +49,7 @@ grant execute on function private.require_aal2() to authenticated, service_role;
 -- ---------------------------------------------------------------------------------------------------
 -- One RESTRICTIVE policy per table, for every command: it narrows whatever the permissive policies allow.
 -- Every table in public but the public catalogue (pricing_plans, agent_roles) has one, service-only tables
--- included (defence in depth should a grant ever be added); tests/integration/rls-aal.test.ts fails when a
+-- included (defence in depth should a grant ever be added); tests/integration/rls/aal.test.ts fails when a
 -- table is missing, so a new table must add its own.
 
 create policy "profiles: aal2 once a second factor exists" on public.profiles as restrictive for all

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { nowSeconds } from '../../supabase/functions/_shared/local-stripe.ts';
 import { client } from '../helpers/stack.ts';
-import { localEvent, sendEvent } from '../integration/billing-support.ts';
+import { localEvent, sendEvent } from '../helpers/billing-support.ts';
 import { selectAndCheckOut, signUpConfirmed } from './checkout-support.ts';
 import { saveScreenshot } from './screenshots.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { activateAgents } from '../helpers/agents.ts';
-import { reportWorker } from '../integration/reports-support.ts';
+import { reportWorker } from '../helpers/reports-support.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';
 import { signUpThroughForm } from './sign-up.ts';
 

@@ -13,7 +13,7 @@ export function startTestStack(overrides: Parameters<typeof startStack>[0] = {})
     dataDir: 'memory',
     databaseUrl: process.env.VIGIL_TEST_DATABASE_URL || undefined,
     smtpUrl: undefined,
-    // Suites sign in hundreds of times from one address; auth-rate-limits.test.ts keeps the real limits.
+    // Suites sign in hundreds of times from one address; integration/auth/rate-limits.test.ts keeps the real limits.
     auth: { rateLimits: UNLIMITED_RATE_LIMITS },
     ...overrides,
   });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findingSchema } from '../../shared/findings.ts';
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
-import { startVulnerableApi } from '../fixtures/vulnerable-api.ts';
+import { startVulnerableApi } from '../fixtures/web/vulnerable-api.ts';
 import { measure } from './measure.ts';
 
 describe('API scanner', () => {

@@ -3,7 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
-import { aptBinaries, aptPorts, startNginx, startSshd, startVsftpd } from '../fixtures/apt-servers.ts';
+import {
+  aptBinaries,
+  aptPorts,
+  startNginx,
+  startSshd,
+  startVsftpd,
+} from '../fixtures/services/apt-servers.ts';
 import { debianFile } from '../fixtures/debian-packages.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { requires } from '../helpers/requirements.ts';

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import { findingSchema } from '../../shared/findings.ts';
-import type { RunningAccountSite } from '../fixtures/account-site.ts';
-import { startAccountSite } from '../fixtures/account-site.ts';
+import type { RunningAccountSite } from '../fixtures/web/account-site.ts';
+import { startAccountSite } from '../fixtures/web/account-site.ts';
 import { measure } from './measure.ts';
 
 describe('authenticated web scan on a site with destructive account actions', () => {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { startDripServer } from '../fixtures/hostile/drip.ts';
 import { escapeBanners } from '../fixtures/hostile/service-servers.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
-import { startVulnerableWebapp } from '../fixtures/vulnerable-webapp.ts';
+import { startVulnerableWebapp } from '../fixtures/web/vulnerable-webapp.ts';
 
 function scan(
   args: string[],

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
-import { missingLibraries } from '../fixtures/component-libs.ts';
-import { startCurrentLibrariesLighttpd, startOldLibrariesNginx } from '../fixtures/components.ts';
+import { missingLibraries } from '../fixtures/web/component-libs.ts';
+import { startCurrentLibrariesLighttpd, startOldLibrariesNginx } from '../fixtures/web/components.ts';
 import { debian } from '../fixtures/debian-packages.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { requires } from '../helpers/requirements.ts';
@@ -13,7 +13,7 @@ import { measure } from './measure.ts';
 const needs = requires(
   ...missingLibraries().map((spec) => ({
     requirement: `npm:${spec}`,
-    detail: `not in the cache (tests/scanners/run.sh packs it: npx tsx tests/fixtures/component-libs.ts)`,
+    detail: `not in the cache (tests/scanners/run.sh packs it: npx tsx tests/fixtures/web/component-libs.ts)`,
   })),
   debian('nginx'),
   debian('lighttpd'),

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findingSchema } from '../../shared/findings.ts';
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import { connectScan } from '../../agents/scanners/infrastructure/connect-scan.ts';
-import { bannerPorts, startBannerServices } from '../fixtures/banner-services.ts';
-import { startSlowFtp } from '../fixtures/slow-ftp.ts';
+import { bannerPorts, startBannerServices } from '../fixtures/services/banner-services.ts';
+import { startSlowFtp } from '../fixtures/services/slow-ftp.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { measure } from './measure.ts';
 

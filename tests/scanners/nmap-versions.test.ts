@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { Finding } from '../../shared/findings.ts';
-import { aptPorts, startNginx, startSshd } from '../fixtures/apt-servers.ts';
+import { aptPorts, startNginx, startSshd } from '../fixtures/services/apt-servers.ts';
 import { debian } from '../fixtures/debian-packages.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { realServicePorts, startRealServices } from '../fixtures/real-services.ts';

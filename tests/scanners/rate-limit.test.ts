@@ -9,8 +9,8 @@ import { countingProxy, mostInWindow } from '../fixtures/counting-proxy.ts';
 import { chromium } from '../fixtures/debian-packages.ts';
 import type { CountingProxy } from '../fixtures/counting-proxy.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
-import { startVulnerableApi } from '../fixtures/vulnerable-api.ts';
-import { startVulnerableWebapp } from '../fixtures/vulnerable-webapp.ts';
+import { startVulnerableApi } from '../fixtures/web/vulnerable-api.ts';
+import { startVulnerableWebapp } from '../fixtures/web/vulnerable-webapp.ts';
 import { requires } from '../helpers/requirements.ts';
 
 describe('per-target rate limit', () => {

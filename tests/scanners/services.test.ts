@@ -1,4 +1,4 @@
-// Real services from Debian, each misconfigured beside its safe twin (tests/fixtures/service-servers.ts,
+// Real services from Debian, each misconfigured beside its safe twin (tests/fixtures/services/service-servers.ts,
 // database-servers.ts), plus the stand-in twins of the databases Debian does not package. All start
 // once; one infrastructure scan covers every port, as it would on a crowded host; each fixture is then
 // measured on its own ports: every planted issue found, nothing else.
@@ -13,10 +13,10 @@ import {
   startMemcachedSafe,
   startPostgresPair,
   startRedisSafe,
-} from '../fixtures/database-servers.ts';
+} from '../fixtures/databases/database-servers.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { relativeLocation } from '../fixtures/planted.ts';
-import { impacketSmbserver, startImpacketSmb } from '../fixtures/impacket-smb.ts';
+import { impacketSmbserver, startImpacketSmb } from '../fixtures/smb/impacket-smb.ts';
 import {
   smbd,
   startSambaHiddenLogin,
@@ -24,7 +24,7 @@ import {
   startSambaNullSession,
   startSambaRestricted,
   startSambaSmb3Shares,
-} from '../fixtures/samba-servers.ts';
+} from '../fixtures/smb/samba-servers.ts';
 import {
   rshBinaries,
   startNetkitHostsEquiv,
@@ -35,7 +35,7 @@ import {
   startRedoneNoTrust,
   startRedoneOtherHostsEquiv,
   startRedoneTrusting,
-} from '../fixtures/rsh-servers.ts';
+} from '../fixtures/services/rsh-servers.ts';
 import {
   serviceBinaries,
   servicePorts,
@@ -47,15 +47,15 @@ import {
   startVncNoAuth,
   startVsftpdTls,
   startVsftpdWritable,
-} from '../fixtures/service-servers.ts';
-import { startUnpackagedTwins } from '../fixtures/unpackaged-databases.ts';
-import { startCongodbFiles, startCongodbMemory } from '../fixtures/congodb-servers.ts';
+} from '../fixtures/services/service-servers.ts';
+import { startUnpackagedTwins } from '../fixtures/databases/unpackaged-databases.ts';
+import { startCongodbFiles, startCongodbMemory } from '../fixtures/databases/congodb-servers.ts';
 import {
   startExpressPouchdbLocked,
   startExpressPouchdbUnlisted,
   startPouchdbAdminParty,
   startPouchdbListingAdmins,
-} from '../fixtures/couchdb-servers.ts';
+} from '../fixtures/databases/couchdb-servers.ts';
 import type { NpmServerName } from '../fixtures/npm-servers.ts';
 import { npmServerEntry } from '../fixtures/npm-servers.ts';
 import { debianFile } from '../fixtures/debian-packages.ts';

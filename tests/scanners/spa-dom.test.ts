@@ -1,13 +1,13 @@
-// What the browser crawl finds by acting in the page (tests/fixtures/spa-dom.ts): DOM-based XSS in three
+// What the browser crawl finds by acting in the page (tests/fixtures/spa/spa-dom.ts): DOM-based XSS in three
 // sinks (jQuery's .html() from the query string, innerHTML from a hash route, a frame's src), and the SQL
 // injection of a login API the app calls only when its sign-in box is sent. The safe twin (text writers,
 // bound SQL parameters) raises none of it; neither scan ever sends the "delete my account" form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
-import type { RunningDomApp } from '../fixtures/spa-dom.ts';
+import type { RunningDomApp } from '../fixtures/spa/spa-dom.ts';
 import { chromium, debianFile } from '../fixtures/debian-packages.ts';
-import { spaDomNeeds, startSpaDom } from '../fixtures/spa-dom.ts';
+import { spaDomNeeds, startSpaDom } from '../fixtures/spa/spa-dom.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 

@@ -1,15 +1,15 @@
-// The single-page shop (tests/fixtures/spa-shop.ts): nginx serving an empty shell and a bundle, a JSON API
+// The single-page shop (tests/fixtures/spa/spa-shop.ts): nginx serving an empty shell and a bundle, a JSON API
 // behind it, a login. Rendered in Chromium the scan sees what the planted list says, before and after
 // logging in; it notices the session ending and logs in again; it never logs itself out; the hardened twin
 // raises nothing; without a browser the shop is an empty page, and the scan says why it saw so little.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
-import type { RunningShop } from '../fixtures/spa-shop.ts';
-import type { RunningDesk } from '../fixtures/spa-desk.ts';
+import type { RunningShop } from '../fixtures/spa/spa-shop.ts';
+import type { RunningDesk } from '../fixtures/spa/spa-desk.ts';
 import { chromium, debianFile } from '../fixtures/debian-packages.ts';
-import { spaDeskNeeds, startSpaDesk } from '../fixtures/spa-desk.ts';
-import { spaShopNeeds, startSpaShop } from '../fixtures/spa-shop.ts';
+import { spaDeskNeeds, startSpaDesk } from '../fixtures/spa/spa-desk.ts';
+import { spaShopNeeds, startSpaShop } from '../fixtures/spa/spa-shop.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 

@@ -1,4 +1,4 @@
-// Real SSH servers beyond the weak and hardened OpenSSH (tests/fixtures/ssh-servers.ts): OpenSSH with
+// Real SSH servers beyond the weak and hardened OpenSSH (tests/fixtures/ssh/ssh-servers.ts): OpenSSH with
 // legacy host keys, an older Debian build of OpenSSH with known CVEs, Dropbear and ProFTPD's mod_sftp,
 // each with its planted list. They start together once; each scan covers one port.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import {
   startLegacySshd,
   startOldDebianSshd,
   startProftpdSftp,
-} from '../fixtures/ssh-servers.ts';
+} from '../fixtures/ssh/ssh-servers.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 

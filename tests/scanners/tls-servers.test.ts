@@ -1,4 +1,4 @@
-// The TLS checks on real servers from Debian (tests/fixtures/tls-servers.ts): nginx on OpenSSL 3 and
+// The TLS checks on real servers from Debian (tests/fixtures/tls/tls-servers.ts): nginx on OpenSSL 3 and
 // gnutls-serv configured badly in different ways, and a hardened nginx that must raise nothing. One
 // infrastructure scan finds all three TLS ports (none on a standard port) and checks each the same way.
 import { readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import {
   testPki,
   tlsBinaries,
   tlsPorts,
-} from '../fixtures/tls-servers.ts';
+} from '../fixtures/tls/tls-servers.ts';
 import { debianFile } from '../fixtures/debian-packages.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';

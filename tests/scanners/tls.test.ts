@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import { listen } from '../fixtures/http-server.ts';
-import { startWeakTls, weakTlsPortPlanted, weakTlsWebPlanted } from '../fixtures/weak-tls.ts';
+import { startWeakTls, weakTlsPortPlanted, weakTlsWebPlanted } from '../fixtures/tls/weak-tls.ts';
 import { measure } from './measure.ts';
 
 describe('TLS checks', () => {

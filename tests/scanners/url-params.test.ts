@@ -13,7 +13,7 @@ import {
   nginxBinary,
   startApacheRedirects,
   startPhpRedirects,
-} from '../fixtures/redirect-servers.ts';
+} from '../fixtures/web/redirect-servers.ts';
 import { realRoot, requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 

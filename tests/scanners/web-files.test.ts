@@ -5,15 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
-import { aptBinaries } from '../fixtures/apt-servers.ts';
+import { aptBinaries } from '../fixtures/services/apt-servers.ts';
 import { debian, debianFile } from '../fixtures/debian-packages.ts';
-import { apacheBinary, startApacheBad, startApacheGood } from '../fixtures/apt-apache.ts';
-import { lighttpdBinary, lighttpdWebdavModule, startLighttpd } from '../fixtures/apt-lighttpd.ts';
-import { nodeExporterBinary, startNginxSpa, startNodeExporter } from '../fixtures/apt-web-extras.ts';
-import { startExpressApp } from '../fixtures/express-apps.ts';
+import { apacheBinary, startApacheBad, startApacheGood } from '../fixtures/web/apt-apache.ts';
+import { lighttpdBinary, lighttpdWebdavModule, startLighttpd } from '../fixtures/web/apt-lighttpd.ts';
+import { nodeExporterBinary, startNginxSpa, startNodeExporter } from '../fixtures/web/apt-web-extras.ts';
+import { startExpressApp } from '../fixtures/web/express-apps.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { relativeLocation } from '../fixtures/planted.ts';
-import { startSpringActuator } from '../fixtures/spring-actuator.ts';
+import { startSpringActuator } from '../fixtures/web/spring-actuator.ts';
 import type { Unmet } from '../helpers/requirements.ts';
 import { realRoot, requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';

@@ -5,8 +5,8 @@ import { findingSchema } from '../../shared/findings.ts';
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { ScanProgress } from '../../agents/scanners/core/progress.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
-import { startSpa } from '../fixtures/spa.ts';
-import { startVulnerableWebapp } from '../fixtures/vulnerable-webapp.ts';
+import { startSpa } from '../fixtures/spa/spa.ts';
+import { startVulnerableWebapp } from '../fixtures/web/vulnerable-webapp.ts';
 import { measure } from './measure.ts';
 
 describe('web-application scanner', () => {

@@ -1,13 +1,8 @@
 // The API scanner: operations from the OpenAPI document, then authentication, error, injection, method,
 // rate-limit, CORS and header checks.
 import type { ScanOptions, ScanResult } from '../core/context.ts';
-import { FindingSet } from '../core/context.ts';
 import { runChecks } from '../core/checks.ts';
-import { HttpClient } from '../core/http-client.ts';
-import { PHASE_SHARE } from '../core/limits.ts';
-import { PhaseRunner } from '../core/phases.ts';
-import { ProgressTracker } from '../core/progress.ts';
-import { TargetPolicy } from '../target-policy.ts';
+import { startHttpScan } from '../core/http-scan.ts';
 import { parseWebTarget } from '../webapp/index.ts';
 import { apiChecks, apiLimits } from './registry.ts';
 import type { ApiScan } from './registry.ts';
@@ -17,20 +12,7 @@ export { apiLimits };
 export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
   const started = Date.now();
   const target = parseWebTarget(options.target);
-  const policy = new TargetPolicy(options.mode, options.resolver);
-  const client = new HttpClient({
-    policy,
-    signal: options.signal,
-    maxRequests: apiLimits.maxRequests,
-    timeoutMs: apiLimits.timeoutMs,
-    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
-  });
-  const progress = new ProgressTracker(options.onProgress, () => client.requests);
-  const phases = new PhaseRunner(progress, options.signal, {
-    phaseMs: (options.timeLimitMs ?? Number.POSITIVE_INFINITY) * PHASE_SHARE,
-    onPhase: (signal) => client.scope(signal),
-  });
-  const findings = new FindingSet(options.onFinding);
+  const { policy, client, progress, phases, findings } = startHttpScan(options, apiLimits);
   const scan: ApiScan = { options, client, target, operations: [] };
   try {
     await policy.assertUrl(target);

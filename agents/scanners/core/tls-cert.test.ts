@@ -1,4 +1,4 @@
-// The certificate checks on chains made with openssl (tests/fixtures/tls-certs.ts): what a client would
+// The certificate checks on chains made with openssl (tests/fixtures/tls/tls-certs.ts): what a client would
 // conclude from the certificates a server sends, against a given set of trust anchors.
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
@@ -7,7 +7,7 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { makeTestPki, type TestPki } from '../../../tests/fixtures/tls-certs.ts';
+import { makeTestPki, type TestPki } from '../../../tests/fixtures/tls/tls-certs.ts';
 import { certificateFindings, judgeChain } from './tls-cert.ts';
 import { pemCertificates, readAnchorFile, trustStore, type TrustStore } from './tls-trust.ts';
 

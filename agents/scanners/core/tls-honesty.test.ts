@@ -7,7 +7,7 @@ import tls from 'node:tls';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { makeTestPki, type TestPki } from '../../../tests/fixtures/tls-certs.ts';
+import { makeTestPki, type TestPki } from '../../../tests/fixtures/tls/tls-certs.ts';
 import { readClientHello, serverHello } from '../../../tests/fixtures/hostile/listeners.ts';
 import { impossibleChoice, NON_SUITES, serverHelloLie } from './tls-honesty.ts';
 import { surveyTls, type TlsSurvey } from './tls-survey.ts';

@@ -9,7 +9,7 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { readClientHello, serverHello } from '../../../tests/fixtures/hostile/listeners.ts';
-import { makeTestPki, weakDhParams, type TestPki } from '../../../tests/fixtures/tls-certs.ts';
+import { makeTestPki, weakDhParams, type TestPki } from '../../../tests/fixtures/tls/tls-certs.ts';
 import { describeProof, proveByHandshake } from './tls-proof.ts';
 
 const servers: net.Server[] = [];

@@ -2,28 +2,19 @@
 // account or no password, one informational command, and a single marker file stored and deleted again
 // when anonymous FTP may write (ftp-checks.ts).
 import type { Finding } from '../../../shared/findings.ts';
+import type { CheckContext } from './check-context.ts';
 import { couchdbFindings } from './couchdb.ts';
 import { mysqlFindings, postgresqlFindings } from './db-checks.ts';
 import { ftpFindings } from './ftp-checks.ts';
 import { grab } from './grab.ts';
 import type { Step } from './grab.ts';
-import type { ServiceInfo, Timing } from './identify.ts';
+import type { ServiceInfo } from './identify.ts';
 import { slowServiceMs } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';
 import { rshFindings } from './rsh-checks.ts';
 import { smbFindings } from './smb-checks.ts';
 import { sshFindings } from './ssh-checks.ts';
 import { httpGet, mongoCommand, parseMongoReply } from './wire.ts';
-
-export interface CheckContext {
-  address: string;
-  host: string;
-  port: number;
-  location: string;
-  timing: Timing;
-  /** The scan's stop signal: a check ends its conversation at once. */
-  signal?: AbortSignal;
-}
 
 type Check = (ctx: CheckContext, service: ServiceInfo) => Finding[] | Promise<Finding[]>;
 

@@ -35,17 +35,8 @@ export interface ConnectScanOptions {
   threads?: number;
 }
 
-export interface ConnectScanResult {
-  open: number[];
-  /** Connection attempts: each port once, plus `retried`. */
-  attempts: number;
-  /** Attempts made again (a port that timed out, a port started when descriptors ran out). */
-  retried: number;
-  /** Smoothed round-trip time of connection attempts, in milliseconds (the slowest thread's). */
-  rttMs: number;
-  timeoutMs: number;
-  /** Which connection primitive did the work ('tcp_wrap' fast path or 'net.Socket'). */
-  engine: string;
+/** The sweeps' results together (rttMs is the slowest thread's). */
+export interface ConnectScanResult extends SweepResult {
   /** How many threads swept (a thread that could not start leaves its share to the others). */
   threads: number;
 }

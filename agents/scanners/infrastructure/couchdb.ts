@@ -6,7 +6,7 @@
 // PouchDB Server do so even once admins exist). Either one is the finding; a server that refuses both
 // is silent.
 import type { Finding } from '../../../shared/findings.ts';
-import type { CheckContext } from './checks.ts';
+import type { CheckContext } from './check-context.ts';
 import { grab } from './grab.ts';
 import { slowServiceMs } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';

@@ -7,7 +7,7 @@ import net from 'node:net';
 import type { RowDataPacket } from 'mysql2';
 
 import type { Finding } from '../../../shared/findings.ts';
-import type { CheckContext } from './checks.ts';
+import type { CheckContext } from './check-context.ts';
 import { slowServiceMs } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';
 

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { FileInfo } from 'basic-ftp';
 
 import type { Finding } from '../../../shared/findings.ts';
-import type { CheckContext } from './checks.ts';
+import type { CheckContext } from './check-context.ts';
 import { grab } from './grab.ts';
 import type { Step } from './grab.ts';
 import { slowServiceMs } from './identify.ts';

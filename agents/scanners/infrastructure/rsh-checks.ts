@@ -2,7 +2,7 @@
 // would (any client may name any client user): root, whose only trust is its ~/.rhosts, and a few
 // non-root accounts, which /etc/hosts.equiv also trusts. Each claim runs `id`, harmless and read-only.
 import type { Finding } from '../../../shared/findings.ts';
-import type { CheckContext } from './checks.ts';
+import type { CheckContext } from './check-context.ts';
 import type { ServiceInfo } from './identify.ts';
 import { slowServiceMs } from './identify.ts';
 import type { RshTrust } from './r-services.ts';

@@ -1,7 +1,7 @@
 // The SMB findings of one port: exposure, signing, the null session with the shares it lists, and each
 // disk share that session can open and list (smb-session.ts, smb-shares.ts).
 import type { Finding } from '../../../shared/findings.ts';
-import type { CheckContext } from './checks.ts';
+import type { CheckContext } from './check-context.ts';
 import type { ServiceInfo } from './identify.ts';
 import { slowServiceMs } from './identify.ts';
 import { infrastructureFinding } from './rules.ts';

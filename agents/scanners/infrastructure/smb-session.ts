@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 
+import { tlv } from './ber-tlv.ts';
 import type { HiddenShares } from './smb-hidden-shares.ts';
 import { hiddenShares } from './smb-hidden-shares.ts';
 import type { ShareListing } from './smb-shares.ts';
@@ -50,18 +51,6 @@ function sessionSetupBody(token: Buffer): Buffer {
   return Buffer.concat([body, token]);
 }
 
-/** DER element with a definite length (X.690 §8.1.3). */
-function der(tag: number, ...parts: Buffer[]): Buffer {
-  const body = Buffer.concat(parts);
-  const length =
-    body.length < 0x80
-      ? Buffer.from([body.length])
-      : body.length < 0x100
-        ? Buffer.from([0x81, body.length])
-        : Buffer.from([0x82, body.length >> 8, body.length & 0xff]);
-  return Buffer.concat([Buffer.from([tag]), length, body]);
-}
-
 const spnegoOid = Buffer.from('2b0601050502', 'hex'); // 1.3.6.1.5.5.2
 const ntlmOid = Buffer.from('2b0601040182370202' + '0a', 'hex'); // 1.3.6.1.4.1.311.2.2.10
 
@@ -92,12 +81,12 @@ function ntlmAnonymousAuthenticate(challengeFlags: number): Buffer {
 }
 
 const negTokenInit = (mechToken: Buffer) =>
-  der(
+  tlv(
     0x60,
-    der(0x06, spnegoOid),
-    der(0xa0, der(0x30, der(0xa0, der(0x30, der(0x06, ntlmOid))), der(0xa2, der(0x04, mechToken)))),
+    tlv(0x06, spnegoOid),
+    tlv(0xa0, tlv(0x30, tlv(0xa0, tlv(0x30, tlv(0x06, ntlmOid))), tlv(0xa2, tlv(0x04, mechToken)))),
   );
-const negTokenResp = (responseToken: Buffer) => der(0xa1, der(0x30, der(0xa2, der(0x04, responseToken))));
+const negTokenResp = (responseToken: Buffer) => tlv(0xa1, tlv(0x30, tlv(0xa2, tlv(0x04, responseToken))));
 
 export interface SmbProbe {
   dialect: string;

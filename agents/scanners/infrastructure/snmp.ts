@@ -6,6 +6,7 @@ import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 
 import type { Finding } from '../../../shared/findings.ts';
+import { tlv } from './ber-tlv.ts';
 import { infrastructureFinding } from './rules.ts';
 
 const sysDescr = '1.3.6.1.2.1.1.1.0';
@@ -14,16 +15,6 @@ const versions = [
   { wire: 1, name: 'SNMPv2c' },
   { wire: 0, name: 'SNMPv1' },
 ] as const;
-
-function tlv(tag: number, body: Buffer): Buffer {
-  const length =
-    body.length < 0x80
-      ? Buffer.from([body.length])
-      : body.length < 0x100
-        ? Buffer.from([0x81, body.length])
-        : Buffer.from([0x82, body.length >> 8, body.length & 0xff]);
-  return Buffer.concat([Buffer.from([tag]), length, body]);
-}
 
 function integer(value: number): Buffer {
   const bytes: number[] = [];

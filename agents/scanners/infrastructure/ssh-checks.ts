@@ -3,7 +3,7 @@
 // the authentication methods it lists after our "none" request (no credential is ever sent).
 import type { Finding } from '../../../shared/findings.ts';
 import { cvssBaseScore } from '../core/cvss.ts';
-import type { CheckContext } from './checks.ts';
+import type { CheckContext } from './check-context.ts';
 import { grab } from './grab.ts';
 import { slowServiceMs } from './identify.ts';
 import type { ServiceInfo } from './identify.ts';

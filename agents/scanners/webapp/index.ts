@@ -1,12 +1,7 @@
 // The web-application scanner: its checks (registry.ts) over one site, in a session when it has a login.
 import { runChecks } from '../core/checks.ts';
+import { startHttpScan } from '../core/http-scan.ts';
 import type { ScanOptions, ScanResult } from '../core/context.ts';
-import { FindingSet } from '../core/context.ts';
-import { HttpClient } from '../core/http-client.ts';
-import { PHASE_SHARE } from '../core/limits.ts';
-import { PhaseRunner } from '../core/phases.ts';
-import { ProgressTracker } from '../core/progress.ts';
-import { TargetPolicy } from '../target-policy.ts';
 import { webappChecks, webappLimits } from './registry.ts';
 import type { WebScan } from './registry.ts';
 
@@ -24,20 +19,7 @@ export function parseWebTarget(target: string): URL {
 export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
   const started = Date.now();
   const start = parseWebTarget(options.target);
-  const policy = new TargetPolicy(options.mode, options.resolver);
-  const client = new HttpClient({
-    policy,
-    signal: options.signal,
-    maxRequests: webappLimits.maxRequests,
-    timeoutMs: webappLimits.timeoutMs,
-    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
-  });
-  const progress = new ProgressTracker(options.onProgress, () => client.requests);
-  const phases = new PhaseRunner(progress, options.signal, {
-    phaseMs: (options.timeLimitMs ?? Number.POSITIVE_INFINITY) * PHASE_SHARE,
-    onPhase: (signal) => client.scope(signal),
-  });
-  const findings = new FindingSet(options.onFinding);
+  const { policy, client, progress, phases, findings } = startHttpScan(options, webappLimits);
   const scan: WebScan = {
     options,
     policy,

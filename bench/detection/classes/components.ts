@@ -8,14 +8,18 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { runScan } from '../../../agents/scanners/run-scan.ts';
-import { componentLibraries, packageFile, wappalyzerData } from '../../../tests/fixtures/component-libs.ts';
+import {
+  componentLibraries,
+  packageFile,
+  wappalyzerData,
+} from '../../../tests/fixtures/web/component-libs.ts';
 import {
   currentLibrariesSite,
   oldLibrariesSite,
   startCurrentLibrariesLighttpd,
   startOldLibrariesNginx,
-} from '../../../tests/fixtures/components.ts';
-import type { Site } from '../../../tests/fixtures/components.ts';
+} from '../../../tests/fixtures/web/components.ts';
+import type { Site } from '../../../tests/fixtures/web/components.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
 import { runTool } from '../tool-process.ts';
 import type { DetectionFixture, ReferenceTool } from '../types.ts';

@@ -16,7 +16,7 @@ import path from 'node:path';
 
 import { tlsFindings } from '../../../agents/scanners/core/tls-check.ts';
 import { runScan } from '../../../agents/scanners/run-scan.ts';
-import { runServer } from '../../../tests/fixtures/apt-servers.ts';
+import { runServer } from '../../../tests/fixtures/services/apt-servers.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
 import { round } from '../../lib/report.ts';
 import { badsslPki, dhParams, trustBadsslRoot } from '../outside/badssl-pki.ts';

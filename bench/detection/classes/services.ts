@@ -10,21 +10,21 @@
 // Server, CongoDB), beside nmap's couchdb-databases, couchdb-stats, mongodb-databases and mongodb-info;
 // Elasticsearch has no installable server at all (see docs/scanners/proof.md §2).
 import { runScan } from '../../../agents/scanners/run-scan.ts';
-import { startVsftpd } from '../../../tests/fixtures/apt-servers.ts';
+import { startVsftpd } from '../../../tests/fixtures/services/apt-servers.ts';
 import {
   startMariadbPair,
   startMemcachedSafe,
   startPostgresPair,
   startRedisSafe,
-} from '../../../tests/fixtures/database-servers.ts';
-import { startCongodbFiles, startCongodbMemory } from '../../../tests/fixtures/congodb-servers.ts';
+} from '../../../tests/fixtures/databases/database-servers.ts';
+import { startCongodbFiles, startCongodbMemory } from '../../../tests/fixtures/databases/congodb-servers.ts';
 import {
   startExpressPouchdbLocked,
   startExpressPouchdbUnlisted,
   startPouchdbAdminParty,
   startPouchdbListingAdmins,
-} from '../../../tests/fixtures/couchdb-servers.ts';
-import { startImpacketSmb } from '../../../tests/fixtures/impacket-smb.ts';
+} from '../../../tests/fixtures/databases/couchdb-servers.ts';
+import { startImpacketSmb } from '../../../tests/fixtures/smb/impacket-smb.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
 import { startRealServices } from '../../../tests/fixtures/real-services.ts';
 import {
@@ -34,7 +34,7 @@ import {
   startSambaRestricted,
   startSambaSmb1Shares,
   startSambaSmb3Shares,
-} from '../../../tests/fixtures/samba-servers.ts';
+} from '../../../tests/fixtures/smb/samba-servers.ts';
 import {
   startRlogind,
   startSnmpdPrivateCommunity,
@@ -44,7 +44,7 @@ import {
   startVncNoAuth,
   startVsftpdTls,
   startVsftpdWritable,
-} from '../../../tests/fixtures/service-servers.ts';
+} from '../../../tests/fixtures/services/service-servers.ts';
 import {
   startNetkitHostsEquiv,
   startNetkitOtherHost,
@@ -54,7 +54,7 @@ import {
   startRedoneNoTrust,
   startRedoneOtherHostsEquiv,
   startRedoneTrusting,
-} from '../../../tests/fixtures/rsh-servers.ts';
+} from '../../../tests/fixtures/services/rsh-servers.ts';
 import type { NmapRun } from '../nmap-scripts.ts';
 import { nmapScripts } from '../nmap-scripts.ts';
 import { shareAccess, smbclientTool } from '../smb-references.ts';

@@ -1,5 +1,5 @@
-// Single-page apps and logins: the shop of tests/fixtures/spa-shop.ts (nginx, an empty shell, a bundle, a
-// JSON API, a login; and its hardened twin) and the help desk of tests/fixtures/spa-desk.ts (lighttpd, hash
+// Single-page apps and logins: the shop of tests/fixtures/spa/spa-shop.ts (nginx, an empty shell, a bundle, a
+// JSON API, a login; and its hardened twin) and the help desk of tests/fixtures/spa/spa-desk.ts (lighttpd, hash
 // routes, a sessionStorage token), scanned by us (rendered in Chromium, before and after logging in) beside
 // wapiti and whatweb, which do not run JavaScript: their recall on what only the running app shows is the
 // point. Logged in, wapiti gets the session's token as a header, as a person would copy it from the browser.
@@ -9,10 +9,10 @@ import path from 'node:path';
 
 import { runScan } from '../../../agents/scanners/run-scan.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
-import type { RunningDesk } from '../../../tests/fixtures/spa-desk.ts';
-import { spaDeskPorts, spaDeskSessionPlanted, startSpaDesk } from '../../../tests/fixtures/spa-desk.ts';
-import type { RunningShop } from '../../../tests/fixtures/spa-shop.ts';
-import { spaShopSessionPlanted, startSpaShop } from '../../../tests/fixtures/spa-shop.ts';
+import type { RunningDesk } from '../../../tests/fixtures/spa/spa-desk.ts';
+import { spaDeskPorts, spaDeskSessionPlanted, startSpaDesk } from '../../../tests/fixtures/spa/spa-desk.ts';
+import type { RunningShop } from '../../../tests/fixtures/spa/spa-shop.ts';
+import { spaShopSessionPlanted, startSpaShop } from '../../../tests/fixtures/spa/spa-shop.ts';
 import { runTool } from '../tool-process.ts';
 import type { ProcessRun } from '../tool-process.ts';
 import type { DetectionFixture, ReferenceTool, ToolRun } from '../types.ts';

@@ -2,7 +2,7 @@
 // SSH scripts, on six real servers: the weak and hardened OpenSSH, OpenSSH with legacy host keys, an
 // older Debian build of OpenSSH, Dropbear and ProFTPD's mod_sftp.
 import { runScan } from '../../../agents/scanners/run-scan.ts';
-import { aptPorts, startSshd } from '../../../tests/fixtures/apt-servers.ts';
+import { aptPorts, startSshd } from '../../../tests/fixtures/services/apt-servers.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
 import {
   sshPorts,
@@ -10,7 +10,7 @@ import {
   startLegacySshd,
   startOldDebianSshd,
   startProftpdSftp,
-} from '../../../tests/fixtures/ssh-servers.ts';
+} from '../../../tests/fixtures/ssh/ssh-servers.ts';
 import { nmapScripts } from '../nmap-scripts.ts';
 import { nmapSshClaims, sshAuditClaims } from '../ssh-parsers.ts';
 import type { Claim } from '../ssh-parsers.ts';

@@ -1,6 +1,6 @@
 // TLS: our raw-ClientHello survey and certificate checks beside testssl.sh and sslscan, on nginx (OpenSSL 3)
 // and gnutls-serv configured badly in different ways and a hardened nginx that must stay silent
-// (tests/fixtures/tls-servers.ts). Each tool's output is mapped to our rule ids by the functions below;
+// (tests/fixtures/tls/tls-servers.ts). Each tool's output is mapped to our rule ids by the functions below;
 // only what a tool itself flags counts (testssl.sh: a severity above OK/INFO; sslscan: what it colours as
 // weak), never our reading of its raw cipher list.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import {
   startNginxWeakTls,
   testPki,
   tlsPorts,
-} from '../../../tests/fixtures/tls-servers.ts';
+} from '../../../tests/fixtures/tls/tls-servers.ts';
 import { round } from '../../lib/report.ts';
 import {
   sslscanRules,

@@ -5,13 +5,13 @@
 // sites that must stay silent (a hardened Apache, an nginx SPA answering 200 everywhere, Express in
 // production) and the Node SPA fixture.
 import { runScan } from '../../../agents/scanners/run-scan.ts';
-import { startApacheBad, startApacheGood } from '../../../tests/fixtures/apt-apache.ts';
-import { startLighttpd } from '../../../tests/fixtures/apt-lighttpd.ts';
-import { startExpressApp } from '../../../tests/fixtures/express-apps.ts';
-import { startNginxSpa, startNodeExporter } from '../../../tests/fixtures/apt-web-extras.ts';
+import { startApacheBad, startApacheGood } from '../../../tests/fixtures/web/apt-apache.ts';
+import { startLighttpd } from '../../../tests/fixtures/web/apt-lighttpd.ts';
+import { startExpressApp } from '../../../tests/fixtures/web/express-apps.ts';
+import { startNginxSpa, startNodeExporter } from '../../../tests/fixtures/web/apt-web-extras.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
-import { startSpa } from '../../../tests/fixtures/spa.ts';
-import { springPort, startSpringActuator } from '../../../tests/fixtures/spring-actuator.ts';
+import { startSpa } from '../../../tests/fixtures/spa/spa.ts';
+import { springPort, startSpringActuator } from '../../../tests/fixtures/web/spring-actuator.ts';
 import type { DetectionFixture } from '../types.ts';
 import { nmapHttp, wapiti, whatweb } from '../web-files-tools.ts';
 

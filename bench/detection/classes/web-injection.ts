@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { runScan } from '../../../agents/scanners/run-scan.ts';
-import { startFlaskShop } from '../../../tests/fixtures/injection/flask-shop.ts';
-import { startPhpShop } from '../../../tests/fixtures/injection/php-shop.ts';
+import { startFlaskShop } from '../../../tests/fixtures/web/injection/flask-shop.ts';
+import { startPhpShop } from '../../../tests/fixtures/web/injection/php-shop.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
 import { runTool } from '../tool-process.ts';
 import type { DetectionFixture, ReferenceTool, ToolRun } from '../types.ts';

@@ -1,7 +1,6 @@
 import type { Queryable } from '../../db/database.ts';
 import type { Preferences } from '../prefer.ts';
-import type { BuiltLevel, ReadSource } from './read.ts';
-import type { RenderedRow } from './statement.ts';
+import type { BuiltLevel, ReadSource, RenderedRow } from './shapes.ts';
 
 export type CountMode = Preferences['count'];
 

@@ -1,7 +1,7 @@
 import { RestError } from '../errors.ts';
 import type { EmbedItem, SelectItem } from '../parse/select.ts';
 import { ident, qualified } from '../sql.ts';
-import type { BuildContext, BuiltLevel, LevelMode, ReadSource } from './read.ts';
+import type { BuildContext, BuiltLevel, LevelMode, ReadSource } from './shapes.ts';
 import { resolveRelationship, type Relationship } from './relationships.ts';
 import { relatedAlias } from './related-order.ts';
 import { applyAggregate } from './select-column.ts';

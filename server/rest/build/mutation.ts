@@ -1,4 +1,4 @@
-import type { Relation } from '../schema-cache.ts';
+import type { Relation } from '../introspection.ts';
 import { ident, qualified, type Params } from '../sql.ts';
 
 export interface InsertOptions {

@@ -1,7 +1,8 @@
 import { RestError } from '../errors.ts';
 import { closest, fuzzyMatches } from '../fuzzy.ts';
 import type { FkRel, Rel } from '../relationships.ts';
-import type { Relation, SchemaCache } from '../schema-cache.ts';
+import type { SchemaCache } from '../schema-cache.ts';
+import type { Relation } from '../introspection.ts';
 
 /** How an embedded resource joins its parent: column pairs, a junction table, or a function of the row. */
 export interface Relationship {

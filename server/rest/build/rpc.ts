@@ -1,6 +1,7 @@
 import { RestError } from '../errors.ts';
 import { closest, NAME_HINT_MIN_SCORE } from '../fuzzy.ts';
-import type { FnArg, RestFunction, SchemaCache } from '../schema-cache.ts';
+import type { SchemaCache } from '../schema-cache.ts';
+import type { FnArg, RestFunction } from '../introspection.ts';
 import { ident, qualified, type Params } from '../sql.ts';
 
 /**

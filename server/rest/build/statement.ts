@@ -1,6 +1,6 @@
 import type { Representation } from '../media.ts';
 import { totalSql, type CountMode } from './count.ts';
-import type { BuiltLevel, ReadSource } from './read.ts';
+import type { BuiltLevel, ReadSource } from './shapes.ts';
 
 export interface RenderOptions {
   /** `with …` prefix, e.g. the data-modifying CTE of a mutation. */
@@ -17,14 +17,6 @@ export interface RenderOptions {
   stripNulls?: boolean;
   /** JSON rows unless PostgREST's text/csv or GeoJSON FeatureCollection is asked for. */
   media?: Representation;
-}
-
-/** One row back: total (or null), page size and the rows as JSON text rendered by Postgres itself. */
-export interface RenderedRow {
-  total: number | string | null;
-  page: number;
-  body: string;
-  inserted?: number | string | null;
 }
 
 const rowJson = (o: RenderOptions) =>

@@ -1,7 +1,7 @@
 import { parseError, undefinedColumn } from '../errors.ts';
 import type { Field, JsonStep } from '../parse/field.ts';
 import type { Condition, FilterNode } from '../parse/filter.ts';
-import type { Column } from '../schema-cache.ts';
+import type { Column } from '../introspection.ts';
 import { arrayLiteral, ident, type Params } from '../sql.ts';
 
 /** What filters and column expressions at one level may refer to. */

@@ -1,11 +1,12 @@
 import type { Queryable } from '../../db/database.ts';
-import { buildLevel, checkUnusedPaths, type BuildContext, type ReadSource } from '../build/read.ts';
-import { renderStatement, type RenderedRow } from '../build/statement.ts';
+import { buildLevel, checkUnusedPaths } from '../build/read.ts';
+import type { BuildContext, ReadSource, RenderedRow } from '../build/shapes.ts';
+import { renderStatement } from '../build/statement.ts';
 import { RestError, unknownTable } from '../errors.ts';
 import { parseQuery, type ParsedQuery } from '../parse/query.ts';
 import { applyTopLevelRange } from '../parse/range.ts';
 import { contentRange, contentType, renderBody, type RestResponse } from '../respond.ts';
-import type { Relation } from '../schema-cache.ts';
+import type { Relation } from '../introspection.ts';
 import { Params, qualified } from '../sql.ts';
 import { checkPutRange, mutationSql, putMismatch } from './mutation-sql.ts';
 import { planResponse } from './plan.ts';

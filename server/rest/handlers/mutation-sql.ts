@@ -4,7 +4,7 @@ import { relatedOrderSql } from '../build/related-order.ts';
 import { fieldSql, filterSql, type Level } from '../build/where.ts';
 import { RestError, unknownColumnInBody } from '../errors.ts';
 import type { ParsedQuery } from '../parse/query.ts';
-import type { Relation } from '../schema-cache.ts';
+import type { Relation } from '../introspection.ts';
 import { tablePayload } from '../table-body.ts';
 import { ident, qualified, type Params } from '../sql.ts';
 import type { RestRequest } from './request.ts';

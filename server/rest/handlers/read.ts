@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database.ts';
-import { buildLevel, checkUnusedPaths, type BuildContext, type ReadSource } from '../build/read.ts';
+import { buildLevel, checkUnusedPaths } from '../build/read.ts';
+import type { BuildContext, ReadSource } from '../build/shapes.ts';
 import { applyCountMode } from '../build/count.ts';
 import { renderStatement } from '../build/statement.ts';
 import { unknownTable } from '../errors.ts';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database.ts';
 import { RestError } from '../errors.ts';
-import type { RenderedRow } from '../build/statement.ts';
+import type { RenderedRow } from '../build/shapes.ts';
 import type { Preferences } from '../prefer.ts';
 import type { PlanRequest, Representation } from '../media.ts';
 import type { RestResponse } from '../respond.ts';

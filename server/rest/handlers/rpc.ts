@@ -1,12 +1,13 @@
 import { isObject, parseJsonBody } from '../body.ts';
-import { buildLevel, checkUnusedPaths, type BuildContext, type ReadSource } from '../build/read.ts';
+import { buildLevel, checkUnusedPaths } from '../build/read.ts';
+import type { BuildContext, ReadSource } from '../build/shapes.ts';
 import { callSql, chooseFunction, type BodyKind } from '../build/rpc.ts';
 import { renderStatement } from '../build/statement.ts';
 import { RestError } from '../errors.ts';
 import { parseQuery, type ParsedQuery } from '../parse/query.ts';
 import { applyTopLevelRange } from '../parse/range.ts';
 import { contentType, type RestResponse } from '../respond.ts';
-import type { Column, RestFunction } from '../schema-cache.ts';
+import type { Column, RestFunction } from '../introspection.ts';
 import { ident, Params } from '../sql.ts';
 import { planResponse } from './plan.ts';
 import { queryOne, readResponse, type RestRequest } from './request.ts';

@@ -2,11 +2,11 @@ import { Bell, Bot, FileText, ScanSearch } from 'lucide-react';
 import { Link, Navigate } from 'react-router-dom';
 
 import { Card, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
-import { SecuritySummary } from '../../../features/dashboard/components/security-summary.tsx';
 import { hasPendingSelection } from '../../../features/agents/hooks/selected-roles.ts';
 import { useSubscriptionSuccessToast } from '../../../features/billing/hooks/use-subscription-success-toast.ts';
 import { useDocumentTitle } from '../../../hooks/use-document-title.ts';
 import { useAuth } from '../../../lib/auth/auth-context.ts';
+import { SecuritySummary } from './security-summary.tsx';
 
 const SHORTCUTS = [
   {

@@ -1,28 +1,13 @@
 // create-checkout-session (docs/product.md §5, §7, §8): {roleIds, userId} → the URL to send the buyer to.
 import { useMutation } from '@tanstack/react-query';
 
+import { functionErrorText } from '../../../lib/function-error.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { CHECKOUT_MESSAGES } from '../messages.ts';
 
 export interface CheckoutInput {
   roleIds: string[];
   userId: string;
-}
-
-/** The function's own message ({error}) when it answered with one, else the client's. */
-async function messageOf(error: unknown): Promise<string> {
-  const context = (error as { context?: unknown }).context;
-  if (context instanceof Response) {
-    try {
-      const body = (await context.clone().json()) as { error?: unknown };
-      if (typeof body.error === 'string' && body.error) {
-        return body.error;
-      }
-    } catch {
-      // Not JSON (a gateway page): fall through to the generic text.
-    }
-  }
-  return error instanceof Error && error.message ? error.message : CHECKOUT_MESSAGES.activationFailed;
 }
 
 export async function createCheckout({ roleIds, userId }: CheckoutInput): Promise<string> {
@@ -39,7 +24,7 @@ export async function createCheckout({ roleIds, userId }: CheckoutInput): Promis
     body: { roleIds, userId },
   })) as { data: { url?: unknown } | null; error: unknown };
   if (error) {
-    throw new Error(await messageOf(error));
+    throw new Error(await functionErrorText(error, CHECKOUT_MESSAGES.activationFailed));
   }
   if (typeof data?.url !== 'string' || !data.url) {
     throw new Error(CHECKOUT_MESSAGES.noUrl);

@@ -11,6 +11,7 @@ import { useAgentRoles } from '../api/get-agent-roles.ts';
 import { activatedRoleIds, useAgentSubscriptions } from '../api/get-agent-subscriptions.ts';
 import { useTrialAvailable } from '../api/get-trial-availability.ts';
 import { CHECKOUT_MESSAGES } from '../messages.ts';
+import { toggledRole } from '../hooks/selected-roles.ts';
 import { AgentSelectCard } from './agent-select-card.tsx';
 
 /** /dashboard/agents (docs/product.md §2): every role; activated ones locked, others selectable for checkout. */
@@ -25,14 +26,7 @@ export function AgentsPage() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const activated = activatedRoleIds(subscriptions.data);
 
-  const toggle = (roleId: string) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (!next.delete(roleId)) {
-        next.add(roleId);
-      }
-      return next;
-    });
+  const toggle = (roleId: string) => setSelected((current) => toggledRole(current, roleId));
 
   const activate = () => {
     const roleIds = [...selected].filter((id) => !activated.has(id));

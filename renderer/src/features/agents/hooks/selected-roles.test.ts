@@ -5,6 +5,7 @@ import {
   hasPendingSelection,
   readSelectedRoles,
   storeSelectedRoles,
+  toggledRole,
 } from './selected-roles.ts';
 
 function memoryStorage(): Storage {
@@ -68,5 +69,14 @@ describe('selected agent roles', () => {
     expect(() => storeSelectedRoles(['a'])).not.toThrow();
     expect(() => clearSelectedRoles()).not.toThrow();
     expect(readSelectedRoles(null)).toEqual([]);
+  });
+});
+
+describe('toggledRole', () => {
+  it('adds a role that was not selected and takes out one that was, leaving the original set alone', () => {
+    const before = new Set(['a']);
+    expect([...toggledRole(before, 'b')]).toEqual(['a', 'b']);
+    expect([...toggledRole(before, 'a')]).toEqual([]);
+    expect([...before]).toEqual(['a']);
   });
 });

@@ -47,3 +47,12 @@ export function clearSelectedRoles(): void {
     // Nothing stored, nothing to clear.
   }
 }
+
+/** The selection with `roleId` added, or taken out when it was in. */
+export function toggledRole(selected: ReadonlySet<string>, roleId: string): ReadonlySet<string> {
+  const next = new Set(selected);
+  if (!next.delete(roleId)) {
+    next.add(roleId);
+  }
+  return next;
+}

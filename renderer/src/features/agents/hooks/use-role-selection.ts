@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 
 import { useAuth } from '../../../lib/auth/auth-context.ts';
-import { clearSelectedRoles, readSelectedRoles } from './selected-roles.ts';
+import { clearSelectedRoles, readSelectedRoles, toggledRole } from './selected-roles.ts';
 
 export interface RoleSelection {
   selected: ReadonlySet<string>;
@@ -36,13 +36,6 @@ export function useRoleSelection(): RoleSelection {
     // roles is derived from selected; inSync decides whether the history entry needs the new list.
   }, [inSync, navigate, location.pathname]);
 
-  const toggle = (roleId: string) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (!next.delete(roleId)) {
-        next.add(roleId);
-      }
-      return next;
-    });
+  const toggle = (roleId: string) => setSelected((current) => toggledRole(current, roleId));
   return { selected, toggle };
 }

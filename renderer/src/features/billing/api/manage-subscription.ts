@@ -1,25 +1,11 @@
 // billing-portal: cancel at period end, resume, or open the payment provider's portal.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
+import { functionErrorBody } from '../../../lib/function-error.ts';
 import { supabase } from '../../../lib/supabase.ts';
 import { billingKeys } from './keys.ts';
 
 export type BillingAction = 'portal' | 'cancel' | 'resume';
-
-async function messageOf(error: unknown): Promise<string> {
-  const context = (error as { context?: unknown }).context;
-  if (context instanceof Response) {
-    try {
-      const body = (await context.clone().json()) as { error?: unknown };
-      if (typeof body.error === 'string') {
-        return body.error;
-      }
-    } catch {
-      // Not JSON: use the generic text below.
-    }
-  }
-  return 'The subscription could not be updated. Please try again.';
-}
 
 export async function manageSubscription(
   action: BillingAction,
@@ -31,7 +17,9 @@ export async function manageSubscription(
     error: unknown;
   };
   if (error) {
-    throw new Error(await messageOf(error));
+    throw new Error(
+      (await functionErrorBody(error)) ?? 'The subscription could not be updated. Please try again.',
+    );
   }
   return data ?? {};
 }

@@ -4,6 +4,7 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 
+import { functionErrorBody } from '../../../lib/function-error.ts';
 import { supabase } from '../../../lib/supabase.ts';
 
 export interface RegistrationChallenge {
@@ -19,28 +20,13 @@ export interface RegistrationResult {
   session: { access_token: string; refresh_token: string };
 }
 
-async function functionError(error: unknown, fallback: string): Promise<Error> {
-  const context = (error as { context?: unknown }).context;
-  if (context instanceof Response) {
-    try {
-      const body = (await context.clone().json()) as { error?: unknown };
-      if (typeof body.error === 'string') {
-        return new Error(body.error);
-      }
-    } catch {
-      // Not JSON: the fallback below says what failed.
-    }
-  }
-  return new Error(fallback);
-}
-
 async function invoke<T>(body: Record<string, unknown>, fallback: string): Promise<T> {
   const { data, error } = (await (await supabase()).functions.invoke('two-factor-auth', { body })) as {
     data: T | null;
     error: unknown;
   };
   if (error || !data) {
-    throw await functionError(error, fallback);
+    throw new Error((await functionErrorBody(error)) ?? fallback);
   }
   return data;
 }

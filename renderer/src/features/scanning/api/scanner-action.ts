@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase.ts';
 import type { ScannerAction } from '../lib/action-toasts.ts';
 import type { ScannerType } from '../lib/scanners.ts';
-import { functionErrorMessage } from './function-error.ts';
+import { functionErrorText } from '../../../lib/function-error.ts';
 import { scanningKeys } from './keys.ts';
 
 export interface ScannerActionInput {
@@ -41,7 +41,7 @@ export async function scannerAction({
     error: unknown;
   };
   if (error) {
-    throw new Error(await functionErrorMessage(error, FAILED));
+    throw new Error(await functionErrorText(error, FAILED));
   }
   // Guard: a 2xx without success is still a failure the person must see.
   if (!data?.success) {

@@ -9,7 +9,7 @@ import {
   toolActionCompletedToast,
   toolActionFailedToast,
 } from '../lib/action-toasts.ts';
-import { functionErrorMessage } from './function-error.ts';
+import { functionErrorText } from '../../../lib/function-error.ts';
 import { scanningKeys } from './keys.ts';
 
 export interface ToolActionInput {
@@ -37,7 +37,7 @@ export async function toolAction({
     body: { userId, toolType, action, ...(target ? { target } : {}), options: options ?? {} },
   })) as { data: { success?: boolean; message?: string } | null; error: unknown };
   if (error) {
-    throw new Error(await functionErrorMessage(error, ''));
+    throw new Error(await functionErrorText(error, ''));
   }
   if (!data?.success) {
     throw new Error(data?.message ?? '');

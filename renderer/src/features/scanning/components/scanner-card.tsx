@@ -14,6 +14,7 @@ import {
   CardTitle,
 } from '../../../components/ui/card.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { NativeSelect } from '../../../components/ui/native-select.tsx';
 import { useToolAction } from '../api/tool-action.ts';
 import { useScanner } from '../hooks/use-scanner.ts';
 import { severityLabel } from '../lib/scan-status.ts';
@@ -91,19 +92,18 @@ export function ScannerCard({ scanner, userId, targets }: Props) {
                 <label htmlFor={selectId} className="text-sm font-medium">
                   Target
                 </label>
-                <select
+                <NativeSelect
                   id={selectId}
                   value={targetId ?? ''}
                   onChange={(e) => setChosen(e.target.value)}
                   disabled={active}
-                  className="h-10 w-full rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
                 >
                   {eligible.map((t) => (
                     <option key={t.id} value={t.id}>
                       {t.value}
                     </option>
                   ))}
-                </select>
+                </NativeSelect>
               </div>
             ) : (
               <p className="text-sm text-muted-foreground">Add and verify a target below to scan it.</p>

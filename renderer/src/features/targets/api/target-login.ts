@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import type { TargetLogin } from '../../../../../shared/target-login.ts';
 import { supabase } from '../../../lib/supabase.ts';
-import { functionErrorText } from './function-error.ts';
+import { functionErrorText } from '../../../lib/function-error.ts';
 import { targetKeys } from './keys.ts';
 
 async function invoke(body: Record<string, unknown>, fallback: string): Promise<void> {

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { supabase } from '../../../lib/supabase.ts';
 import type { TargetKind } from '../lib/target-input.ts';
-import { functionErrorText } from './function-error.ts';
+import { functionErrorText } from '../../../lib/function-error.ts';
 import { targetKeys } from './keys.ts';
 
 export interface VerifyResult {

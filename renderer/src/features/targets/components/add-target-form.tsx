@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { FormField, fieldAria } from '../../../components/ui/form-field.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input } from '../../../components/ui/input.tsx';
+import { NativeSelect } from '../../../components/ui/native-select.tsx';
 import { toast } from '../../../hooks/use-toast.ts';
 import { useAddTarget } from '../api/add-target.ts';
 import { parseTargetInput, type TargetKind } from '../lib/target-input.ts';
@@ -60,18 +61,13 @@ export function AddTargetForm({ userId }: { userId: string }) {
         <label htmlFor="target-kind" className="text-sm font-medium">
           Target type
         </label>
-        <select
-          id="target-kind"
-          value={kind}
-          onChange={(e) => setKind(e.target.value as TargetKind)}
-          className="h-10 w-full rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-        >
+        <NativeSelect id="target-kind" value={kind} onChange={(e) => setKind(e.target.value as TargetKind)}>
           {kinds.map((k) => (
             <option key={k.value} value={k.value}>
               {k.label}
             </option>
           ))}
-        </select>
+        </NativeSelect>
       </div>
       <div className="space-y-4">
         <FormField id="target-value" label={current.field} error={errors.value}>

@@ -4,6 +4,7 @@ import { TargetLogin, type TargetLoginKind } from '../../../../../shared/target-
 import { Button } from '../../../components/ui/button.tsx';
 import { fieldAria, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
+import { NativeSelect } from '../../../components/ui/native-select.tsx';
 import { toast } from '../../../hooks/use-toast.ts';
 import { useSaveTargetLogin } from '../api/target-login.ts';
 
@@ -101,21 +102,20 @@ export function TargetLoginForm({
         <label htmlFor={`login-${targetId}-kind`} className="text-sm font-medium">
           Login type
         </label>
-        <select
+        <NativeSelect
           id={`login-${targetId}-kind`}
           value={kind}
           onChange={(e) => {
             setKind(e.target.value as TargetLoginKind);
             setErrors({});
           }}
-          className="h-10 w-full rounded-md border border-input bg-background px-3 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
         >
           {kinds.map((k) => (
             <option key={k.value} value={k.value}>
               {k.label}
             </option>
           ))}
-        </select>
+        </NativeSelect>
       </div>
       <div className="grid gap-3 md:grid-cols-2">
         {fieldsOf[kind].map((field) => (
