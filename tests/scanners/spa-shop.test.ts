@@ -58,7 +58,8 @@ describe('web scanner on a single-page shop with a login and an API', shopNeeds,
     const before = shop.events.length;
     const result = await runScan('webapp', { target: shop.target, mode: 'local', login: shop.login });
     const m = measure(result.findings, shop.planted, shop.target);
-    expect(m.missed).toEqual([]);
+    // What the crawl and the login did, should anything be missed.
+    expect(m.missed, JSON.stringify({ crawl: result.crawl, phase_errors: result.phase_errors })).toEqual([]);
     expect(m.unexpected).toEqual([]);
     const events = shop.events.slice(before);
     expect(result.crawl?.login).toMatchObject({ kind: 'form', status: 'logged-in' });
