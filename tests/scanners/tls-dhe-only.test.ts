@@ -23,10 +23,9 @@ import { surveyTls, type TlsSurvey } from '../../agents/scanners/core/tls-survey
 import { runServer } from '../fixtures/apt-servers.ts';
 import { debianFile } from '../fixtures/debian-packages.ts';
 import { weakDhParams } from '../fixtures/tls-certs.ts';
-import { testPki, tlsBinaries } from '../fixtures/tls-servers.ts';
+import { dheOnlyPorts as ports, testPki, tlsBinaries } from '../fixtures/tls-servers.ts';
 import { requires } from '../helpers/requirements.ts';
 
-const ports = { gnutls512: 18451, nginx1024: 18452, gnutlsGood: 18453 } as const;
 /** What a DHE-only server's suites, versions and group can be reported for. */
 const SUITE_RULES = [
   'tls.legacy-protocol',
