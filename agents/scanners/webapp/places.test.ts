@@ -57,6 +57,13 @@ describe('findPlaces', () => {
       asked.push(req.url ?? '');
       if (req.url === '/api/') {
         res.writeHead(403, { 'content-type': 'text/html' }).end('<h1>403 Forbidden</h1>');
+      } else if (req.url === '/api/v2/') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify([
+            { id: 1, email: 'alice.martin@acme.test', role: 'admin' },
+            { id: 2, email: 'bob@acme.test', role: 'staff' },
+          ]),
+        );
       } else if (req.url === '/uploads/') {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Uploads</h1><p>Drop files.</p>');
       } else {
@@ -77,9 +84,20 @@ describe('findPlaces', () => {
       { linked: [new URL('/shop/item.html', origin)], discovered: [new URL('/rest/orders', origin)] },
       { maxRequests: 100, tick: () => undefined },
     );
-    expect(places.list().map((u) => u.pathname)).toEqual(['/', '/shop/', '/rest/', '/api/', '/uploads/']);
+    expect(places.list().map((u) => u.pathname)).toEqual([
+      '/',
+      '/shop/',
+      '/rest/',
+      '/api/',
+      '/api/v2/',
+      '/uploads/',
+    ]);
     const report = places.report();
-    expect(report).toMatchObject({ linked: 2, discovered: 1, wordlist: 2 });
+    expect(report).toMatchObject({ linked: 2, discovered: 1, wordlist: 3 });
+    // What a wordlist place gives anyone is judged on the answer already fetched.
+    expect(places.findings.map((f) => [f.rule_id, new URL(f.location).pathname])).toEqual([
+      ['web.api.personal-data', '/api/v2/'],
+    ]);
     // Each entry not already known once, and the missing answers of their parents (/, /api/, /rest/).
     expect(report.wordlist_requests).toBeLessThanOrEqual(PLACE_WORDLIST.length + 3);
     expect(asked).not.toContain('/rest/');

@@ -4,9 +4,11 @@
 // roots of a short wordlist that the site really has, each judged against what the site answers for a
 // missing directory (soft404.ts), as the exposed-files check judges files.
 import type { PlacesReport } from '../core/context.ts';
+import type { Finding } from '../../../shared/findings.ts';
 import type { HttpClient } from '../core/http-client.ts';
 import { forEachLimit } from '../core/pool.ts';
 import { directoriesOf } from './directories.ts';
+import { personalDataFinding } from './discovery/index.ts';
 import { fileProbeInit, NotFoundOracle } from './soft404.ts';
 
 /**
@@ -68,6 +70,8 @@ export class Places {
     { url: URL; source: keyof Omit<PlacesReport, 'checked' | 'wordlist_requests'> }
   >();
   wordlistRequests = 0;
+  /** What the wordlist's places gave anyone: personal data in their answers, fetched without the session. */
+  readonly findings: Finding[] = [];
 
   constructor(private readonly origin: URL) {}
 
@@ -117,26 +121,39 @@ export async function findPlaces(
   const places = new Places(origin);
   places.add(sources.linked, 'linked');
   places.add(sources.discovered, 'discovered');
-  const oracle = new NotFoundOracle(client, fileProbeInit);
+  // Without the session: a place is what anyone reaches, and what it gives anyone is judged as such.
+  const init = { ...fileProbeInit, anonymous: true };
+  const oracle = new NotFoundOracle(client, init);
   const candidates = PLACE_WORDLIST.map((path) => new URL(path, origin)).filter((url) => !places.has(url));
   const before = client.requests;
   let done = 0;
+  // Kept in the wordlist's order, whatever order the answers come in, so a scan's places read the same.
+  const hits: (Finding | true | undefined)[] = [];
   // One entry at a time per lane: a parent's missing answer is fetched once and shared (NotFoundOracle).
   await forEachLimit(
     candidates,
     4,
-    async (url) => {
+    async (url, index) => {
       tick(++done, candidates.length);
       if (client.requests - before >= maxRequests) {
         return;
       }
-      const response = await client.tryRequest(url, fileProbeInit);
+      const response = await client.tryRequest(url, init);
       if (response && response.status !== 404 && (await oracle.judge(url, response)) !== null) {
-        places.add([new URL('x', url)], 'wordlist');
+        hits[index] = personalDataFinding(url, response) ?? true;
       }
     },
     client.signal,
   );
+  candidates.forEach((url, index) => {
+    const hit = hits[index];
+    if (hit) {
+      places.add([new URL('x', url)], 'wordlist');
+      if (hit !== true) {
+        places.findings.push(hit);
+      }
+    }
+  });
   places.wordlistRequests = client.requests - before;
   return places;
 }

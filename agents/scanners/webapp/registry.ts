@@ -282,10 +282,10 @@ export const webappChecks: readonly Check<WebScan>[] = [
     phase: 'places',
     share: 2,
     category: 'active',
-    rules: [],
+    rules: ['web.api.personal-data'],
     summary:
-      'Gathers every directory found (pages, links, sitemaps, robots.txt, scripts, API documents) and the common directories and API roots of a short wordlist that the site has, judged against its own missing-directory answer, for the per-place checks.',
-    async run(scan, { tick }) {
+      'Gathers every directory found (pages, links, sitemaps, robots.txt, scripts, API documents) and the common directories and API roots of a short wordlist that the site has, judged against its own missing-directory answer, for the per-place checks; personal data those give anyone.',
+    async run(scan, { tick, report }) {
       scan.places = await findPlaces(
         scan.client,
         scan.start,
@@ -295,6 +295,7 @@ export const webappChecks: readonly Check<WebScan>[] = [
         },
         { maxRequests: webappLimits.maxPlaceRequests, tick },
       );
+      report(scan.places.findings);
     },
   },
   {
