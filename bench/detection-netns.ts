@@ -29,10 +29,14 @@ const key = (i: PlantedIssue) => `${i.rule_id} @ ${i.location}`;
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 const pct = (n: number, d: number) => (d === 0 ? 100 : (100 * n) / d);
 
-/** Class modules in bench/detection/classes, optionally only those named in VIGIL_BENCH_DETECTION. */
+/**
+ * Class modules in bench/detection/classes, optionally only those named in VIGIL_BENCH_DETECTION, and of
+ * their fixtures only those whose name holds one of VIGIL_BENCH_DETECTION_FIXTURES (comma-separated).
+ */
 async function classModules(): Promise<{ name: string; fixtures: DetectionFixture[] }[]> {
   const dir = path.resolve(import.meta.dirname, 'detection/classes');
   const wanted = (process.env.VIGIL_BENCH_DETECTION ?? '').split(',').filter(Boolean);
+  const picked = (process.env.VIGIL_BENCH_DETECTION_FIXTURES ?? '').split(',').filter(Boolean);
   const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort();
   const out = [];
   for (const file of files) {
@@ -43,7 +47,12 @@ async function classModules(): Promise<{ name: string; fixtures: DetectionFixtur
     const module = (await import(pathToFileURL(path.join(dir, file)).href)) as {
       fixtures: DetectionFixture[];
     };
-    out.push({ name, fixtures: module.fixtures });
+    const fixtures = module.fixtures.filter(
+      (f) => picked.length === 0 || picked.some((part) => f.name.includes(part)),
+    );
+    if (fixtures.length > 0) {
+      out.push({ name, fixtures });
+    }
   }
   return out;
 }

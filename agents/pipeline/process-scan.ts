@@ -4,7 +4,7 @@
 // notifications. The scan's row is written before the slower analyses, so a stop shows at once.
 import type { Finding, ScanType, Severity } from '../../shared/findings.ts';
 import type { ServiceClient } from '../queue/client.ts';
-import type { CrawlReport } from '../scanners/core/context.ts';
+import type { CrawlReport, PlacesReport } from '../scanners/core/context.ts';
 import type { PhaseFailure } from '../scanners/core/phases.ts';
 import type { ScanStop } from '../scanners/core/scan-stopped.ts';
 import type { ScanResources } from '../scanners/isolation/scan-process.ts';
@@ -29,6 +29,8 @@ export interface ProcessInput {
   stats: { requests: number; duration_ms: number };
   /** Web scans: which crawl ran (and how the login went), shown with the scan. */
   crawl?: CrawlReport;
+  /** Web scans: how many places got the per-place checks, by what found them, what the wordlist cost. */
+  places?: PlacesReport;
   /** A stopped or budget-limited scan: its findings count, but it cannot prove anything fixed. */
   partial: boolean;
   /** Why the scan ended before every check ran (cancelled, time limit, memory cap, crash). */
@@ -106,6 +108,7 @@ export async function processScan(db: ServiceClient, input: ProcessInput): Promi
         scanner: input.scanner,
         // A plain JSON object (its optional fields are left out, never undefined).
         ...(input.crawl ? { crawl: JSON.parse(JSON.stringify(input.crawl)) as Json } : {}),
+        ...(input.places ? { places: { ...input.places } } : {}),
       },
     })
     .eq('id', input.scanId);

@@ -147,6 +147,7 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
     ...(result.crawl
       ? { crawl: saved && 'failed' in saved ? { ...result.crawl, login: saved.failed } : result.crawl }
       : {}),
+    ...(result.places ? { places: result.places } : {}),
     partial: result.partial || reason === 'cancelled',
     ...(result.stopped ? { stopped: result.stopped } : {}),
     phaseErrors: result.phase_errors,

@@ -78,6 +78,19 @@ export interface CrawlReport {
   };
 }
 
+/** Web scans: the places that got the per-place checks (agents/scanners/webapp/places.ts). */
+export interface PlacesReport {
+  /** Places that got the per-place checks. */
+  checked: number;
+  /** Of those, by what found them first. */
+  linked: number;
+  discovered: number;
+  listed: number;
+  wordlist: number;
+  /** Requests the wordlist cost (its entries and their parents' missing answers). */
+  wordlist_requests: number;
+}
+
 /**
  * `partial` is true when the scan was stopped (`stopped` says why: cancelled, its time limit, its memory
  * cap, its request budget, a crash) or a phase failed (`phase_errors`); what it found is kept either way.
@@ -89,6 +102,11 @@ export interface ScanResult extends PhaseOutcome {
   stats: { requests: number; duration_ms: number };
   /** Web scans: which crawl ran (HTML only, or pages rendered in Chromium or Electron). */
   crawl?: CrawlReport;
+  /**
+   * Web scans: how many places (directories) got the per-place checks, by what found them, and what the
+   * wordlist of common directories cost (agents/scanners/webapp/places.ts).
+   */
+  places?: PlacesReport;
 }
 
 /** Findings of one scan, one per rule and location. */

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { makeTestPki, type TestPki } from '../../../tests/fixtures/tls/tls-certs.ts';
 import { readClientHello, serverHello } from '../../../tests/fixtures/hostile/listeners.ts';
+import { ALL_GROUPS } from './tls-hello.ts';
 import { impossibleChoice, NON_SUITES, serverHelloLie } from './tls-honesty.ts';
 import { surveyTls, type TlsSurvey } from './tls-survey.ts';
 
@@ -41,7 +42,7 @@ describe('ServerHello honesty', () => {
 
   it('sees a suite chosen at a version where it cannot exist', () => {
     const survey = (version: 'TLSv1.0' | 'TLSv1.2', suites: number[]): TlsSurvey => ({
-      versions: [{ version, suites, complete: true }],
+      versions: [{ version, suites, complete: true, groups: ALL_GROUPS }],
       serverOrder: null,
       dhBits: null,
       certificates: [],

@@ -3,7 +3,14 @@
 // close. No handshake is ever completed and no application data is sent.
 import net from 'node:net';
 
-import { clientHello, readServerFlight, type ProtocolVersion, type ServerHello } from './tls-hello.ts';
+import {
+  ALL_GROUPS,
+  clientHello,
+  EC_GROUPS,
+  readServerFlight,
+  type ProtocolVersion,
+  type ServerHello,
+} from './tls-hello.ts';
 import { SUITES, suiteCodes } from './tls-suites.ts';
 
 export type HelloOutcome =
@@ -51,7 +58,7 @@ export function connectionGate(slots: number): Gate {
 const MAX_ANSWER = 256 * 1024;
 const isDhe = (code: number) => SUITES.get(code)?.finiteFieldDhe ?? false;
 
-type HelloOptions = ProbeOptions & { full?: boolean; groups?: readonly number[] };
+export type HelloOptions = ProbeOptions & { full?: boolean; groups?: readonly number[] };
 
 /** Sends one ClientHello and reads the answer: to the ServerHello, or to ServerHelloDone when `full`. */
 export function probeHello(
@@ -130,6 +137,11 @@ export interface VersionSupport {
    * offer). False after a timeout: then the list may be short, and no absence may be concluded from it.
    */
   complete: boolean;
+  /**
+   * The supported_groups list later probes of this version send: every group, or the curves alone when
+   * the server chose its DHE suites only from a list without RFC 7919 groups (see enumerateSuites).
+   */
+  groups: readonly number[];
 }
 
 /**
@@ -142,7 +154,7 @@ const PARALLEL_OFFERS = 4;
 async function offerUntilRefused(
   version: ProtocolVersion,
   candidates: number[],
-  options: ProbeOptions,
+  options: HelloOptions,
 ): Promise<{ suites: number[]; complete: boolean }> {
   let remaining = candidates;
   const suites: number[] = [];
@@ -162,7 +174,15 @@ async function offerUntilRefused(
   return { suites, complete: true };
 }
 
-/** Every suite of the registry that `version` accepts. */
+/**
+ * Every suite of the registry that `version` accepts.
+ *
+ * The hellos name every group, the RFC 7919 finite-field ones included (some servers choose DHE only for a
+ * client that names one). A server that enables none of those groups but has a DH group of its own must
+ * then not choose DHE at all (RFC 7919 §4; GnuTLS does so since 3.6), although it serves any client that
+ * names no finite-field group, as OpenSSL's TLS 1.2 client does not: the DHE suites left unaccepted are
+ * offered once more with the curves alone.
+ */
 export async function enumerateSuites(
   version: ProtocolVersion,
   options: ProbeOptions,
@@ -178,9 +198,25 @@ export async function enumerateSuites(
       ),
     ),
   );
+  const suites = results.flatMap((r) => r.suites);
+  let groups: readonly number[] = ALL_GROUPS;
+  // SSLv3 hellos carry no extensions; TLS 1.3 has no DHE suites of the old kind.
+  if (version !== 'SSLv3' && version !== 'TLSv1.3') {
+    const dhe = candidates.filter((code) => isDhe(code) && !suites.includes(code));
+    const again =
+      dhe.length === 0 ? null : await offerUntilRefused(version, dhe, { ...options, groups: EC_GROUPS });
+    if (again && again.suites.length > 0) {
+      suites.push(...again.suites);
+      groups = EC_GROUPS;
+    }
+    if (again) {
+      results.push(again);
+    }
+  }
   return {
     version,
-    suites: results.flatMap((r) => r.suites).sort((a, b) => a - b),
+    suites: suites.sort((a, b) => a - b),
     complete: results.every((r) => r.complete),
+    groups,
   };
 }

@@ -2,7 +2,7 @@
 // each IANA name means (tls-suites.ts).
 import { describe, expect, it } from 'vitest';
 
-import type { ProtocolVersion } from './tls-hello.ts';
+import { ALL_GROUPS, type ProtocolVersion } from './tls-hello.ts';
 import { suiteFindings } from './tls-suite-findings.ts';
 import { describeSuite, SUITES } from './tls-suites.ts';
 import type { TlsSurvey } from './tls-survey.ts';
@@ -17,6 +17,7 @@ function survey(
     version,
     suites: (accepted[version] ?? []).map(code),
     complete: true,
+    groups: ALL_GROUPS,
   }));
   return { versions, serverOrder: KEEPS, dhBits: null, certificates: [], stapled: false, ...extra };
 }

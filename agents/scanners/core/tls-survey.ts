@@ -4,11 +4,12 @@
 import net from 'node:net';
 import tls from 'node:tls';
 
-import { EC_GROUPS, type ProtocolVersion } from './tls-hello.ts';
+import { ALL_GROUPS, EC_GROUPS, type ProtocolVersion } from './tls-hello.ts';
 import {
   connectionGate,
   enumerateSuites,
   probeHello,
+  type HelloOptions,
   type ProbeOptions,
   type VersionSupport,
 } from './tls-probe.ts';
@@ -91,7 +92,7 @@ function certificatesOverTls13(options: ProbeOptions): Promise<{ certificates: B
 async function keepsItsOrder(
   version: ProtocolVersion,
   suites: number[],
-  options: ProbeOptions,
+  options: HelloOptions,
 ): Promise<ServerOrder | null> {
   const pick = async (offer: number[]) => {
     const outcome = offer.length > 0 ? await probeHello(version, offer, options) : null;
@@ -134,10 +135,21 @@ export async function surveyTls(surveyOptions: ProbeOptions): Promise<TlsSurvey>
   const certified = classic.suites.filter(
     (code) => !SUITES.get(code)?.anonymous && !SUITES.get(code)?.preShared,
   );
+  // The groups the enumeration found this version answering to (tls-probe.ts, enumerateSuites).
+  const asked = { ...options, groups: classic.groups };
+  // The DH group older clients get: asked naming curves only, since a server that finds an RFC 7919 group
+  // in the list uses it instead of its own; a server that chooses DHE only for a client naming one is
+  // asked again with every group.
+  const dhGroup = async () => {
+    const first = await probeHello(classic.version, dhe, { ...options, full: true, groups: EC_GROUPS });
+    return first.accepted
+      ? first
+      : probeHello(classic.version, dhe, { ...options, full: true, groups: ALL_GROUPS });
+  };
   const [serverOrder, full, withDh] = await Promise.all([
-    keepsItsOrder(classic.version, classic.suites, options),
-    certified.length === 0 ? null : probeHello(classic.version, certified, { ...options, full: true }),
-    dhe.length === 0 ? null : probeHello(classic.version, dhe, { ...options, full: true, groups: EC_GROUPS }),
+    keepsItsOrder(classic.version, classic.suites, asked),
+    certified.length === 0 ? null : probeHello(classic.version, certified, { ...asked, full: true }),
+    dhe.length === 0 ? null : dhGroup(),
   ]);
   survey.serverOrder = serverOrder;
   if (full?.accepted) {

@@ -55,6 +55,8 @@ export async function errorPageFindings(
   tick: (done: number, total: number) => void,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
+  /** Malformed-path disclosures by the directory that showed them. */
+  const byDirectory = new Map<string, Finding>();
   const getEndpoints = endpoints.filter((e) => e.method === 'GET').slice(0, 12);
   const total = directories.length + getEndpoints.length;
   let done = 0;
@@ -68,7 +70,8 @@ export async function errorPageFindings(
         const provoked = await client.tryRequest(url);
         const what = provoked ? disclosure(provoked, normal) : null;
         if (provoked && what) {
-          findings.push(
+          byDirectory.set(
+            dir.href,
             webappFinding('web.error.verbose', {
               location: url.href,
               evidence: `GET ${url.pathname} (malformed path) answered HTTP ${provoked.status}; ${what}`,
@@ -81,6 +84,13 @@ export async function errorPageFindings(
     },
     client.signal,
   );
+  // One handler answers a directory and everything below it: a subdirectory that discloses the same way
+  // as a directory above it is that same finding, not another.
+  for (const [dir, finding] of byDirectory) {
+    if (![...byDirectory.keys()].some((other) => other !== dir && dir.startsWith(other))) {
+      findings.push(finding);
+    }
+  }
   await forEachLimit(
     getEndpoints,
     4,

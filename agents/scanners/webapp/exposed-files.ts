@@ -94,6 +94,10 @@ const backupLikeName = /\.(bak|old|orig|save|backup|bck|tmp|swp|sql|gz|tgz|zip|t
 export interface FileHints {
   endpoints?: Endpoint[];
   siteMaps?: SiteMaps;
+  /** Every place the scan found beyond the crawl (places.ts): each is looked at for a listing. */
+  places?: URL[];
+  /** Told the subdirectories the listings name, so that the per-place checks run in them too. */
+  onListed?: (directories: URL[]) => void;
 }
 
 const extensionless = (url: URL) => !url.pathname.endsWith('/') && !/\.[^/]*$/.test(url.pathname);
@@ -103,7 +107,7 @@ export async function exposedFileFindings(
   origin: URL,
   pages: Page[],
   onProgress: (done: number, total: number) => void,
-  { endpoints = [], siteMaps }: FileHints = {},
+  { endpoints = [], siteMaps, places = [], onListed }: FileHints = {},
 ): Promise<Finding[]> {
   const oracle = new NotFoundOracle(client);
   const advertised = headerPaths(pages, origin);
@@ -120,15 +124,23 @@ export async function exposedFileFindings(
     48,
   );
   let done = 0;
-  let total = listingCandidates.length + directories.length * 3 + commonDirectories.length;
+  let total = listingCandidates.length + places.length + directories.length * 3 + commonDirectories.length;
   const tick = () => onProgress(++done, Math.max(total, done));
 
   const listings = await listingFindings(
     client,
     oracle,
-    [...listingCandidates, ...commonDirectories.map((d) => new URL(d, origin))],
+    [
+      ...new Map(
+        [...listingCandidates, ...places, ...commonDirectories.map((d) => new URL(d, origin))].map((u) => [
+          u.href,
+          u,
+        ]),
+      ).values(),
+    ],
     tick,
   );
+  onListed?.(listings.subdirectories.map((d) => new URL('x', d)));
   const allDirectories = [
     ...directories,
     ...directoriesOf([...listings.subdirectories.map((d) => new URL('x', d))], origin, 24).filter(

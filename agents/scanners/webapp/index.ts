@@ -50,6 +50,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     ...(crawl
       ? { crawl: { ...crawl, ...(crawled?.session ? { login: crawled.session.report() } : {}) } }
       : {}),
+    ...(scan.places ? { places: scan.places.report() } : {}),
     ...phases.outcome(),
   };
 }

@@ -22,6 +22,7 @@ import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
 import { injectionFindings } from './injection/index.ts';
 import { methodBypassFindings } from './method-bypass.ts';
+import { findPlaces, type Places } from './places.ts';
 import { probeFindings } from './probes.ts';
 import { webappFinding } from './rules.ts';
 import type { WebappRuleId } from './rules.ts';
@@ -49,6 +50,8 @@ export const webappLimits = {
   domXssMs: 45_000,
   /** Resources fetched by the endpoint discovery (JavaScript paths, OpenAPI, API indexes). */
   maxDiscovered: 40,
+  /** Requests the place wordlist may cost (places.ts: its entries and their parents' missing answers). */
+  maxPlaceRequests: 40,
   /** Parameters the injection probes exercise (about 30 requests each when nothing is found). */
   maxInjectionParams: 40,
 };
@@ -67,6 +70,8 @@ export interface WebScan {
   /** Same-origin scripts, fetched; others have an empty body (judged by URL alone). */
   scripts: { url: URL; body: string }[];
   discovery: Discovery;
+  /** Every directory found, by whatever found it, that gets the per-place checks (places.ts). */
+  places?: Places;
   /** Whether a finding of `ruleId` (at `location`) was already filed. */
   found(ruleId: WebappRuleId, location?: string): boolean;
 }
@@ -78,8 +83,9 @@ function interleave<T>(a: T[], b: T[]): T[] {
     .filter((x): x is T => x !== undefined);
 }
 
+/** The places the per-place checks run in: all found (places.ts), or those of the crawl alone. */
 const directories = (scan: WebScan) =>
-  directoriesOf(knownUrls(scan.pages, scan.endpoints, scan.siteMaps), scan.start, 12);
+  scan.places?.list() ?? directoriesOf(knownUrls(scan.pages, scan.endpoints, scan.siteMaps), scan.start, 12);
 /** Endpoints the probes exercise: the crawl's and the discovery's, alternately. */
 const probed = (scan: WebScan) => interleave(scan.endpoints, scan.discovery.endpoints);
 
@@ -272,6 +278,27 @@ export const webappChecks: readonly Check<WebScan>[] = [
     },
   },
   {
+    id: 'web.places',
+    phase: 'places',
+    share: 2,
+    category: 'active',
+    rules: ['web.api.personal-data'],
+    summary:
+      'Gathers every directory found (pages, links, sitemaps, robots.txt, scripts, API documents) and the common directories and API roots of a short wordlist that the site has, judged against its own missing-directory answer, for the per-place checks; personal data those give anyone.',
+    async run(scan, { tick, report }) {
+      scan.places = await findPlaces(
+        scan.client,
+        scan.start,
+        {
+          linked: knownUrls(scan.pages, scan.endpoints, scan.siteMaps),
+          discovered: [...scan.discovery.endpoints.map((e) => e.url), ...scan.discovery.resources],
+        },
+        { maxRequests: webappLimits.maxPlaceRequests, tick },
+      );
+      report(scan.places.findings);
+    },
+  },
+  {
     id: 'web.exposed-files',
     phase: 'exposed files',
     share: 20,
@@ -297,6 +324,9 @@ export const webappChecks: readonly Check<WebScan>[] = [
         await exposedFileFindings(scan.client, scan.start, scan.pages, tick, {
           endpoints: scan.endpoints,
           ...(scan.siteMaps ? { siteMaps: scan.siteMaps } : {}),
+          ...(scan.places
+            ? { places: scan.places.list(), onListed: (dirs: URL[]) => scan.places?.add(dirs, 'listed') }
+            : {}),
         }),
       );
     },
@@ -337,6 +367,10 @@ export const webappChecks: readonly Check<WebScan>[] = [
         ...new Set([
           ...[scan.start.href, ...scan.pages.map((page) => page.url.href)].slice(0, 12),
           ...scan.discovery.resources.slice(0, 12).map((url) => url.href),
+          // Every place found beyond the pages: an API root's CORS policy is often its own.
+          ...directories(scan)
+            .filter((dir) => dir.pathname !== '/')
+            .map((dir) => dir.href),
         ]),
       ];
       let done = 0;
@@ -366,7 +400,7 @@ export const webappChecks: readonly Check<WebScan>[] = [
       report(
         await corsWildcardFindings(
           scan.client,
-          apiCandidates(seen, knownUrls([], scan.endpoints, scan.siteMaps)),
+          apiCandidates(seen, [...knownUrls([], scan.endpoints, scan.siteMaps), ...directories(scan)]),
           tick,
         ),
       );

@@ -58,7 +58,8 @@ function json(response: HttpResponse): unknown {
   }
 }
 
-function personalDataFinding(url: URL, response: HttpResponse): Finding | null {
+/** `web.api.personal-data` when `response` (a 2xx JSON answer to `url`) gives personal data. */
+export function personalDataFinding(url: URL, response: HttpResponse): Finding | null {
   const body = response.status >= 200 && response.status < 300 ? json(response) : undefined;
   const exposed = body === undefined ? null : personalData(body);
   return exposed
