@@ -3,6 +3,7 @@
 import type { ScanOptions, ScanResult } from '../core/context.ts';
 import { FindingSet } from '../core/context.ts';
 import { runChecks } from '../core/checks.ts';
+import type { CategoryReport } from '../core/checks.ts';
 import { HttpClient } from '../core/http-client.ts';
 import { PHASE_SHARE } from '../core/limits.ts';
 import { PhaseRunner } from '../core/phases.ts';
@@ -32,9 +33,12 @@ export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
   });
   const findings = new FindingSet(options.onFinding);
   const scan: ApiScan = { options, client, target, operations: [] };
+  let categories: CategoryReport;
   try {
     await policy.assertUrl(target);
-    await runChecks(apiChecks, scan, phases, findings);
+    categories = await runChecks(apiChecks, scan, phases, findings, {
+      allowIntrusive: options.allowIntrusive === true,
+    });
   } finally {
     client.close();
   }
@@ -44,6 +48,7 @@ export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
     type: 'api',
     findings: findings.list(),
     stats: { requests: client.requests, duration_ms: Date.now() - started },
+    categories,
     ...phases.outcome(),
   };
 }

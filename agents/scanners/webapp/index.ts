@@ -1,5 +1,6 @@
 // The web-application scanner: its checks (registry.ts) over one site, in a session when it has a login.
 import { runChecks } from '../core/checks.ts';
+import type { CategoryReport } from '../core/checks.ts';
 import type { ScanOptions, ScanResult } from '../core/context.ts';
 import { FindingSet } from '../core/context.ts';
 import { HttpClient } from '../core/http-client.ts';
@@ -50,9 +51,12 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     discovery: { endpoints: [], resources: [], findings: [] },
     found: (ruleId, location) => findings.has(ruleId, location),
   };
+  let categories: CategoryReport;
   try {
     await policy.assertUrl(start);
-    await runChecks(webappChecks, scan, phases, findings);
+    categories = await runChecks(webappChecks, scan, phases, findings, {
+      allowIntrusive: options.allowIntrusive === true,
+    });
   } finally {
     await scan.crawled?.close();
     client.close();
@@ -68,6 +72,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     ...(crawl
       ? { crawl: { ...crawl, ...(crawled?.session ? { login: crawled.session.report() } : {}) } }
       : {}),
+    categories,
     ...phases.outcome(),
   };
 }

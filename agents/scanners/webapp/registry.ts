@@ -302,16 +302,38 @@ export const webappChecks: readonly Check<WebScan>[] = [
     },
   },
   {
+    id: 'web.dav-methods',
+    phase: 'write methods',
+    share: 1,
+    category: 'active',
+    rules: ['web.webdav.listing', 'web.method.trace'],
+    summary:
+      'TRACE at the root, and a WebDAV listing (PROPFIND) of each known directory that advertises WebDAV, without the login.',
+    async run(scan, { tick, report }) {
+      report(
+        await writeMethodFindings(scan.client, scan.start, directories(scan), tick, {
+          read: true,
+          write: false,
+        }),
+      );
+    },
+  },
+  {
     id: 'web.write-methods',
     phase: 'write methods',
-    share: 4,
+    share: 3,
     // Intrusive: a WebDAV write is proven by writing a marker file, and deleting it.
     category: 'intrusive',
-    rules: ['web.webdav.write', 'web.webdav.listing', 'web.method.trace'],
+    rules: ['web.webdav.write'],
     summary:
-      'WebDAV (a marker file written and deleted) and TRACE in each known directory, without the login: what anyone may write.',
+      'WebDAV and PUT in each known directory (a marker file written, read back and deleted), without the login: what anyone may write.',
     async run(scan, { tick, report }) {
-      report(await writeMethodFindings(scan.client, scan.start, directories(scan), tick));
+      report(
+        await writeMethodFindings(scan.client, scan.start, directories(scan), tick, {
+          read: false,
+          write: true,
+        }),
+      );
     },
   },
   {
