@@ -32,6 +32,7 @@ import { readSiteMaps } from './site-maps.ts';
 import type { SiteMaps } from './site-maps.ts';
 import { spaFindings } from './spa-checks.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
+import { apiDocsFindings, findApiDocuments } from './api-docs.ts';
 import { writeMethodFindings } from './write-methods.ts';
 
 export const webappLimits = {
@@ -299,6 +300,18 @@ export const webappChecks: readonly Check<WebScan>[] = [
           ...(scan.siteMaps ? { siteMaps: scan.siteMaps } : {}),
         }),
       );
+    },
+  },
+  {
+    id: 'web.api-docs',
+    phase: 'exposed files',
+    share: 1,
+    category: 'passive',
+    rules: ['web.exposed.api-docs'],
+    summary:
+      'OpenAPI / Swagger documents and documentation pages (Swagger UI, ReDoc, RapiDoc) at their common paths, at the root and under /api/, without the login; one finding for the site naming every place.',
+    async run(scan, { tick, report }) {
+      report(apiDocsFindings(scan.start, await findApiDocuments(scan.client, scan.start, tick)));
     },
   },
   {
