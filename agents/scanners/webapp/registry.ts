@@ -17,7 +17,7 @@ import type { Endpoint, Page } from './crawl.ts';
 import { directoriesOf, knownUrls } from './directories.ts';
 import { discoverEndpoints } from './discovery/index.ts';
 import type { Discovery } from './discovery/index.ts';
-import { errorPageFindings } from './error-pages.ts';
+import { errorPageFindings, methodErrorFindings } from './error-pages.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
 import { injectionFindings } from './injection/index.ts';
@@ -447,9 +447,11 @@ export const webappChecks: readonly Check<WebScan>[] = [
     share: 5,
     category: 'active',
     rules: ['web.error.verbose'],
-    summary: 'Malformed requests to each directory and endpoint: stack traces and internals in the error.',
+    summary:
+      'Malformed requests to each directory and endpoint (GET), and a malformed JSON body with POST, PUT, PATCH and DELETE to made-up paths: stack traces and internals in the error.',
     async run(scan, { tick, report }) {
       report(await errorPageFindings(scan.client, directories(scan), scan.endpoints, tick));
+      report(await methodErrorFindings(scan.client, scan.start, directories(scan), tick));
     },
   },
 ];
