@@ -65,8 +65,10 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   fi
 fi
 
-# Real library releases for the component suite, and the database servers Debian does not package (PouchDB
-# Server, CongoDB), from the npm registry (the namespace has no network). Each fails the stage with npm's
+# Real library releases for the component suite, the database servers Debian does not package (PouchDB
+# Server, CongoDB) and web frameworks with their API documentation middleware, from the npm registry (the
+# namespace has no network). Each fails the stage with npm's
 # error, unless the registry is unreachable and CI is not set (then their suites skip, saying so).
 npx tsx tests/fixtures/web/component-libs.ts
 npx tsx tests/fixtures/npm-servers.ts
+npx tsx tests/fixtures/web/api-docs-apps.ts

@@ -841,8 +841,10 @@ export type Database = {
       };
       scan_targets: {
         Row: {
+          allow_intrusive: boolean;
           created_at: string;
           id: string;
+          intrusive_allowed_at: string | null;
           kind: string;
           login_kind: string | null;
           login_updated_at: string | null;
@@ -859,8 +861,10 @@ export type Database = {
           verified_at: string | null;
         };
         Insert: {
+          allow_intrusive?: boolean;
           created_at?: string;
           id?: string;
+          intrusive_allowed_at?: string | null;
           kind: string;
           login_kind?: string | null;
           login_updated_at?: string | null;
@@ -877,8 +881,10 @@ export type Database = {
           verified_at?: string | null;
         };
         Update: {
+          allow_intrusive?: boolean;
           created_at?: string;
           id?: string;
+          intrusive_allowed_at?: string | null;
           kind?: string;
           login_kind?: string | null;
           login_updated_at?: string | null;
@@ -1306,7 +1312,10 @@ export type Database = {
         Args: { p_job: string; p_lease_seconds: number; p_progress?: Json; p_worker: string };
         Returns: string;
       };
-      ingest_findings: { Args: { p_complete: boolean; p_findings: Json; p_scan: string }; Returns: Json };
+      ingest_findings: {
+        Args: { p_complete: boolean; p_findings: Json; p_scan: string; p_unchecked_rules?: string[] };
+        Returns: Json;
+      };
       is_time_zone: { Args: { p_zone: string }; Returns: boolean };
       mark_recommendation_implemented: { Args: { p_recommendation: string }; Returns: string };
       my_trial_available: { Args: never; Returns: boolean };

@@ -9,7 +9,7 @@ import { TargetLogin } from '../../shared/target-login.ts';
 import type { ScanType } from '../../shared/findings.ts';
 import { parsePorts } from '../scanners/infrastructure/ports.ts';
 
-export const usage = `usage: npm run scan -- --type webapp|infrastructure|api --target URL_OR_HOST [--ports LIST] [--openapi URL] [--rate N] [--login FILE] [--max-time SECONDS] [--max-memory MB] [--json]
+export const usage = `usage: npm run scan -- --type webapp|infrastructure|api --target URL_OR_HOST [--ports LIST] [--openapi URL] [--rate N] [--login FILE] [--intrusive] [--max-time SECONDS] [--max-memory MB] [--json]
 
   --type      webapp (crawl and web checks), infrastructure (TCP port scan and service checks) or api (OpenAPI-driven checks)
   --target    a URL (webapp, api) or a host name / IP address (infrastructure)
@@ -19,6 +19,8 @@ export const usage = `usage: npm run scan -- --type webapp|infrastructure|api --
   --login     webapp only: a JSON file with the site's login, to scan logged in too: {"kind":"form","login_url",
               "username_field","password_field","username","password"[,"logged_in_marker"]}, {"kind":"cookie",
               "cookie":"name=value"} or {"kind":"header","header_name":"Authorization","header_value":"Bearer …"}
+  --intrusive also run the intrusive checks, which change the target to prove a problem (a marker file
+              written over WebDAV or anonymous FTP, and deleted); only on a target that is yours (default: left out)
   --max-time  end the scan after this many seconds, 10 to 86400, keeping what it found (default: web 1200,
               api 600, infrastructure 1800, or VIGIL_SCAN_MAX_MINUTES)
   --max-memory  memory cap in MB of the scan's processes, Chromium included, 256 to 65536 (default: web 2048,
@@ -40,6 +42,8 @@ export interface CliArgs {
   rate?: number;
   /** webapp: the site's login, read from the --login file. */
   login?: TargetLogin;
+  /** Also run the intrusive checks (they change the target, and clean up). */
+  intrusive: boolean;
   /** The scan's time limit in seconds. */
   maxTime?: number;
   /** The memory cap of the scan's processes in MB. */
@@ -72,6 +76,7 @@ const schema = z.object({
     .transform(Number)
     .refine((n) => n >= 256 && n <= 65_536, '--max-memory must be between 256 and 65536 MB')
     .optional(),
+  intrusive: z.boolean().default(false),
   json: z.boolean().default(false),
 });
 
@@ -89,6 +94,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         login: { type: 'string' },
         'max-time': { type: 'string' },
         'max-memory': { type: 'string' },
+        intrusive: { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -99,7 +105,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   if (values.help) {
-    return { type: 'webapp', target: '', json: false, help: true };
+    return { type: 'webapp', target: '', intrusive: false, json: false, help: true };
   }
   const parsed = schema.safeParse(values);
   if (!parsed.success) {

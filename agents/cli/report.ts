@@ -40,6 +40,13 @@ export function renderReport(result: ScanResult): string {
   for (const failure of result.phase_errors) {
     lines.push(pc.yellow(`phase "${line(failure.phase, 80)}" did not finish: ${line(failure.error)}`));
   }
+  const categories = result.categories;
+  if (categories) {
+    const skipped = categories.skipped.flatMap((s) => s.checks);
+    lines.push(
+      `checks run: ${categories.ran.join(', ') || 'none'}${skipped.length ? pc.dim(` (intrusive left out: ${skipped.join(', ')}; --intrusive runs them)`) : ''}`,
+    );
+  }
   const crawl = result.crawl;
   if (crawl) {
     const how =

@@ -6,6 +6,7 @@
 // 130 a second Ctrl-C.
 import type { ScanReport } from '../../shared/findings.ts';
 import { SettingsError } from '../../shared/settings.ts';
+import type { CategoryReport } from '../../shared/scan-categories.ts';
 import type { CrawlReport } from '../scanners/core/context.ts';
 import type { PhaseOutcome } from '../scanners/core/phases.ts';
 import { scanStop } from '../scanners/core/scan-stopped.ts';
@@ -16,7 +17,8 @@ import { parseCliArgs, usage, UsageError } from './args.ts';
 import { progressBar, renderReport } from './report.ts';
 
 /** The JSON the command prints: the contract's fields, then what says how complete the scan is. */
-export type CliReport = ScanReport & PhaseOutcome & { crawl?: CrawlReport; resources: ScanResources };
+export type CliReport = ScanReport &
+  PhaseOutcome & { crawl?: CrawlReport; categories?: CategoryReport; resources: ScanResources };
 
 async function main(argv: string[]): Promise<number> {
   let args;
@@ -56,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
       ...(args.openapi === undefined ? {} : { openapi: args.openapi }),
       ...(args.login ? { login: args.login } : {}),
       ...(args.rate === undefined ? {} : { rateLimit: args.rate }),
+      allowIntrusive: args.intrusive,
       limits: {
         ...configured,
         ...(args.maxTime === undefined ? {} : { timeMs: args.maxTime * 1000 }),
@@ -73,6 +76,8 @@ async function main(argv: string[]): Promise<number> {
         stats: result.stats,
         // Web scans: which crawl ran, beside stats (an added field; the contract's fields are unchanged).
         ...(result.crawl ? { crawl: result.crawl } : {}),
+        // Which categories of checks ran, and which were left out (intrusive without --intrusive).
+        ...(result.categories ? { categories: result.categories } : {}),
         partial: result.partial,
         ...(result.stopped ? { stopped: result.stopped } : {}),
         phase_errors: result.phase_errors,

@@ -9,6 +9,7 @@ import type { PhaseFailure } from '../scanners/core/phases.ts';
 import type { ScanStop } from '../scanners/core/scan-stopped.ts';
 import type { ScanResources } from '../scanners/isolation/scan-process.ts';
 import type { Json } from '../../shared/database.types.ts';
+import type { CategoryReport } from '../../shared/scan-categories.ts';
 import { queueNotifications } from '../notify/outbox.ts';
 import { fingerprint } from './fingerprint.ts';
 import { computeInsights } from './insights.ts';
@@ -31,6 +32,8 @@ export interface ProcessInput {
   crawl?: CrawlReport;
   /** Web scans: how many places got the per-place checks, by what found them, what the wordlist cost. */
   places?: PlacesReport;
+  /** Which categories of checks ran, and which were left out for lack of the owner's consent. */
+  categories?: CategoryReport;
   /** A stopped or budget-limited scan: its findings count, but it cannot prove anything fixed. */
   partial: boolean;
   /** Why the scan ended before every check ran (cancelled, time limit, memory cap, crash). */
@@ -71,6 +74,8 @@ export async function processScan(db: ServiceClient, input: ProcessInput): Promi
     p_scan: input.scanId,
     p_findings: rows,
     p_complete: !input.partial && input.finalStatus === 'completed',
+    // Rules of checks left out (intrusive, without consent): this scan proves none of their findings fixed.
+    p_unchecked_rules: [...new Set((input.categories?.skipped ?? []).flatMap((s) => s.rules))],
   });
   if (error) {
     throw new Error(`ingest_findings failed: ${error.message}`);
@@ -109,6 +114,7 @@ export async function processScan(db: ServiceClient, input: ProcessInput): Promi
         // A plain JSON object (its optional fields are left out, never undefined).
         ...(input.crawl ? { crawl: JSON.parse(JSON.stringify(input.crawl)) as Json } : {}),
         ...(input.places ? { places: { ...input.places } } : {}),
+        ...(input.categories ? { categories: JSON.parse(JSON.stringify(input.categories)) as Json } : {}),
       },
     })
     .eq('id', input.scanId);

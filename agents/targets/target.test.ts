@@ -22,6 +22,7 @@ const row = (
   verified_at: null,
   rate_limit: 10,
   max_concurrent_scans: 1,
+  allow_intrusive: false,
 });
 
 describe('targets', () => {

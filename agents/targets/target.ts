@@ -17,6 +17,8 @@ export const ScanTargetRow = z.object({
   rate_limit: z.number().int().min(1),
   /** Scans of the target that may run at once (claim_jobs holds further ones in the queue). */
   max_concurrent_scans: z.number().int().min(1),
+  /** The owner allows intrusive checks on this target (off unless they turned it on). */
+  allow_intrusive: z.boolean(),
 });
 export type ScanTargetRow = z.infer<typeof ScanTargetRow>;
 

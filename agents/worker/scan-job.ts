@@ -29,6 +29,8 @@ export const ScanPayload = z.object({
     })
     .loose()
     .default({}),
+  /** The target's consent to intrusive checks when the scan was queued (absent in older jobs: none). */
+  allow_intrusive: z.boolean().optional(),
 });
 
 /** How often progress is written to the scan row (the UI polls every 5 s and listens live). */
@@ -75,6 +77,10 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
     throw await failScan(e instanceof TargetError ? e.message : String(e));
   }
 
+  // Guard: intrusive checks need the owner's consent when the scan was queued and still now; consent
+  // withdrawn in between wins, and a job from before consent was recorded has none.
+  const allowIntrusive = payload.allow_intrusive === true && target.allow_intrusive;
+
   // Authenticated web scans: the target's saved login, opened with this worker's key.
   const saved = payload.scanner === 'webapp' ? await targetLogin(ctx.db, target, ctx.credentialsKey) : null;
 
@@ -111,6 +117,7 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
       ...(pointAt.openapi ? { openapi: pointAt.openapi } : {}),
       ...(payload.options.ports ? { ports: payload.options.ports } : {}),
       ...(saved && 'login' in saved ? { login: saved.login } : {}),
+      allowIntrusive,
       mode: ctx.mode,
       // The target's request rate, shared among the scans of it that may run at once.
       rateLimit: scanRateLimit(target),
@@ -148,6 +155,7 @@ export async function runScanJob(ctx: JobContext): Promise<Json> {
       ? { crawl: saved && 'failed' in saved ? { ...result.crawl, login: saved.failed } : result.crawl }
       : {}),
     ...(result.places ? { places: result.places } : {}),
+    ...(result.categories ? { categories: result.categories } : {}),
     partial: result.partial || reason === 'cancelled',
     ...(result.stopped ? { stopped: result.stopped } : {}),
     phaseErrors: result.phase_errors,

@@ -24,6 +24,8 @@ describe('authenticated web scan on a site with destructive account actions', ()
     const result = await runScan('webapp', {
       target: site.target,
       mode: 'local',
+      // The write probe (without the session) runs too: the guard must hold for intrusive checks as well.
+      allowIntrusive: true,
       login: site.login,
       browser: null,
     });

@@ -159,7 +159,7 @@ describe('PHP shop on php-fpm, nginx and MariaDB', needs('php'), () => {
     expect(users).not.toMatch(/alice\.martin@|3f9c2a7e/);
   });
 
-  it('reports nothing but plain HTTP on the twin with parametrised queries, escaping and allow-lists', () => {
+  it('reports nothing but plain HTTP and its published API document on the twin with parametrised queries, escaping and allow-lists', () => {
     expectExact('php', 'twin');
   });
 
@@ -181,7 +181,7 @@ describe('Flask shop on Werkzeug with SQLite, PostgreSQL and GraphQL', needs('fl
     expect(evidence('web.api.personal-data', '/api/admin/users')).not.toMatch(/maria\.lopez@|b7f3c9e1/);
   });
 
-  it('reports only what both variants share on the twin (plain HTTP, the Werkzeug version)', () => {
+  it('reports only what both variants share on the twin (plain HTTP, the Werkzeug version, the published API document)', () => {
     expectExact('flask', 'twin');
   });
 });

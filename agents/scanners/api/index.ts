@@ -2,6 +2,7 @@
 // rate-limit, CORS and header checks.
 import type { ScanOptions, ScanResult } from '../core/context.ts';
 import { runChecks } from '../core/checks.ts';
+import type { CategoryReport } from '../core/checks.ts';
 import { startHttpScan } from '../core/http-scan.ts';
 import { parseWebTarget } from '../webapp/index.ts';
 import { apiChecks, apiLimits } from './registry.ts';
@@ -14,9 +15,12 @@ export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
   const target = parseWebTarget(options.target);
   const { policy, client, progress, phases, findings } = startHttpScan(options, apiLimits);
   const scan: ApiScan = { options, client, target, operations: [] };
+  let categories: CategoryReport;
   try {
     await policy.assertUrl(target);
-    await runChecks(apiChecks, scan, phases, findings);
+    categories = await runChecks(apiChecks, scan, phases, findings, {
+      allowIntrusive: options.allowIntrusive === true,
+    });
   } finally {
     client.close();
   }
@@ -26,6 +30,7 @@ export async function runApiScan(options: ScanOptions): Promise<ScanResult> {
     type: 'api',
     findings: findings.list(),
     stats: { requests: client.requests, duration_ms: Date.now() - started },
+    categories,
     ...phases.outcome(),
   };
 }

@@ -4,6 +4,8 @@
 // catalogue's test holds every rule to being declared by some check, and docs/rules.md is generated from
 // these declarations. (ZAP's scan-rule registry and nmap's NSE categories are the models.)
 import type { Finding } from '../../../shared/findings.ts';
+import { checkCategories } from '../../../shared/scan-categories.ts';
+import type { CategoryReport, CheckCategory } from '../../../shared/scan-categories.ts';
 import type { RuleId } from '../catalogue.ts';
 import type { FindingSet } from './context.ts';
 import type { PhaseRunner } from './phases.ts';
@@ -13,9 +15,10 @@ import type { PhaseRunner } from './phases.ts';
  * - active: sends crafted requests (probes for files, Origin headers, injection payloads, handshakes
  *   with chosen suites) that change nothing on the target;
  * - intrusive: may change the target's state to prove a problem (a file written over WebDAV or anonymous
- *   FTP, a form sent), and cleans up what it wrote.
+ *   FTP, a form sent), and cleans up what it wrote. Runs only when the target's owner allows it
+ *   (`scan_targets.allow_intrusive`, carried to the scan as `ScanOptions.allowIntrusive`).
  */
-export type CheckCategory = 'passive' | 'active' | 'intrusive';
+export type { CheckCategory, CategoryReport };
 
 export interface CheckContext {
   /** Progress within the check's phase. */
@@ -46,14 +49,40 @@ export interface Check<Scan> {
 /** A check as the catalogue and the docs see it. */
 export type CheckDeclaration = Omit<Check<never>, 'run'>;
 
-/** Runs `checks` in order, each as a phase of its own under `phases`, filing into `findings`. */
+/** What the scan may do to the target beyond reading it. */
+export interface CheckConsent {
+  /** The target's owner allows checks that change the target (and clean up). Absent: not allowed. */
+  allowIntrusive?: boolean;
+}
+
+/**
+ * Runs `checks` in order, each as a phase of its own under `phases`, filing into `findings`. Intrusive
+ * checks run only with the owner's consent; the report says which categories ran and which were left
+ * out for lack of it (a scan without them is not partial: it did all it was allowed to).
+ */
 export async function runChecks<Scan>(
   checks: readonly Check<Scan>[],
   scan: Scan,
   phases: PhaseRunner,
   findings: FindingSet,
-): Promise<void> {
+  consent: CheckConsent = {},
+): Promise<CategoryReport> {
+  const ran = new Set<CheckCategory>();
+  const skipped = new Map<CheckCategory, { checks: string[]; rules: string[] }>();
   for (const check of checks) {
+    // Guard: a check that changes the target runs only when its owner has said it may.
+    if (check.category === 'intrusive' && consent.allowIntrusive !== true) {
+      const left = skipped.get(check.category) ?? { checks: [], rules: [] };
+      skipped.set(check.category, {
+        checks: [...left.checks, check.id],
+        rules: [...new Set([...left.rules, ...check.rules])],
+      });
+      continue;
+    }
+    // A stopped scan's remaining checks do not run (the phase runner passes over them).
+    if (!phases.stopped) {
+      ran.add(check.category);
+    }
     const declared = new Set<string>(check.rules);
     await phases.run(check.phase, check.share, (tick, signal) =>
       check.run(scan, {
@@ -76,4 +105,8 @@ export async function runChecks<Scan>(
       }),
     );
   }
+  return {
+    ran: checkCategories.filter((c) => ran.has(c)),
+    skipped: [...skipped].map(([category, left]) => ({ category, reason: 'no-consent' as const, ...left })),
+  };
 }

@@ -1,6 +1,7 @@
 // What every scanner receives and returns.
 import type { Finding, ScanType } from '../../../shared/findings.ts';
 import type { ScanBrowserLauncher } from '../../../shared/scan-browser.ts';
+import type { CategoryReport } from '../../../shared/scan-categories.ts';
 import type { TargetLogin } from '../../../shared/target-login.ts';
 import type { ScanMode, Resolver } from '../target-policy.ts';
 import type { PhaseOutcome } from './phases.ts';
@@ -32,6 +33,11 @@ export interface ScanOptions {
   browser?: { launch: ScanBrowserLauncher; engine: 'chromium' | 'electron' } | null;
   /** Web: the target's login; the scan then also crawls and probes in the logged-in session. */
   login?: TargetLogin;
+  /**
+   * The target's owner allows intrusive checks (they change the target to prove a problem, writing only
+   * markers of their own, and clean up). Absent or false: they are left out, and the result says so.
+   */
+  allowIntrusive?: boolean;
   /**
    * The scan's time limit in milliseconds: at it, the running phase is stopped and the scan ends with
    * what it found (partial, stopped for 'deadline'). The isolated runner (scan-process.ts) also enforces
@@ -107,6 +113,11 @@ export interface ScanResult extends PhaseOutcome {
    * wordlist of common directories cost (agents/scanners/webapp/places.ts).
    */
   places?: PlacesReport;
+  /**
+   * Which categories of checks ran, and which were left out for lack of the owner's consent (absent
+   * only when the scan process ended without handing back its result: scan-process.ts).
+   */
+  categories?: CategoryReport;
 }
 
 /** Findings of one scan, one per rule and location. */

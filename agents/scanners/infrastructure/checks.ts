@@ -1,6 +1,6 @@
 // What each identified service is checked for. Every check is harmless: a login with the anonymous
-// account or no password, one informational command, and a single marker file stored and deleted again
-// when anonymous FTP may write (ftp-checks.ts).
+// account or no password and one informational command. Whether anonymous FTP may write (a marker file
+// stored and deleted) is an intrusive check of its own (registry.ts, ftp-checks.ts).
 import type { Finding } from '../../../shared/findings.ts';
 import type { CheckContext } from './check-context.ts';
 import { couchdbFindings } from './couchdb.ts';

@@ -1,6 +1,7 @@
 // FTP: whether the server offers TLS at all (AUTH TLS, RFC 4217), whether it lets the anonymous user in
-// (RFC 1635), and whether that user can write: we store one uniquely named marker file and delete it at
-// once, and say so in the evidence. Nothing else is ever written; nothing existing is touched.
+// (RFC 1635), and, as an intrusive check of its own that runs only with the owner's consent
+// (registry.ts `infra.ftp-write`), whether that user can write: we store one uniquely named marker file
+// and delete it at once, and say so in the evidence. Nothing else is ever written; nothing existing is touched.
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 
@@ -86,7 +87,7 @@ const reply = (error: unknown) =>
     : String(error);
 
 /** Logs in as anonymous again and tries to store and delete one marker; the evidence when it could write. */
-async function anonymousWrite(ctx: CheckContext): Promise<string | null> {
+export async function anonymousWrite(ctx: CheckContext): Promise<string | null> {
   // basic-ftp loads with the first FTP server that lets the anonymous user in, not with every scan.
   const { Client } = await import('basic-ftp');
   const client = new Client(Math.max(ctx.timing.firstByteMs * 4, slowServiceMs));
@@ -149,11 +150,13 @@ export async function ftpFindings(ctx: CheckContext): Promise<Finding[]> {
       evidence: `USER anonymous accepted: ${login}`,
     }),
   );
-  const write = await anonymousWrite(ctx);
-  if (write) {
-    findings.push(
-      infrastructureFinding('infra.ftp.anonymous-write', { location: ctx.location, evidence: write }),
-    );
-  }
   return findings;
+}
+
+/** The intrusive half: whether the anonymous user may write, on a server where it logged in. */
+export async function ftpWriteFindings(ctx: CheckContext): Promise<Finding[]> {
+  const write = await anonymousWrite(ctx);
+  return write
+    ? [infrastructureFinding('infra.ftp.anonymous-write', { location: ctx.location, evidence: write })]
+    : [];
 }

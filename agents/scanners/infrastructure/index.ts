@@ -48,13 +48,16 @@ export async function runInfrastructureScan(options: ScanOptions): Promise<ScanR
   const phases = new PhaseRunner(progress, options.signal, {
     phaseMs: (options.timeLimitMs ?? Number.POSITIVE_INFINITY) * PHASE_SHARE,
   });
-  await runChecks(infrastructureChecks, scan, phases, findings);
+  const categories = await runChecks(infrastructureChecks, scan, phases, findings, {
+    allowIntrusive: options.allowIntrusive === true,
+  });
   progress.finish();
   return {
     target: options.target,
     type: 'infrastructure',
     findings: findings.list(),
     stats: { requests: scan.requests, duration_ms: Date.now() - started },
+    categories,
     ...phases.outcome(),
   };
 }

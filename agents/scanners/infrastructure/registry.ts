@@ -12,6 +12,7 @@ import { connectScan } from './connect-scan.ts';
 import { nmapVersions } from './nmap.ts';
 import { infrastructureRules } from './rules.ts';
 import type { InfrastructureRuleId } from './rules.ts';
+import { ftpWriteFindings } from './ftp-checks.ts';
 import { detectServices } from './service-detection.ts';
 import { snmpFindings } from './snmp.ts';
 
@@ -36,7 +37,7 @@ export interface InfrastructureScan {
 
 const serviceRules = [
   ...(Object.keys(infrastructureRules) as InfrastructureRuleId[]).filter(
-    (id) => id !== 'infra.snmp.default-community',
+    (id) => id !== 'infra.snmp.default-community' && id !== 'infra.ftp.anonymous-write',
   ),
   ...(Object.keys(tlsRules) as TlsRuleId[]),
 ];
@@ -65,9 +66,8 @@ export const infrastructureChecks: readonly Check<InfrastructureScan>[] = [
   {
     id: 'infra.services',
     phase: 'service detection',
-    share: 30,
-    // Intrusive: anonymous FTP's write is proven by storing a marker file, and deleting it.
-    category: 'intrusive',
+    share: 29,
+    category: 'active',
     rules: serviceRules,
     summary:
       'Identifies the service on each open port (banners, probes, a ClientHello) within a per-host budget, then runs its checks: SSH, TLS, databases, file shares, remote shells, cleartext protocols.',
@@ -94,6 +94,41 @@ export const infrastructureChecks: readonly Check<InfrastructureScan>[] = [
       }
       if (signal.aborted) {
         throw new ScanStoppedError('aborted');
+      }
+    },
+  },
+  {
+    id: 'infra.ftp-write',
+    phase: 'service detection',
+    share: 1,
+    // Intrusive: anonymous FTP's write is proven by storing a marker file, and deleting it.
+    category: 'intrusive',
+    rules: ['infra.ftp.anonymous-write'],
+    summary:
+      'On each FTP server that let the anonymous user in: one uniquely named marker file stored (in the login directory or a directory that looks writable) and deleted at once.',
+    async run(scan, { tick, signal, report }) {
+      const servers = scan.findings
+        .list()
+        .filter((f) => f.rule_id === 'infra.ftp.anonymous')
+        .map((f) => ({ location: f.location, port: Number(f.location.split(':').pop()) }))
+        .filter(({ port }) => Number.isInteger(port) && port > 0 && port < 65536);
+      let done = 0;
+      for (const { location, port } of servers) {
+        if (signal.aborted) {
+          break;
+        }
+        scan.requests += 1;
+        report(
+          await ftpWriteFindings({
+            address: scan.target.address,
+            host: scan.host,
+            port,
+            location,
+            timing: { firstByteMs: scan.firstByteMs },
+            signal,
+          }),
+        );
+        tick(++done, servers.length);
       }
     },
   },

@@ -15,6 +15,8 @@ export interface PortableScanOptions {
   openapi?: string;
   rateLimit?: number;
   login?: TargetLogin;
+  /** The target's owner allows intrusive checks (ScanOptions.allowIntrusive). */
+  allowIntrusive: boolean;
   /** false: the HTML crawl only; absent: a system Chromium when one is installed. */
   render?: false;
   timeLimitMs: number;

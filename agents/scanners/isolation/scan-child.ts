@@ -48,6 +48,8 @@ process.on('message', (raw: ToChild) => {
     ...(options.openapi === undefined ? {} : { openapi: options.openapi }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(options.login === undefined ? {} : { login: options.login }),
+    // Guard: only an explicit true from the parent allows checks that change the target.
+    allowIntrusive: options.allowIntrusive === true,
     ...(options.render === false ? { browser: null } : {}),
     timeLimitMs: options.timeLimitMs,
     signal: controller.signal,

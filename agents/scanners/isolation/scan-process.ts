@@ -35,7 +35,16 @@ const STDERR_TAIL = 8192;
 
 export interface IsolatedScanOptions extends Pick<
   ScanOptions,
-  'target' | 'mode' | 'ports' | 'openapi' | 'rateLimit' | 'login' | 'signal' | 'onProgress' | 'onFinding'
+  | 'target'
+  | 'mode'
+  | 'ports'
+  | 'openapi'
+  | 'rateLimit'
+  | 'login'
+  | 'allowIntrusive'
+  | 'signal'
+  | 'onProgress'
+  | 'onFinding'
 > {
   /** false: the HTML crawl only (no browser); absent: a system Chromium when one is installed. */
   render?: false;
@@ -218,6 +227,7 @@ export async function runIsolatedScan(
       ...(options.openapi === undefined ? {} : { openapi: options.openapi }),
       ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
       ...(options.login === undefined ? {} : { login: options.login }),
+      allowIntrusive: options.allowIntrusive === true,
       ...(options.render === false ? { render: false as const } : {}),
       timeLimitMs: limits.timeMs,
     };

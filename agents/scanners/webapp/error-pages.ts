@@ -1,6 +1,8 @@
 // Verbose error pages: a malformed path or parameter makes the application fail, and a badly configured
 // one shows the stack trace, its debug page, or its framework and version. Differential: what the
 // normal request already shows is never blamed on the malformed one.
+import { randomBytes } from 'node:crypto';
+
 import type { Finding } from '../../../shared/findings.ts';
 import type { HttpClient, HttpResponse } from '../core/http-client.ts';
 import { header } from '../core/http-client.ts';
@@ -125,4 +127,68 @@ export async function errorPageFindings(
     client.signal,
   );
   return findings;
+}
+
+/** Methods that carry a body, each sent with a malformed one; DELETE too (frameworks parse its body alike). */
+const bodyMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** A JSON body cut short: what a body parser placed before the routes (Express's express.json()) throws on. */
+const brokenJson = '{"vigil": ';
+
+/**
+ * Error handling on every method: a malformed JSON body sent with POST, PUT, PATCH and DELETE to a path that
+ * does not exist, under the root and the known directories (a made-up path: no route runs, so nothing on the
+ * target changes; only what parses every request first, and the error handler, answer). A stack trace or a
+ * debug page that the same path's GET answer does not show is the error handler's, a server-wide cause:
+ * one finding at the site's root naming every method and place that showed it.
+ */
+export async function methodErrorFindings(
+  client: HttpClient,
+  start: URL,
+  directories: URL[],
+  tick: (done: number, total: number) => void,
+): Promise<Finding[]> {
+  const root = new URL('/', start);
+  const bases = [root, ...directories.filter((d) => d.href !== root.href)].slice(0, 6);
+  const shown: string[] = [];
+  let first = null as string | null;
+  let done = 0;
+  await forEachLimit(
+    bases,
+    2,
+    async (base) => {
+      const url = new URL(`vigil-${randomBytes(4).toString('hex')}`, base);
+      // Without the login of an authenticated scan: the error handler is the same for everyone.
+      const normal = await client.tryRequest(url, { anonymous: true });
+      for (const method of bodyMethods) {
+        const provoked = await client.tryRequest(url, {
+          anonymous: true,
+          method,
+          body: brokenJson,
+          // Node frames no body of its own for DELETE: the length says there is one.
+          headers: {
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(brokenJson)),
+          },
+          // Guard: a made-up path, never followed elsewhere; a redirect is an answer like any other.
+          followRedirects: 'none',
+        });
+        const what = provoked ? disclosure(provoked, normal) : null;
+        if (provoked && what) {
+          shown.push(`${method} ${url.pathname} (HTTP ${provoked.status})`);
+          first ??= what;
+        }
+      }
+      tick(++done, bases.length);
+    },
+    client.signal,
+  );
+  if (shown.length === 0 || first === null) {
+    return [];
+  }
+  return [
+    webappFinding('web.error.verbose', {
+      location: root.href,
+      evidence: `a malformed JSON body sent to a path that does not exist: ${shown.slice(0, 12).join(', ')}${shown.length > 12 ? ` and ${shown.length - 12} more` : ''}; ${first}`,
+    }),
+  ];
 }

@@ -1,5 +1,6 @@
 // The web-application scanner: its checks (registry.ts) over one site, in a session when it has a login.
 import { runChecks } from '../core/checks.ts';
+import type { CategoryReport } from '../core/checks.ts';
 import { startHttpScan } from '../core/http-scan.ts';
 import type { ScanOptions, ScanResult } from '../core/context.ts';
 import { webappChecks, webappLimits } from './registry.ts';
@@ -32,9 +33,12 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
     discovery: { endpoints: [], resources: [], findings: [] },
     found: (ruleId, location) => findings.has(ruleId, location),
   };
+  let categories: CategoryReport;
   try {
     await policy.assertUrl(start);
-    await runChecks(webappChecks, scan, phases, findings);
+    categories = await runChecks(webappChecks, scan, phases, findings, {
+      allowIntrusive: options.allowIntrusive === true,
+    });
   } finally {
     await scan.crawled?.close();
     client.close();
@@ -51,6 +55,7 @@ export async function runWebappScan(options: ScanOptions): Promise<ScanResult> {
       ? { crawl: { ...crawl, ...(crawled?.session ? { login: crawled.session.report() } : {}) } }
       : {}),
     ...(scan.places ? { places: scan.places.report() } : {}),
+    categories,
     ...phases.outcome(),
   };
 }

@@ -17,7 +17,7 @@ import type { Endpoint, Page } from './crawl.ts';
 import { directoriesOf, knownUrls } from './directories.ts';
 import { discoverEndpoints } from './discovery/index.ts';
 import type { Discovery } from './discovery/index.ts';
-import { errorPageFindings } from './error-pages.ts';
+import { errorPageFindings, methodErrorFindings } from './error-pages.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
 import { injectionFindings } from './injection/index.ts';
@@ -33,6 +33,7 @@ import { readSiteMaps } from './site-maps.ts';
 import type { SiteMaps } from './site-maps.ts';
 import { spaFindings } from './spa-checks.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
+import { apiDocsFindings, findApiDocuments } from './api-docs.ts';
 import { writeMethodFindings } from './write-methods.ts';
 
 export const webappLimits = {
@@ -332,16 +333,50 @@ export const webappChecks: readonly Check<WebScan>[] = [
     },
   },
   {
+    id: 'web.api-docs',
+    phase: 'exposed files',
+    share: 1,
+    category: 'passive',
+    rules: ['web.exposed.api-docs'],
+    summary:
+      'OpenAPI / Swagger documents and documentation pages (Swagger UI, ReDoc, RapiDoc) at their common paths, at the root and under /api/, without the login; one finding for the site naming every place.',
+    async run(scan, { tick, report }) {
+      report(apiDocsFindings(scan.start, await findApiDocuments(scan.client, scan.start, tick)));
+    },
+  },
+  {
+    id: 'web.dav-methods',
+    phase: 'write methods',
+    share: 1,
+    category: 'active',
+    rules: ['web.webdav.listing', 'web.method.trace'],
+    summary:
+      'TRACE at the root, and a WebDAV listing (PROPFIND) of each known directory that advertises WebDAV, without the login.',
+    async run(scan, { tick, report }) {
+      report(
+        await writeMethodFindings(scan.client, scan.start, directories(scan), tick, {
+          read: true,
+          write: false,
+        }),
+      );
+    },
+  },
+  {
     id: 'web.write-methods',
     phase: 'write methods',
-    share: 4,
+    share: 3,
     // Intrusive: a WebDAV write is proven by writing a marker file, and deleting it.
     category: 'intrusive',
-    rules: ['web.webdav.write', 'web.webdav.listing', 'web.method.trace'],
+    rules: ['web.webdav.write'],
     summary:
-      'WebDAV (a marker file written and deleted) and TRACE in each known directory, without the login: what anyone may write.',
+      'WebDAV and PUT in each known directory (a marker file written, read back and deleted), without the login: what anyone may write.',
     async run(scan, { tick, report }) {
-      report(await writeMethodFindings(scan.client, scan.start, directories(scan), tick));
+      report(
+        await writeMethodFindings(scan.client, scan.start, directories(scan), tick, {
+          read: false,
+          write: true,
+        }),
+      );
     },
   },
   {
@@ -446,9 +481,11 @@ export const webappChecks: readonly Check<WebScan>[] = [
     share: 5,
     category: 'active',
     rules: ['web.error.verbose'],
-    summary: 'Malformed requests to each directory and endpoint: stack traces and internals in the error.',
+    summary:
+      'Malformed requests to each directory and endpoint (GET), and a malformed JSON body with POST, PUT, PATCH and DELETE to made-up paths: stack traces and internals in the error.',
     async run(scan, { tick, report }) {
       report(await errorPageFindings(scan.client, directories(scan), scan.endpoints, tick));
+      report(await methodErrorFindings(scan.client, scan.start, directories(scan), tick));
     },
   },
 ];

@@ -7,6 +7,15 @@ const A01 = 'A01:2021 Broken Access Control';
 const A05 = 'A05:2021 Security Misconfiguration';
 
 export const webappFileRules = {
+  'web.exposed.api-docs': {
+    title: 'API documentation published to anyone (OpenAPI / Swagger document or UI)',
+    cwe: 'CWE-200',
+    owasp: A05,
+    family: 'leakage',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:N/A:N',
+    remediation:
+      'Serve the OpenAPI document and its Swagger UI / ReDoc page only to people who need them: leave the route out of production builds (swagger-ui-express, @fastify/swagger-ui, springdoc: springdoc.api-docs.enabled=false) or put it behind authentication; an attacker otherwise gets every endpoint, parameter and model, internal ones included.',
+  },
   'web.webdav.write': {
     title: 'Anyone can write files on the server (WebDAV / HTTP PUT)',
     cwe: 'CWE-284',

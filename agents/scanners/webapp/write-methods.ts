@@ -112,17 +112,24 @@ async function propfindListing(client: HttpClient, dir: URL): Promise<string | n
   return `PROPFIND Depth: 1 answered 207 with ${members.length} members${members.length ? `: ${members.slice(0, 5).join(', ')}` : ''}`;
 }
 
+/**
+ * `read`: TRACE and the WebDAV listing (active: they change nothing); `write`: the marker written, copied,
+ * moved and deleted (intrusive: run only with the owner's consent, as a check of its own).
+ */
 export async function writeMethodFindings(
   client: HttpClient,
   start: URL,
   directories: URL[],
   tick: (done: number, total: number) => void,
+  parts: { read: boolean; write: boolean } = { read: true, write: true },
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  const trace = await send(client, new URL('/', start), {
-    method: 'TRACE',
-    headers: { 'x-vigil-trace': 'echo-check' },
-  });
+  const trace = !parts.read
+    ? null
+    : await send(client, new URL('/', start), {
+        method: 'TRACE',
+        headers: { 'x-vigil-trace': 'echo-check' },
+      });
   // TRACE proper echoes the request it received (message/http); a page that ignores the method does not.
   if (
     trace?.status === 200 &&
@@ -153,11 +160,11 @@ export async function writeMethodFindings(
       const { dav, allow } = await options(client, dir);
       const advertised =
         dav !== '' || allow.some((m) => ['PUT', 'MKCOL', 'PROPFIND', 'MOVE', 'COPY'].includes(m));
-      const writes = blind || advertised ? await proveWrites(client, dir, advertised) : null;
+      const writes = parts.write && (blind || advertised) ? await proveWrites(client, dir, advertised) : null;
       if (writes) {
         findings.push(webappFinding('web.webdav.write', { location: dir.href, evidence: writes }));
       }
-      if (advertised) {
+      if (parts.read && advertised) {
         const listing = await propfindListing(client, dir);
         if (listing) {
           findings.push(

@@ -259,6 +259,7 @@ const servicesFixture = (
       runScan('infrastructure', {
         target: f.target,
         mode: 'local',
+        allowIntrusive: true,
         ports: [...tcp.map(String), ...udp.map((p) => `U:${p}`)].join(','),
       }),
     tools: [nmap(tcp, udp), ...extraTools],

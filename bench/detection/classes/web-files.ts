@@ -22,7 +22,7 @@ const fixture = (name: string, start: () => Promise<RunningFixture>): DetectionF
   name,
   classOf: (issue: PlantedIssue) => (fileRules.test(issue.rule_id) ? 'web-files' : 'web-other'),
   start,
-  scan: (f) => runScan('webapp', { target: f.target, mode: 'local' }),
+  scan: (f) => runScan('webapp', { target: f.target, mode: 'local', allowIntrusive: true }),
   tools: [wapiti, nmapHttp, whatweb],
 });
 

@@ -1,5 +1,6 @@
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { useRecentScans } from '../api/get-recent-scans.ts';
+import { categoriesNote } from '../../../../../shared/scan-categories.ts';
 import { completenessNote } from '../../../../../shared/scan-completeness.ts';
 import { crawlNote } from '../lib/crawl-note.ts';
 import { severityLabel } from '../lib/scan-status.ts';
@@ -55,6 +56,7 @@ export function RecentScans({ userId }: { userId: string }) {
               {scans.data.map((scan) => {
                 const note = crawlNote(scan.analyzed_results);
                 const completeness = completenessNote(scan.analyzed_results);
+                const categories = categoriesNote(scan.analyzed_results);
                 return (
                   <tr key={scan.id} className="border-t">
                     <td className="p-3">{nameOf(scan.scan_type)}</td>
@@ -88,6 +90,18 @@ export function RecentScans({ userId }: { userId: string }) {
                             </p>
                           )}
                         </details>
+                      ) : null}
+                      {categories ? (
+                        <span
+                          className="mt-1 block max-w-[16rem] text-xs text-muted-foreground"
+                          title={
+                            categories.skipped.length
+                              ? `Not run: ${categories.skipped.join(', ')}. The target's owner can allow intrusive checks in the target list.`
+                              : undefined
+                          }
+                        >
+                          {categories.text}
+                        </span>
                       ) : null}
                     </td>
                     <td className="p-3">

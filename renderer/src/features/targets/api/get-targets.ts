@@ -20,6 +20,8 @@ export type ScanTarget = Pick<
   | 'login_kind'
   | 'login_url'
   | 'login_updated_at'
+  | 'allow_intrusive'
+  | 'intrusive_allowed_at'
 >;
 
 export async function getTargets(userId: string): Promise<ScanTarget[]> {
@@ -28,7 +30,7 @@ export async function getTargets(userId: string): Promise<ScanTarget[]> {
   )
     .from('scan_targets')
     .select(
-      'id, kind, value, openapi_url, verification_token, verified_at, verification_method, verification_error, created_at, login_kind, login_url, login_updated_at',
+      'id, kind, value, openapi_url, verification_token, verified_at, verification_method, verification_error, created_at, login_kind, login_url, login_updated_at, allow_intrusive, intrusive_allowed_at',
     )
     .eq('user_id', userId)
     .order('created_at', { ascending: false });

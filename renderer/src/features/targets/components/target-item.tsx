@@ -7,6 +7,7 @@ import type { ScanTarget } from '../api/get-targets.ts';
 import { useRemoveTarget } from '../api/remove-target.ts';
 import { useVerifyTarget } from '../api/verify-target.ts';
 import { type TargetKind, verificationInstructions } from '../lib/target-input.ts';
+import { IntrusiveConsentSection } from './intrusive-consent.tsx';
 import { TargetLoginSection } from './target-login.tsx';
 
 const copy = (text: string) =>
@@ -120,6 +121,7 @@ export function TargetItem({ target }: { target: ScanTarget }) {
         </div>
       )}
       {kind === 'url' ? <TargetLoginSection target={target} /> : null}
+      <IntrusiveConsentSection target={target} />
       <div className="flex flex-wrap gap-2">
         {!target.verified_at ? (
           <Button type="button" onClick={runVerify} disabled={verify.isPending}>
