@@ -45,7 +45,7 @@ for (const suite of suites) {
     let result: ScanResult;
     beforeAll(async () => {
       fixture = await suite.start();
-      result = await runScan('webapp', { target: fixture.target, mode: 'local' });
+      result = await runScan('webapp', { target: fixture.target, mode: 'local', allowIntrusive: true });
     }, 120_000);
     afterAll(async () => {
       await fixture?.close();

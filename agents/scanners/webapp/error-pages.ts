@@ -129,13 +129,17 @@ export async function errorPageFindings(
   return findings;
 }
 
-/** Methods that carry a body, each sent with a malformed one; DELETE too (frameworks parse its body alike). */
-const bodyMethods = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/**
+ * Methods that carry a body, each sent with a malformed one; DELETE too (frameworks parse its body alike).
+ * Never PUT: a server that stores whatever is PUT (WebDAV) would keep our body as a file, and writing is
+ * for intrusive checks only, with the owner's consent. Frameworks parse PUT's body as they parse POST's.
+ */
+const bodyMethods = ['POST', 'PATCH', 'DELETE'] as const;
 /** A JSON body cut short: what a body parser placed before the routes (Express's express.json()) throws on. */
 const brokenJson = '{"vigil": ';
 
 /**
- * Error handling on every method: a malformed JSON body sent with POST, PUT, PATCH and DELETE to a path that
+ * Error handling on every method: a malformed JSON body sent with POST, PATCH and DELETE to a path that
  * does not exist, under the root and the known directories (a made-up path: no route runs, so nothing on the
  * target changes; only what parses every request first, and the error handler, answer). A stack trace or a
  * debug page that the same path's GET answer does not show is the error handler's, a server-wide cause:

@@ -482,7 +482,7 @@ export const webappChecks: readonly Check<WebScan>[] = [
     category: 'active',
     rules: ['web.error.verbose'],
     summary:
-      'Malformed requests to each directory and endpoint (GET), and a malformed JSON body with POST, PUT, PATCH and DELETE to made-up paths: stack traces and internals in the error.',
+      'Malformed requests to each directory and endpoint (GET), and a malformed JSON body with POST, PATCH and DELETE to made-up paths: stack traces and internals in the error.',
     async run(scan, { tick, report }) {
       report(await errorPageFindings(scan.client, directories(scan), scan.endpoints, tick));
       report(await methodErrorFindings(scan.client, scan.start, directories(scan), tick));
