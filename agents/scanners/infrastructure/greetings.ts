@@ -3,7 +3,7 @@
 // start the right way: a lying or broken service is then "unknown", never a service with findings.
 // Whatever a greeting holds is kept as printable text only (it reaches evidence, reports and terminals).
 import { describeTelnet, readTelnetGreeting } from './telnet.ts';
-import { printable } from './text.ts';
+import { printable } from './printable-bytes.ts';
 import { mysqlGreeting } from './wire.ts';
 
 export interface ServiceInfo {

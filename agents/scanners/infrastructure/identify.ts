@@ -11,7 +11,7 @@ import {
   rloginHandshake,
   rshIdentifyRequest,
 } from './r-services.ts';
-import { printable } from './text.ts';
+import { printable } from './printable-bytes.ts';
 import {
   httpGet,
   mongoCommand,

@@ -9,7 +9,7 @@ import { probeHello } from '../core/tls-probe.ts';
 import { suiteName, suiteCodes } from '../core/tls-suites.ts';
 import { mayConnect } from './connection-meter.ts';
 import { identifyGreeting } from './greetings.ts';
-import { printable } from './text.ts';
+import { printable } from './printable-bytes.ts';
 import { httpGet } from './wire.ts';
 
 export interface FirstAnswer {

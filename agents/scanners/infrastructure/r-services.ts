@@ -2,7 +2,7 @@
 // strings and answers one status byte (0: taken, 1: refused and an error text). rshd and rlogind refuse
 // a client whose source port is not reserved (512-1023): we take one when we may bind it.
 import { grab } from './grab.ts';
-import { printable } from './text.ts';
+import { printable } from './printable-bytes.ts';
 
 export const reservedPort = () => 512 + Math.floor(Math.random() * 512);
 

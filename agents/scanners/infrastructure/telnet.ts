@@ -1,7 +1,7 @@
 // Telnet option negotiation (RFC 854, RFC 855): a greeting is Telnet only when it opens with well-formed
 // commands that negotiate registered options. Bytes that merely start with 0xFF (a binary banner, or
 // "FF FF", which is an escaped data byte and negotiates nothing) are not Telnet.
-import { printable } from './text.ts';
+import { printable } from './printable-bytes.ts';
 
 const IAC = 0xff;
 const SE = 0xf0;

@@ -23,7 +23,7 @@ import { headerFindings } from './header-checks.ts';
 import { injectionFindings } from './injection/index.ts';
 import { methodBypassFindings } from './method-bypass.ts';
 import { findPlaces, type Places } from './places.ts';
-import { probeFindings } from './probes.ts';
+import { probeFindings } from './parameter-probes.ts';
 import { webappFinding } from './rules.ts';
 import type { WebappRuleId } from './rules.ts';
 import { runCrawl } from './run-crawl.ts';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { HttpResponse } from '../../core/http-client.ts';
 import type { Page } from '../crawl.ts';
 import { parseHtml } from '../html.ts';
-import { send } from '../probes.ts';
+import { send } from '../parameter-probes.ts';
 import type { HttpClient } from '../../core/http-client.ts';
 import { domSinkScript } from './dom-sinks.ts';
 import { domPayloads, routeTargets, withValues } from './dom-xss.ts';

@@ -6,7 +6,7 @@ import type { Finding } from '../../../../shared/findings.ts';
 import type { HttpClient } from '../../core/http-client.ts';
 import { forEachLimit } from '../../core/pool.ts';
 import type { Endpoint } from '../crawl.ts';
-import { crawledValue, where } from '../probes.ts';
+import { crawledValue, where } from '../parameter-probes.ts';
 import { carries, urlParamsFirst } from '../url-params.ts';
 import { commandDelay, commandEcho } from './command.ts';
 import { TimingLane } from './lane.ts';

@@ -2,7 +2,7 @@
 // answers with reflections removed, and keeps what the checks share (its original value, its baseline).
 import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
 import type { Endpoint } from '../crawl.ts';
-import { crawledValue, send, where } from '../probes.ts';
+import { crawledValue, send, where } from '../parameter-probes.ts';
 import { Baseline, observe } from './compare.ts';
 import type { Observation } from './compare.ts';
 import type { TimingLane } from './lane.ts';
