@@ -12,7 +12,8 @@ import { createServiceClient } from '../../agents/queue/client.ts';
 import { type Agent, startAgent } from '../../agents/worker/agent.ts';
 import { activateAgents, SCANNING_AGENTS } from '../helpers/agents.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';
-import { fillSignUpForm } from './sign-up.ts';
+import { signUpThroughForm } from './sign-up.ts';
+import { addVerifiedWebTarget } from './targets.ts';
 
 /** A site whose root takes PUT and DELETE from anyone, in memory, serving the owner's verification token. */
 async function writableSite() {
@@ -75,20 +76,13 @@ afterAll(async () => {
 });
 
 async function signedIn(page: Page): Promise<void> {
-  await page.goto('/auth');
-  await fillSignUpForm(page, {
+  const userId = await signUpThroughForm(e2e, page, {
     fullName: 'Grace Hopper',
     company: 'Compilers',
-    industry: 'Technology',
     email: `grace-${Date.now()}@example.com`,
     password: 'cobol-and-bugs-1947',
   });
-  await page.waitForURL('**/dashboard');
-  const userId = await page.evaluate(() => {
-    const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'));
-    return (JSON.parse(localStorage.getItem(key ?? '') ?? '{}') as { user?: { id?: string } }).user?.id;
-  });
-  await activateAgents(e2e.stack.ctx.db, userId!, SCANNING_AGENTS);
+  await activateAgents(e2e.stack.ctx.db, userId, SCANNING_AGENTS);
 }
 
 const toast = (page: Page, title: string) => page.getByRole('status').filter({ hasText: title }).first();
@@ -102,13 +96,7 @@ describe('consent to intrusive checks', () => {
       await signedIn(page);
       await page.goto('/dashboard/security-automation');
       const web = page.getByRole('region', { name: 'Web Application Scanner' });
-      await web.getByText('Initialized', { exact: true }).waitFor();
-      await page.getByLabel('Website URL').fill(site.url);
-      await page.getByRole('button', { name: 'Add Target' }).click();
-      const item = page.getByRole('listitem', { name: site.url });
-      site.token = await item.getByLabel(`Verification token for ${site.url}`).inputValue();
-      await item.getByRole('button', { name: 'Verify' }).click();
-      await item.getByText('Verified', { exact: true }).waitFor({ timeout: 30_000 });
+      const item = await addVerifiedWebTarget(page, site.url, (token) => (site.token = token));
       // A tiny local site: the customer's highest rate, so the scans take seconds (pacing has its own tests).
       await e2e.stack.ctx.db.query('update public.scan_targets set rate_limit = 100 where value = $1', [
         site.url,

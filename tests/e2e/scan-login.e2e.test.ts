@@ -11,7 +11,8 @@ import { createServiceClient } from '../../agents/queue/client.ts';
 import { type Agent, startAgent } from '../../agents/worker/agent.ts';
 import { activateAgents, SCANNING_AGENTS } from '../helpers/agents.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';
-import { fillSignUpForm } from './sign-up.ts';
+import { signUpThroughForm } from './sign-up.ts';
+import { addVerifiedWebTarget } from './targets.ts';
 
 const password = 'a-long-shop-password-7';
 
@@ -121,20 +122,13 @@ afterAll(async () => {
 });
 
 async function signedIn(page: Page): Promise<void> {
-  await page.goto('/auth');
-  await fillSignUpForm(page, {
+  const userId = await signUpThroughForm(e2e, page, {
     fullName: 'Ada Lovelace',
     company: 'Analytical Engines',
-    industry: 'Technology',
     email: `ada-${Date.now()}@example.com`,
     password: 'difference-engine-1843',
   });
-  await page.waitForURL('**/dashboard');
-  const userId = await page.evaluate(() => {
-    const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'));
-    return (JSON.parse(localStorage.getItem(key ?? '') ?? '{}') as { user?: { id?: string } }).user?.id;
-  });
-  await activateAgents(e2e.stack.ctx.db, userId!, SCANNING_AGENTS);
+  await activateAgents(e2e.stack.ctx.db, userId, SCANNING_AGENTS);
 }
 
 const toast = (page: Page, title: string) => page.getByRole('status').filter({ hasText: title }).first();
@@ -148,13 +142,7 @@ describe('authenticated scanning', () => {
       await signedIn(page);
       await page.goto('/dashboard/security-automation');
       const web = page.getByRole('region', { name: 'Web Application Scanner' });
-      await web.getByText('Initialized', { exact: true }).waitFor();
-      await page.getByLabel('Website URL').fill(target.url);
-      await page.getByRole('button', { name: 'Add Target' }).click();
-      const item = page.getByRole('listitem', { name: target.url });
-      target.token = await item.getByLabel(`Verification token for ${target.url}`).inputValue();
-      await item.getByRole('button', { name: 'Verify' }).click();
-      await item.getByText('Verified', { exact: true }).waitFor({ timeout: 30_000 });
+      const item = await addVerifiedWebTarget(page, target.url, (token) => (target.token = token));
       await item.getByText('Scans do not log in to this site.').waitFor();
 
       // A login page on another site is refused with the reason, before anything is stored.
