@@ -23,7 +23,7 @@ import { badsslPki, dhParams, trustBadsslRoot } from '../outside/badssl-pki.ts';
 import type { LeafSpec } from '../outside/badssl-pki.ts';
 import { outsideTlsPlanted } from '../outside/planted-tls.ts';
 import type { OutsideTlsCase } from '../outside/planted-tls.ts';
-import { sslscan, testssl } from '../outside/tools.ts';
+import { sslscan, testssl } from '../tls-tools.ts';
 import type { DetectionFixture } from '../types.ts';
 
 /** badssl.com's tls-defaults (Mozilla's "old" profile of 2015, server order). */

@@ -1,5 +1,6 @@
-// The reference tools as the outside corpus runs them: the same parsers as the other bench classes (a
-// tool's finding counts only when the tool itself flags it), per port. What a tool flags that maps to none
+// testssl.sh and sslscan as the TLS bench classes run them (`tls` on our fixtures, `outside-tls` on the
+// outside corpus), per port, through the parsers of tls-parsers.ts (a tool's finding counts only when the
+// tool itself flags it). What a tool flags that maps to none
 // of our rules is handed on as tool-only findings (bench/detection/tool-only-review.ts), so a problem only
 // a tool sees is never silently dropped. `VIGIL_BENCH_OUTSIDE_RAW=DIR` keeps every tool's raw output there
 // (how the planted lists were checked before our scanner ran).
@@ -7,16 +8,16 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
+import type { PlantedIssue, RunningFixture } from '../../tests/fixtures/planted.ts';
 import {
   sslscanRules,
   sslscanToolOnly,
   testsslRules,
   testsslToolOnly,
   type TestsslItem,
-} from '../tls-parsers.ts';
-import { runTool } from '../tool-process.ts';
-import type { ReferenceTool, ToolRun } from '../types.ts';
+} from './tls-parsers.ts';
+import { runTool } from './tool-process.ts';
+import type { ReferenceTool, ToolRun } from './types.ts';
 
 /** Keeps a tool's raw output for whoever writes or checks a planted list. */
 export async function keepRaw(fixture: string, tool: string, text: string): Promise<void> {
