@@ -11,7 +11,7 @@ VIGIL_TEST_REPORT_DIR=$(mktemp -d "${TMPDIR:-/tmp}/vigil-test-report.XXXXXX")
 export VIGIL_TEST_REPORT_DIR
 finish() {
   local status=$?
-  end_stage
+  end_stage "$status"
   npx tsx scripts/test-summary.ts "$VIGIL_TEST_REPORT_DIR" "$status" || { [ "$status" -ne 0 ] || status=1; }
   rm -rf "$VIGIL_TEST_REPORT_DIR"
   exit "$status"
@@ -27,10 +27,10 @@ read_cpu() { # cpu=user + system seconds of this shell's finished children, from
   cpu=$(awk 'END { n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } printf "%d", n }' \
     "$VIGIL_TEST_REPORT_DIR/times")
 }
-end_stage() {
+end_stage() { # [STATUS]: the stage's exit status (0 unless the run is ending on its failure)
   if [ -n "$current" ]; then
     read_cpu
-    printf '%s\t%d\t%d\t%d\n' "$current" "$current_started" "$SECONDS" "$((cpu - stage_cpu))" \
+    printf '%s\t%d\t%d\t%d\t%d\n' "$current" "$current_started" "$SECONDS" "$((cpu - stage_cpu))" "${1:-0}" \
       >>"$VIGIL_TEST_REPORT_DIR/stages.tsv"
   fi
   current=''
@@ -54,7 +54,7 @@ beside() {
   (
     status=0
     bash -c "$command" || status=$?
-    printf '%s (beside)\t%d\t%d\n' "$name" "$started" "$SECONDS" >>"$VIGIL_TEST_REPORT_DIR/stages.tsv"
+    printf '%s (beside)\t%d\t%d\t\t%d\n' "$name" "$started" "$SECONDS" "$status" >>"$VIGIL_TEST_REPORT_DIR/stages.tsv"
     exit "$status"
   ) >"$log" 2>&1 &
   pid=$!

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, Vitest } from 'vitest/node';
 
 import type { Unmet } from './requirements.ts';
 import { unavailableOnCi } from './requirements.ts';
@@ -19,13 +19,27 @@ export interface TestRecord {
 export interface SkippedRecord extends TestRecord {
   unmet: Unmet[];
 }
+/** An error outside any test: a failing hook or import of a file, or an unhandled rejection or exception. */
+export interface ErrorRecord {
+  /** The file (and suite) it came from, or "unhandled". */
+  where: string;
+  message: string;
+}
 /** What one vitest run wrote to VIGIL_TEST_REPORT_DIR. */
 export interface RunRecord {
   stage: string;
   passed: TestRecord[];
   failed: TestRecord[];
   skipped: SkippedRecord[];
+  /** Each of these fails the run even when every test passed: the summary names them. */
+  errors: ErrorRecord[];
 }
+
+/** An error's first line, bounded: enough to find it in the output above. */
+const firstLine = (error: SerializedError): string => {
+  const text = `${error.name ?? 'Error'}: ${error.message ?? ''}`.split('\n')[0] ?? '';
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+};
 
 /** Skips that state no reason: a bare `.skip`, a `todo`, tests left out by `.only`, or a suite that failed. */
 const unstated = (test: TestCase): Unmet => ({
@@ -75,6 +89,10 @@ export function formatSkipTable(rows: readonly SkipRow[]): string[] {
   ];
 }
 
+/** Errors outside tests as text lines. */
+export const formatErrors = (errors: readonly ErrorRecord[]): string[] =>
+  errors.map(({ where, message }) => `  ${where}: ${message}`);
+
 const isCi = () => /^(1|true)$/i.test(process.env.CI ?? '');
 
 export default class SkipReporter implements Reporter {
@@ -87,15 +105,20 @@ export default class SkipReporter implements Reporter {
     this.filtered = vitest.config.testNamePattern !== undefined;
   }
 
-  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     const record: RunRecord = {
       stage: process.env.VIGIL_TEST_STAGE ?? 'vitest',
       passed: [],
       failed: [],
       skipped: [],
+      errors: unhandledErrors.map((error) => ({ where: 'unhandled', message: firstLine(error) })),
     };
     for (const module of modules) {
       const file = path.relative(this.root, module.moduleId);
+      for (const suite of [module, ...module.children.allSuites()]) {
+        const where = suite.type === 'module' ? file : `${file} > ${suite.fullName}`;
+        record.errors.push(...suite.errors().map((error) => ({ where, message: firstLine(error) })));
+      }
       for (const test of module.children.allTests()) {
         const name = test.fullName;
         const result = test.result();
@@ -118,6 +141,12 @@ export default class SkipReporter implements Reporter {
       '',
       `${record.stage}: ${ran} tests ran (${record.passed.length} passed, ${record.failed.length} failed), ${record.skipped.length} skipped`,
     ];
+    if (record.errors.length > 0) {
+      lines.push(
+        `${record.errors.length} errors outside tests (each fails the run):`,
+        ...formatErrors(record.errors),
+      );
+    }
     const rows = skipTable(record.skipped);
     if (rows.length > 0) {
       lines.push('skipped tests by requirement (! : not accepted with CI=true):', ...formatSkipTable(rows));
