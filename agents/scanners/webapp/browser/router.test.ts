@@ -209,6 +209,57 @@ describe('BrowserRouter', () => {
     expect(last).toEqual({ refused: 'the rendering used its 400 requests' });
   });
 
+  it("refuses a page's requests once the tab has navigated away from it, without counting them", async () => {
+    const r = new BrowserRouter(
+      new HttpClient({ policy: new TargetPolicy('local'), maxRequests: 1000 }),
+      origin,
+    );
+    const from = (page: string) => ({ headers: { referer: `${origin}${page}` } });
+    const navigate = (page: string) =>
+      r.route(request(`${origin}${page}`, { kind: 'document', navigation: true }));
+    await navigate('/flood');
+    expect(await r.route(request(`${origin}/api/ping?n=1`, from('/flood')))).toMatchObject({ status: 200 });
+
+    r.startVisit();
+    // Until the next page's navigation is sent, the tab still shows the flooding page: it counts as ever.
+    expect(await r.route(request(`${origin}/api/ping?n=2`, from('/flood')))).toMatchObject({ status: 200 });
+    await navigate('/account#top');
+    const refusedBefore = r.counts.refused;
+    // The page left behind keeps firing (its document is not gone yet): refused, none of the new page's quota.
+    const leftBehind = await Promise.all(
+      Array.from({ length: routerLimits.perVisit + 5 }, (_, i) =>
+        r.route(request(`${origin}/api/ping?n=${i + 3}`, from('/flood'))),
+      ),
+    );
+    expect(new Set(leftBehind.map((answer) => JSON.stringify(answer)))).toEqual(
+      new Set([JSON.stringify({ refused: `the tab has left ${origin}/flood` })]),
+    );
+    expect(r.counts.refused - refusedBefore).toBe(leftBehind.length);
+    // The new page's own request (its Referer has no fragment) and one without a Referer are answered.
+    expect(await r.route(request(`${origin}/api/account`, from('/account')))).toMatchObject({ status: 200 });
+    expect(await r.route(request(`${origin}/api/account`))).toMatchObject({ status: 200 });
+    // The refusals are not recorded: the visit's exchanges are what both pages really had answered.
+    expect(r.take().map((e) => new URL(e.request.url).pathname + new URL(e.request.url).search)).toEqual([
+      '/api/ping?n=2',
+      '/account',
+      '/api/account',
+      '/api/account',
+    ]);
+
+    // A visit to another route of the same document sends no navigation: the document stays shown.
+    r.startVisit();
+    expect(await r.route(request(`${origin}/api/account?tab=2`, from('/account')))).toMatchObject({
+      status: 200,
+    });
+    // Going back to the page left earlier shows it again.
+    r.startVisit();
+    await navigate('/flood');
+    expect(await r.route(request(`${origin}/api/ping?n=0`, from('/flood')))).toMatchObject({ status: 200 });
+    expect(await r.route(request(`${origin}/api/account`, from('/account')))).toEqual({
+      refused: `the tab has left ${origin}/account`,
+    });
+  });
+
   it('answers the page in time when the server drips, and stops sending while too many are unanswered', async () => {
     const saved = { answerMs: routerLimits.answerMs, abandoned: routerLimits.abandoned };
     Object.assign(routerLimits, { answerMs: 300, abandoned: 2 });
