@@ -151,7 +151,11 @@ describe('the rendered crawl against hostile pages', requires(chromiumNeeded()),
         expect(result.crawl?.rendered).toBeGreaterThan(0);
         const ids = new Set(result.findings.map((f) => f.rule_id));
         expect(hostile.forbidden.filter((rule) => ids.has(rule))).toEqual([]);
-        expect((hostile.expected ?? []).filter((rule) => !ids.has(rule))).toEqual([]);
+        // A miss says what the crawl did: its pages, what it cut, what its router refused.
+        expect(
+          (hostile.expected ?? []).filter((rule) => !ids.has(rule)),
+          JSON.stringify(result.crawl),
+        ).toEqual([]);
         reportChecks[hostile.name]!(result.crawl!);
         expect(rss).toBeLessThan(nodeCaps.rss);
         expect(heap).toBeLessThan(nodeCaps.heap);

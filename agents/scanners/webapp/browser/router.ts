@@ -227,6 +227,12 @@ export class BrowserRouter {
     if (request.navigation || request.kind === 'document') {
       if (request.navigation && this.leaving) {
         this.leaving = false;
+        // The new page's quota and turns start with its navigation: what the page left behind sent since
+        // the visit began (for seconds when it had to be cut first) counted against it, and what it still
+        // queued is refused.
+        this.visitRequests = 0;
+        this.slots.close();
+        this.slots = new Slots(routerLimits.concurrent, routerLimits.queued);
         for (const shown of this.documents) {
           if (this.left.size >= maxDocuments) {
             this.left.delete(this.left.values().next().value!);
