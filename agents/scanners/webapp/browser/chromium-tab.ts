@@ -36,7 +36,10 @@ export class ChromiumTab implements ScanBrowserTab {
     if (!this.page || this.page.isClosed()) {
       const page = await this.host.openPage();
       page.on('crash', () => {
-        this.crashed = this.host.crashReason();
+        // A page already dropped (its renderer killed to close it) is not the current one's crash.
+        if (this.page === page) {
+          this.crashed = this.host.crashReason();
+        }
       });
       this.page = page;
       this.crashed = null;
