@@ -42,6 +42,25 @@ export interface Detection {
 const LOOKS_AT_ONCE = 128;
 /** Ports examined at once. */
 const EXAMINED_AT_ONCE = 16;
+/** Ports looked at again, at most, when they answered unlike a group. */
+const RELOOKED = 64;
+
+/**
+ * The looks (by index) whose answer joined no group while a group of `alikeFrom` or more answered alike,
+ * with the groups' signatures: those ports are worth a second look.
+ */
+function oddOnesOut(
+  looks: readonly FirstAnswer[],
+  alikeFrom: number,
+): { odd: number[]; groups: Set<string> } {
+  const counts = new Map<string, number>();
+  for (const { signature } of looks) {
+    counts.set(signature, (counts.get(signature) ?? 0) + 1);
+  }
+  const groups = new Set([...counts].filter(([, n]) => n >= alikeFrom).map(([signature]) => signature));
+  const odd = groups.size === 0 ? [] : looks.flatMap((l, i) => (groups.has(l.signature) ? [] : [i]));
+  return { odd, groups };
+}
 
 export async function detectServices(input: DetectionInput): Promise<Detection> {
   const limits = input.limits ?? hostLimits;
@@ -74,22 +93,38 @@ async function detect(input: DetectionInput, limits: HostLimits, budget: HostBud
   if (input.open.length >= limits.compareFrom) {
     const lookAt = portsToLookAt(input.open, limits);
     total = lookAt.length + Math.min(limits.examined, input.open.length);
+    const look = (port: number, firstByteMs: number) =>
+      quickLook({
+        address: input.target.address,
+        host: input.host,
+        port,
+        firstByteMs,
+        signal: budget.signal,
+        pace: ctx.pace,
+      });
     await forEachLimit(
       lookAt,
       LOOKS_AT_ONCE,
       async (port) => {
-        looks.push(
-          await quickLook({
-            address: input.target.address,
-            host: input.host,
-            port,
-            firstByteMs: input.firstByteMs,
-            signal: budget.signal,
-            pace: ctx.pace,
-          }),
-        );
+        looks.push(await look(port, input.firstByteMs));
         input.count(1);
         tick();
+      },
+      budget.signal,
+    );
+    // A port that answered unlike the many beside it may only have been slow to answer (a busy host, or a
+    // busy scanner: a greeting late for its wait): it is looked at once more, waiting twice as long, and
+    // joins the group if it now answers alike.
+    const recheck = oddOnesOut(looks, limits.alikeFrom);
+    await forEachLimit(
+      recheck.odd.slice(0, RELOOKED),
+      LOOKS_AT_ONCE,
+      async (index) => {
+        const again = await look(looks[index]!.port, input.firstByteMs * 2);
+        if (recheck.groups.has(again.signature)) {
+          looks[index] = again;
+        }
+        input.count(1);
       },
       budget.signal,
     );
