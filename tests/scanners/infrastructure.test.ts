@@ -10,6 +10,7 @@ import { connectScan } from '../../agents/scanners/infrastructure/connect-scan.t
 import { bannerPorts, startBannerServices } from '../fixtures/services/banner-services.ts';
 import { startSlowFtp } from '../fixtures/services/slow-ftp.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
+import { scaler } from '../helpers/budget.ts';
 import { measure } from './measure.ts';
 
 describe('infrastructure scanner', () => {
@@ -67,16 +68,22 @@ describe('infrastructure scanner', () => {
   });
 
   it('stops a full sweep within 2 seconds of an abort', async () => {
+    // 2 s on a quiet machine; on a loaded one, as much more as it is measured slower right now.
+    const within = scaler();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
-    const started = Date.now();
+    let abortedAt = 0;
+    setTimeout(() => {
+      abortedAt = Date.now();
+      controller.abort();
+    }, 300);
     const result = await runScan('infrastructure', {
       target: services.target,
       mode: 'local',
       ports: '-',
       signal: controller.signal,
     });
-    expect(Date.now() - started).toBeLessThan(2300);
+    expect(abortedAt).toBeGreaterThan(0);
+    expect(Date.now() - abortedAt).toBeLessThan(Math.max(2000, within(700)));
     expect(result.partial).toBe(true);
   });
 

@@ -36,7 +36,11 @@ describe('per-target rate limit', () => {
     const proxy = await countingProxy(upstream);
     proxies.push(proxy);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), seconds * 1000);
+    let stoppedAt = 0;
+    const timer = setTimeout(() => {
+      stoppedAt = Date.now();
+      controller.abort();
+    }, seconds * 1000);
     const result = await runScan(type, {
       target: proxy.target,
       mode: 'local',
@@ -46,7 +50,9 @@ describe('per-target rate limit', () => {
       ...(render ? {} : { browser: null }),
     });
     clearTimeout(timer);
-    return { proxy, result };
+    /** Seconds from the first request the target saw to the stop: the scan's time of sending. */
+    const sending = (stoppedAt - Math.min(...proxy.arrivals)) / 1000;
+    return { proxy, result, sending };
   }
 
   it.each([
@@ -56,15 +62,19 @@ describe('per-target rate limit', () => {
     const upstream = type === 'webapp' ? app.target : api.target;
     // The same scan without a limit, side by side with the limited one: both see the same machine, and a
     // loaded machine may send less than the limit allows. The limited scan must keep up with the smaller.
-    const [{ proxy: free }, { proxy, result }] = await Promise.all([
+    const [{ proxy: free }, { proxy, result, sending }] = await Promise.all([
       scanFor(type, upstream, undefined, 3.5),
       scanFor(type, upstream, rate, 3.5),
     ]);
     // As the target counts them, give or take what a loaded machine holds a request up on its way.
     expect(proxy.peak(1000)).toBeLessThanOrEqual(mostInWindow(rate, 1000));
     expect(proxy.peak(3000)).toBeLessThanOrEqual(mostInWindow(rate, 3000));
-    // It does scan at about that rate, not slower: ~3.5 s at `rate` per second, less its start.
-    expect(proxy.arrivals.length).toBeGreaterThanOrEqual(Math.min(rate * 2.5, free.arrivals.length * 0.7));
+    expect(proxy.arrivals.length).toBeGreaterThan(0);
+    // It does scan at about that rate, not slower, from its first request to the stop (a loaded machine
+    // may take a second or more to start the scan at all).
+    expect(proxy.arrivals.length).toBeGreaterThanOrEqual(
+      Math.min(rate * sending * 0.75, free.arrivals.length * 0.7),
+    );
     expect(result.partial).toBe(true);
   });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import { listen } from '../fixtures/http-server.ts';
+import { mostInWindow } from '../fixtures/counting-proxy.ts';
 import { startWeakTls, weakTlsPortPlanted, weakTlsWebPlanted } from '../fixtures/tls/weak-tls.ts';
 import { measure } from './measure.ts';
 
@@ -51,7 +52,9 @@ describe('TLS checks', () => {
     }
     expect(arrivals.length).toBeGreaterThan(15);
     const busiest = Math.max(...arrivals.map((t) => arrivals.filter((u) => u >= t && u < t + 1000).length));
-    expect(busiest).toBeLessThanOrEqual(10);
+    // Give or take what a loaded machine holds a connection up on its way (the same allowance as the
+    // rate-limit suite's).
+    expect(busiest).toBeLessThanOrEqual(mostInWindow(10, 1000));
   });
 
   it('infrastructure scan identifies the TLS port and checks its certificate', async () => {
