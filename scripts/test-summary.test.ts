@@ -67,4 +67,25 @@ describe('the test summary', () => {
       'samples: hook-fails.sample.ts > a suite whose teardown fails: Error: teardown could not stop its server',
     );
   });
+
+  it("says so when vitest's own process fails after the tests passed", async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'vigil-summary-'));
+    const env = { ...process.env, VIGIL_TEST_REPORT_DIR: dir, VIGIL_TEST_STAGE: 'late', CI: '' };
+    const late = await exitOf(
+      bin('vitest'),
+      ['run', '--config', 'tests/fixtures/reporter/late-failure.config.ts'],
+      env,
+    );
+    expect(late.code).toBe(1);
+    const [file] = readdirSync(dir).filter((name) => name.endsWith('.json'));
+    const record = JSON.parse(readFileSync(path.join(dir, file ?? ''), 'utf8')) as RunRecord;
+    expect(record.failed).toEqual([]);
+    expect(record.passed).toHaveLength(1);
+    expect(record.errors).toEqual([
+      {
+        where: 'vitest',
+        message: expect.stringMatching(/^its process exited with status 1 after the tests/) as unknown,
+      },
+    ]);
+  });
 });

@@ -103,6 +103,27 @@ export default class SkipReporter implements Reporter {
     this.root = vitest.config.root;
     // A run narrowed by -t skips every other test on purpose: those skips are not judged.
     this.filtered = vitest.config.testNamePattern !== undefined;
+    // vitest's own process may still fail after the tests ended (an unhandled rejection there ends it at
+    // once, a worker that will not stop): the record then says so, or the summary would read all green.
+    process.once('exit', (code) => this.exited(code));
+  }
+
+  /** This reporter failed the run itself (CI=true: a refused skip, nothing ran): it said why. */
+  private refused = false;
+  /** The record this run wrote, and where: amended if the process exits with a failure nothing named. */
+  private written: { record: RunRecord; file: string } | null = null;
+
+  private exited(code: number): void {
+    const written = this.written;
+    const named = written && (written.record.failed.length > 0 || written.record.errors.length > 0);
+    if (code === 0 || !written || named || this.refused) {
+      return;
+    }
+    written.record.errors.push({
+      where: 'vitest',
+      message: `its process exited with status ${code} after the tests, for an error outside them (an unhandled rejection in vitest's own process, a worker that did not stop): see its output`,
+    });
+    writeFileSync(written.file, JSON.stringify(written.record));
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
@@ -158,10 +179,12 @@ export default class SkipReporter implements Reporter {
           `CI=true: ${refused.reduce((sum, row) => sum + row.tests, 0)} skipped tests need what this machine should have (${refused.map((row) => row.requirement).join(', ')}); ` +
             `only ${Object.keys(unavailableOnCi).join(', ')} may be missing here (tests/helpers/requirements.ts)`,
         );
+        this.refused = true;
         process.exitCode = 1;
       }
       if (ran === 0) {
         lines.push('CI=true: no test ran');
+        this.refused = true;
         process.exitCode = 1;
       }
     }
@@ -175,6 +198,8 @@ export default class SkipReporter implements Reporter {
     }
     mkdirSync(dir, { recursive: true });
     const name = `${record.stage.replace(/[^\w-]/g, '_')}.${process.pid}.${Date.now()}.json`;
-    writeFileSync(path.join(dir, name), JSON.stringify(record));
+    const file = path.join(dir, name);
+    writeFileSync(file, JSON.stringify(record));
+    this.written = { record, file };
   }
 }
