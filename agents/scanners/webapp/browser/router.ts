@@ -5,8 +5,8 @@
 // never by Chromium (which would go around the interception). What came back is recorded for the crawl.
 //
 // A page may fire requests without end, fetch huge bodies, or leave a request dripping: the router gives
-// each visit a request quota and the rendering a total (a page the tab has left gets nothing more, so its
-// flood cannot spend the next page's quota), sends a few at a time, answers the page within a
+// each visit a request quota and the rendering a total (the next page's own start with its navigation, so a
+// flood left behind cannot spend them), sends a few at a time, answers the page within a
 // deadline whatever the server does, reads each kind no further than its use needs, and keeps what the
 // checks read (API answers whole when small, a prefix when large; documents; never scripts or styles)
 // within a memory budget. What it refused or dropped is counted for the scan's report.
@@ -57,11 +57,6 @@ export interface RouterOptions {
   maxRequests?: number;
 }
 
-/** Documents remembered as shown, and as left (the oldest forgotten first). */
-const maxDocuments = 200;
-/** A document's identity: its URL without the fragment (what a page's Referer names). */
-const documentKey = (url: URL) => `${url.origin}${url.pathname}${url.search}`;
-
 /** An exchange and the page's answer; a refusal for a quota is counted, never recorded. */
 type Answered = Exchange & { answer: ScanBrowserAnswer; unrecorded?: true };
 
@@ -90,13 +85,9 @@ export class BrowserRouter {
   /** The current visit's turns: each page gets its own, so a flood left behind cannot starve the next page. */
   private slots = new Slots(routerLimits.concurrent, routerLimits.queued);
   /**
-   * The documents (by URL without its fragment) the tab has shown in this visit, and those earlier visits
-   * navigated away from. A page keeps sending while the tab navigates away from it: its requests name it
-   * in their Referer and are refused uncounted, so a flood left behind cannot use the next page's quota.
+   * Set by startVisit until the visit's first navigation is sent: the page left behind keeps sending
+   * meanwhile (for seconds when its tab must be cut first), so the new page's quota and turns start then.
    */
-  private documents = new Set<string>();
-  private readonly left = new Set<string>();
-  /** Set by startVisit: the visit's first navigation replaces the documents shown. */
   private leaving = false;
 
   constructor(
@@ -218,44 +209,13 @@ export class BrowserRouter {
     };
   }
 
-  /**
-   * Notes the document a navigation (or a frame) loads; a page left behind is named, or null. A visit's
-   * first navigation moves the documents shown before it to the left ones: a visit whose route is the
-   * same document (a hash route of the app shown) sends no navigation and keeps them.
-   */
-  private leftBehind(request: ScanBrowserRequest, url: URL): string | null {
-    if (request.navigation || request.kind === 'document') {
-      if (request.navigation && this.leaving) {
-        this.leaving = false;
-        // The new page's quota and turns start with its navigation: what the page left behind sent since
-        // the visit began (for seconds when it had to be cut first) counted against it, and what it still
-        // queued is refused.
-        this.visitRequests = 0;
-        this.slots.close();
-        this.slots = new Slots(routerLimits.concurrent, routerLimits.queued);
-        for (const shown of this.documents) {
-          if (this.left.size >= maxDocuments) {
-            this.left.delete(this.left.values().next().value!);
-          }
-          this.left.add(shown);
-        }
-        this.documents = new Set();
-      }
-      const loaded = documentKey(url);
-      this.left.delete(loaded);
-      if (this.documents.size < maxDocuments) {
-        this.documents.add(loaded);
-      }
-      return null;
-    }
-    const referer = request.headers.referer;
-    const from = referer && URL.canParse(referer) ? new URL(referer) : null;
-    if (from?.origin !== this.origin) {
-      // Without a Referer (a policy of no-referrer) a request counts for the page shown, as any other.
-      return null;
-    }
-    const page = documentKey(from);
-    return this.left.has(page) && !this.documents.has(page) ? page : null;
+  /** A visit's first navigation: the new page's quota and turns start here. */
+  private arrive(): void {
+    this.leaving = false;
+    this.visitRequests = 0;
+    // What the page left behind still queued is refused; what it has in flight ends on the old turns.
+    this.slots.close();
+    this.slots = new Slots(routerLimits.concurrent, routerLimits.queued);
   }
 
   /** Why a request of the target's origin may not be sent now, or null. */
@@ -294,11 +254,8 @@ export class BrowserRouter {
     if (this.stopped) {
       return refuse('scan stopped');
     }
-    const left = this.leftBehind(request, url);
-    if (left) {
-      this.counts.refused += 1;
-      await sleep(routerLimits.refusalDelayMs);
-      return { ...refuse(`the tab has left ${left}`), unrecorded: true };
+    if (request.navigation && this.leaving) {
+      this.arrive();
     }
     const quota = this.overQuota(request);
     if (quota) {
