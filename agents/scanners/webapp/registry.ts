@@ -34,6 +34,8 @@ import type { SiteMaps } from './site-maps.ts';
 import { spaFindings } from './spa-checks.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
 import { apiDocsFindings, findApiDocuments } from './api-docs.ts';
+import type { HtmlForm } from './html.ts';
+import { LOGIN_ATTEMPTS, loginRateLimitFindings } from './login-rate-limit.ts';
 import { writeMethodFindings } from './write-methods.ts';
 
 export const webappLimits = {
@@ -473,6 +475,23 @@ export const webappChecks: readonly Check<WebScan>[] = [
       if (skipped > 0) {
         incomplete(`${skipped} parameter(s) left unprobed: the scan's request budget ran out`);
       }
+    },
+  },
+  {
+    id: 'web.login-rate-limit',
+    phase: 'error pages',
+    share: 1,
+    category: 'active',
+    rules: ['web.auth.no-login-rate-limit'],
+    summary: `Each login form (one password field; three at most): ${LOGIN_ATTEMPTS} failed logins for a made-up account, without the session; no 429, Retry-After or RateLimit header, CAPTCHA or slow-down is a finding.`,
+    async run(scan, { tick, report }) {
+      const login = scan.options.login;
+      const own = (form: HtmlForm) =>
+        login?.kind === 'form' &&
+        form.fields.includes(login.username_field) &&
+        form.fields.includes(login.password_field);
+      const forms = scan.pages.flatMap((page) => page.facts?.forms ?? []);
+      report(await loginRateLimitFindings(scan.client, forms, tick, own));
     },
   },
   {

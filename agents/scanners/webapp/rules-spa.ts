@@ -10,6 +10,15 @@ const A05 = 'A05:2021 Security Misconfiguration';
 const A07 = 'A07:2021 Identification and Authentication Failures';
 
 export const spaRules = {
+  'web.auth.no-login-rate-limit': {
+    title: 'Login form without a limit on failed attempts',
+    cwe: 'CWE-307',
+    owasp: A07,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:L/A:N',
+    remediation:
+      'Limit failed logins per account and per client address (express-rate-limit or @fastify/rate-limit on the login route, nginx limit_req, a WAF rule): answer 429 with Retry-After, slow down, or ask for a CAPTCHA after a few failures, and alert on bursts.',
+  },
   'web.api.nosniff-missing': {
     title: 'API responses without X-Content-Type-Options: nosniff',
     cwe: 'CWE-693',
