@@ -24,7 +24,10 @@ describe('login forms', () => {
       <form method="post" action="/signup"><input name="email"><input type="password" name="pw">
         <input type="password" name="pw2"></form>
       <form method="get" action="/search"><input name="q"><input type="password" name="pin"></form>
-      <form method="post" action="/unlock"><input type="password" name="pin"><input type="hidden" name="t" value="1"></form>`),
+      <form method="post" action="/unlock"><input type="password" name="pin"><input type="hidden" name="t" value="1"></form>
+      <form method="post" action="/register"><input name="email"><input type="password" name="pw"></form>
+      <form method="post" action="/signup/login-details"><input name="email"><input type="password" name="pw"></form>
+      <form method="post" action="/profile"><input name="email"><input type="password" name="pw"></form>`),
     );
     expect(found.map((f) => f.action.pathname)).toEqual(['/login']);
     expect(found[0]!.hidden).toEqual({ csrf: 'k3y' });

@@ -1,6 +1,6 @@
 // Missing rate limits on login forms: a handful of failed logins, bounded, for an account that does not
-// exist (a made-up name under example.invalid), so nobody is ever locked out. A login form is a form of the
-// crawled pages with one password field (a sign-up form has two). What counts as a limit: a 429 or 503, a
+// exist (a made-up name under example.invalid), so nobody is ever locked out. A login form is a POST form of
+// the crawled pages to an action named for a login (never a sign-up), with one password field. What counts as a limit: a 429 or 503, a
 // Retry-After or RateLimit-* header (express-rate-limit, @fastify/rate-limit send them from the first
 // request), a CAPTCHA or "too many attempts" in the answer, or answers that slow down markedly. A form whose
 // first answer refuses the request itself (400, 403, 419, 422: a CSRF token bound to a cookie, a missing
@@ -21,13 +21,23 @@ const refusedFirst = new Set([400, 403, 405, 419, 422]);
 const throttleText =
   /too many (?:requests|attempts|login|failed)|try again (?:later|in \d)|rate limit|captcha|recaptcha|hcaptcha|temporarily (?:locked|blocked)|account (?:is )?locked/i;
 
-/** The login forms of the crawled pages: POST, one password field, a text field beside it. */
+/** An action that names a login, and none that names an account being made or changed. */
+const loginAction = /log-?in|sign-?in|logon|session|auth/i;
+const notLogin = /regist|sign-?up|join|reset|forgot|change|new|create|invite|account\/?$/i;
+
+/**
+ * The login forms of the crawled pages: POST to an action named for a login, one password field, a text
+ * field beside it. Guard: a sign-up form with one password field would make an account on every try; its
+ * action must name a login, never a registration.
+ */
 export function loginForms(forms: readonly HtmlForm[]): HtmlForm[] {
   const seen = new Set<string>();
   return forms.filter((form) => {
     const key = `${form.action.origin}${form.action.pathname}`;
     const ok =
       form.method === 'POST' &&
+      loginAction.test(form.action.pathname) &&
+      !notLogin.test(form.action.pathname) &&
       form.passwords?.length === 1 &&
       form.fields.some((f) => f !== form.passwords![0] && !(f in (form.hidden ?? {}))) &&
       !seen.has(key);
