@@ -217,6 +217,29 @@ app.use(helmet.hsts({ maxAge: 31536000, includeSubDomains: true }));`,
     ],
   },
   {
+    key: 'csrf-protection',
+    title: 'Protect state-changing requests against cross-site request forgery',
+    rules: ['web.csrf.'],
+    summary:
+      "Another website can make a logged-in visitor's browser submit your forms, with their session, without them knowing.",
+    steps: [
+      {
+        title: 'Put an anti-forgery token in every state-changing form and check it on the server',
+        detail:
+          "Use your framework's protection: csrf-sync or csrf-csrf for Express, @fastify/csrf-protection, Django's CsrfViewMiddleware, Rails' protect_from_forgery, Laravel's VerifyCsrfToken, Spring Security's CSRF support.",
+      },
+      {
+        title: 'Mark the session cookie SameSite=Lax (or Strict) as a second line',
+        snippets: {
+          nginx: 'proxy_cookie_flags ~ samesite=lax;',
+          apache: 'Header always edit Set-Cookie ^(.*)$ "$1; SameSite=Lax"',
+          express: "app.use(session({ cookie: { httpOnly: true, secure: true, sameSite: 'lax' } }));",
+          iis: '<system.web><httpCookies sameSite="Lax" /></system.web>',
+        },
+      },
+    ],
+  },
+  {
     key: 'cors-policy',
     title: 'Allow cross-origin requests only from your own origins',
     rules: ['web.cors.', 'api.cors.'],

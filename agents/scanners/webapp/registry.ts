@@ -34,6 +34,7 @@ import type { SiteMaps } from './site-maps.ts';
 import { spaFindings } from './spa-checks.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
 import { apiDocsFindings, findApiDocuments } from './api-docs.ts';
+import { csrfFindings, sessionCookies } from './csrf.ts';
 import type { HtmlForm } from './html.ts';
 import { LOGIN_ATTEMPTS, loginRateLimitFindings } from './login-rate-limit.ts';
 import { writeMethodFindings } from './write-methods.ts';
@@ -231,6 +232,25 @@ export const webappChecks: readonly Check<WebScan>[] = [
         report(secretFindings(src, body));
         tick(++done, list.length);
       });
+    },
+  },
+  {
+    id: 'web.csrf',
+    phase: 'forms & tokens',
+    share: 1,
+    category: 'passive',
+    rules: ['web.csrf.missing-token'],
+    summary:
+      "Logged in with a cookie session: the crawled POST forms without an anti-forgery token (hidden field or a page's csrf-token meta tag) while no session cookie is SameSite=Lax or Strict. Login, sign-up and logout forms are left alone; nothing is sent.",
+    run(scan, { report }) {
+      const session = scan.crawled?.session;
+      if (session && session.login.kind !== 'header') {
+        const jar = session.jar
+          .getCookiesSync(scan.start.href)
+          .map((c) => ({ name: c.key, sameSite: c.sameSite ?? undefined }));
+        report(csrfFindings(scan.pages, scan.start.origin, sessionCookies(jar, scan.pages)));
+      }
+      return Promise.resolve();
     },
   },
   {

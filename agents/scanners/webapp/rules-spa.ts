@@ -19,6 +19,15 @@ export const spaRules = {
     remediation:
       'Limit failed logins per account and per client address (express-rate-limit or @fastify/rate-limit on the login route, nginx limit_req, a WAF rule): answer 429 with Retry-After, slow down, or ask for a CAPTCHA after a few failures, and alert on bursts.',
   },
+  'web.csrf.missing-token': {
+    title: 'Form open to cross-site request forgery (no token, session cookie sent cross-site)',
+    cwe: 'CWE-352',
+    owasp: A01,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:N/I:H/A:N',
+    remediation:
+      "Give every state-changing form an anti-forgery token bound to the session and check it on the server (csrf-csrf or csrf-sync for Express, @fastify/csrf-protection, your framework's built-in protection), and set SameSite=Lax or Strict on the session cookie as a second line.",
+  },
   'web.api.nosniff-missing': {
     title: 'API responses without X-Content-Type-Options: nosniff',
     cwe: 'CWE-693',
