@@ -73,6 +73,24 @@ export const spaRules = {
     remediation:
       'Verify every token\'s signature with a fixed algorithm list (never "none", never the algorithm the token names) before reading its claims.',
   },
+  'web.auth.jwt-unsigned': {
+    title: 'The app issues JSON Web Tokens without a signature ("alg": "none")',
+    cwe: 'CWE-347',
+    owasp: A02,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      'Sign every token the app issues (RS256, ES256 or EdDSA with a private key, or HS256 with a random key of 32 bytes or more) and verify with a fixed algorithm list that never contains "none".',
+  },
+  'web.auth.jwt-weak-secret': {
+    title: 'The app signs JSON Web Tokens with a well-known key',
+    cwe: 'CWE-798',
+    owasp: A02,
+    family: 'secrets',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      'Replace the signing key with one of 32 random bytes or more (openssl rand -base64 48) kept out of the source, or move to an asymmetric algorithm (RS256, ES256, EdDSA); every token signed with the old key must then be refused.',
+  },
   'web.auth.token-in-storage': {
     title: 'Session token kept in web storage, readable by any script on the site',
     cwe: 'CWE-922',
