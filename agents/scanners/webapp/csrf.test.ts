@@ -52,10 +52,12 @@ describe('csrfFindings', () => {
      <form method="post" action="/logout"><button>Sign out</button><input type="hidden" name="x" value="1"></form>
      <form method="post" action="/register"><input name="email"><input type="password" name="password"></form>
      <form action="/search"><input name="q"></form>
+     <form method="post" action="/app/usersearch"><input name="login"></form>
+     <form method="post" action="/catalogue"><input name="q"><input name="sort"></form>
      <form method="post" action="https://elsewhere.test/subscribe"><input name="email"></form>`,
   );
 
-  it('reports state-changing forms without a token, never login, sign-up, logout, GET or foreign forms', () => {
+  it('reports state-changing forms without a token, never login, sign-up, logout, search, GET or foreign forms', () => {
     const found = csrfFindings([account], origin, sid);
     expect(found.map((f) => [f.rule_id, f.location])).toEqual([
       ['web.csrf.missing-token', `${origin}/account/email`],

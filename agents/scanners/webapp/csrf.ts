@@ -13,7 +13,7 @@
 // nobody, and a session carried in an Authorization header is not sent by the browser on its own.
 // Login forms are left alone: a forged login signs the victim into the attacker's account (login CSRF), a
 // real but minor risk that needs a victim to then type secrets into that account; sign-up and logout forms
-// likewise. JSON endpoints that might take a cross-site simple request (a text/plain or form body) can only
+// likewise, and POST forms that only read (a search or a filter, by their action or their only fields). JSON endpoints that might take a cross-site simple request (a text/plain or form body) can only
 // be proven by sending them one, which may change data: that proof belongs to the intrusive checks and is
 // not made here.
 import type { Finding } from '../../../shared/findings.ts';
@@ -37,6 +37,9 @@ const notSession = /csrf|xsrf|^_ga|^_gid|^_pk_|consent|lang|locale|theme|timezon
 /** Forms that act on no one's data once signed in. */
 const loginAction = /log-?in|sign-?in|logon|session|auth/i;
 const signUpOrOut = /regist|sign-?up|join|log-?out|sign-?out|logoff/i;
+/** Forms that only read: a search or a filter, by their action or by every field they have. */
+const readsOnly = /search|lookup|filter|query/i;
+const readingFields = /^(?:q|query|search|s|term|terms|keywords?|filter|sort|order|page|per_page|lang)$/i;
 const metaToken = /<meta[^>]+name\s*=\s*["']?(?:csrf-token|csrf_token|_csrf|xsrf-token|csrf-param)\b/i;
 
 /**
@@ -65,10 +68,15 @@ export function tokenField(form: HtmlForm): string | null {
   return null;
 }
 
-/** A form a forged request could not misuse for anyone: a login, a sign-up, a logout. */
-function signsInOrOut(form: HtmlForm): boolean {
+/** A form a forged request could not misuse for anyone: a login, a sign-up, a logout, a search. */
+function harmless(form: HtmlForm): boolean {
   const path = form.action.pathname;
-  if (signUpOrOut.test(path)) {
+  const visible = form.fields.filter((f) => !(f in (form.hidden ?? {})));
+  if (
+    signUpOrOut.test(path) ||
+    readsOnly.test(path) ||
+    (visible.length > 0 && visible.every((f) => readingFields.test(f)))
+  ) {
     return true;
   }
   return loginAction.test(path) && (form.passwords?.length ?? 0) === 1 && !/change|reset|update/i.test(path);
@@ -116,7 +124,7 @@ export function csrfFindings(
         form.action.origin !== origin ||
         form.fields.length === 0 ||
         seen.has(key) ||
-        signsInOrOut(form) ||
+        harmless(form) ||
         tokenField(form) !== null
       ) {
         continue;
