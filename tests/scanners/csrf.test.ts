@@ -1,14 +1,16 @@
 // web.csrf.missing-token on real apps, logged in through their login forms: an Express 4 app (express-session)
 // and a Fastify 5 app (@fastify/session), each with account forms that carry no token while the session
-// cookie has no SameSite; silent on the same apps with the protection their ecosystems document (csrf-sync,
-// @fastify/csrf-protection) and with a SameSite=Strict or Lax session cookie, and on a logged-out scan (its
-// forms act for nobody). The planted lists in tests/fixtures/web/api-docs-apps.ts were written from the apps'
-// configuration before the scanner ran. Measured on this rule only: the check is passive, it sends nothing.
+// cookie has no SameSite (the Express one also rendered and logged in through Chromium); silent on the same
+// apps with the protection their ecosystems document (csrf-sync, @fastify/csrf-protection), with a
+// SameSite=Strict or Lax session cookie, and on a logged-out scan (its forms act for nobody). The planted
+// lists in tests/fixtures/web/api-docs-apps.ts were written from the apps' configuration before the scanner
+// ran. Measured on this rule only: the check is passive, it sends nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { Finding } from '../../shared/findings.ts';
 import type { TargetLogin } from '../../shared/target-login.ts';
+import { chromium } from '../fixtures/debian-packages.ts';
 import type { ApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import { apiDocsAppInstalled, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
@@ -47,29 +49,45 @@ const logins: Record<'expressAccount' | 'fastifyAccount', (target: string) => Ta
   }),
 };
 
-const suites: { name: string; app: 'expressAccount' | 'fastifyAccount'; mode: string; loggedIn: boolean }[] =
-  [
-    { name: 'Express, express-session, no token', app: 'expressAccount', mode: 'plain', loggedIn: true },
-    { name: 'Fastify, @fastify/session, no token', app: 'fastifyAccount', mode: 'plain', loggedIn: true },
-    { name: 'Express with csrf-sync (silent)', app: 'expressAccount', mode: 'token', loggedIn: true },
-    {
-      name: 'Express, SameSite=Strict session (silent)',
-      app: 'expressAccount',
-      mode: 'strict',
-      loggedIn: true,
-    },
-    {
-      name: 'Fastify with @fastify/csrf-protection (silent)',
-      app: 'fastifyAccount',
-      mode: 'token',
-      loggedIn: true,
-    },
-    { name: 'Fastify, SameSite=Lax session (silent)', app: 'fastifyAccount', mode: 'lax', loggedIn: true },
-    { name: 'Express, no token, logged out (silent)', app: 'expressAccount', mode: 'plain', loggedIn: false },
-  ];
+interface Suite {
+  name: string;
+  app: 'expressAccount' | 'fastifyAccount';
+  mode: string;
+  loggedIn: boolean;
+  /** Rendered, and logged in, through Chromium instead of plain HTTP. */
+  rendered?: boolean;
+}
+
+const suites: Suite[] = [
+  {
+    name: 'Express, express-session, no token, logged in through Chromium',
+    app: 'expressAccount',
+    mode: 'plain',
+    loggedIn: true,
+    rendered: true,
+  },
+  { name: 'Express, express-session, no token', app: 'expressAccount', mode: 'plain', loggedIn: true },
+  { name: 'Fastify, @fastify/session, no token', app: 'fastifyAccount', mode: 'plain', loggedIn: true },
+  { name: 'Express with csrf-sync (silent)', app: 'expressAccount', mode: 'token', loggedIn: true },
+  {
+    name: 'Express, SameSite=Strict session (silent)',
+    app: 'expressAccount',
+    mode: 'strict',
+    loggedIn: true,
+  },
+  {
+    name: 'Fastify with @fastify/csrf-protection (silent)',
+    app: 'fastifyAccount',
+    mode: 'token',
+    loggedIn: true,
+  },
+  { name: 'Fastify, SameSite=Lax session (silent)', app: 'fastifyAccount', mode: 'lax', loggedIn: true },
+  { name: 'Express, no token, logged out (silent)', app: 'expressAccount', mode: 'plain', loggedIn: false },
+];
 
 for (const suite of suites) {
-  describe(`CSRF: ${suite.name}`, requires(fromNpm(suite.app)), () => {
+  const needs = suite.rendered ? requires(fromNpm(suite.app), chromium()) : requires(fromNpm(suite.app));
+  describe(`CSRF: ${suite.name}`, needs, () => {
     let fixture: RunningFixture;
     let findings: Finding[];
     let loginStatus: string | undefined;
@@ -78,7 +96,7 @@ for (const suite of suites) {
       const result = await runScan('webapp', {
         target: fixture.target,
         mode: 'local',
-        browser: null,
+        ...(suite.rendered ? {} : { browser: null }),
         ...(suite.loggedIn ? { login: logins[suite.app](fixture.target) } : {}),
       });
       loginStatus = result.crawl?.login?.status;
