@@ -67,7 +67,9 @@ describe('tokens in answers', () => {
     ).toEqual([]);
   });
 
-  it('bounds the text read and the token length', () => {
+  it('bounds the text read, the token length and the tokens taken from one text', () => {
+    const many = Array.from({ length: 100 }, (_, i) => `"eyJhbGciOiJIUzI1NiJ9.eyJpIjo${i}fQ.c2ln"`).join(',');
+    expect(tokensIn(`[${many}]`)).toHaveLength(jwtLimits.maxTokens);
     const long = `eyJhbGciOiJIUzI1NiJ9.${'a'.repeat(jwtLimits.maxTokenChars)}.sig`;
     expect(tokensIn(long)).toEqual([]);
     expect(tokensIn(`${' '.repeat(jwtLimits.maxBodyChars)}eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.abc`)).toEqual(

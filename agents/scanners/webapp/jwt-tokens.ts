@@ -221,10 +221,10 @@ export interface TokenSighting {
 
 const jwtPattern = /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g;
 
-/** JSON Web Tokens in a text, bounded. */
+/** JSON Web Tokens in a text, bounded: the text read, the token's length, the tokens taken from one text. */
 export function tokensIn(text: string): string[] {
   const found = text.slice(0, jwtLimits.maxBodyChars).match(jwtPattern) ?? [];
-  return found.filter((t) => t.length <= jwtLimits.maxTokenChars);
+  return found.filter((t) => t.length <= jwtLimits.maxTokenChars).slice(0, jwtLimits.maxTokens);
 }
 
 /** Tokens in an answer: its Set-Cookie values, other headers, and its body when it is JSON. */
