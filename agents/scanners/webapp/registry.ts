@@ -294,7 +294,7 @@ export const webappChecks: readonly Check<WebScan>[] = [
     category: 'passive',
     rules: ['web.csrf.missing-token'],
     summary:
-      "Logged in with a cookie session: the crawled POST forms without an anti-forgery token (hidden field or a page's csrf-token meta tag) while no session cookie is SameSite=Lax or Strict. Login, sign-up and logout forms are left alone; nothing is sent.",
+      "Logged in with a cookie session: the crawled POST forms without an anti-forgery token (hidden field or a page's csrf-token meta tag) while no session cookie is SameSite=Lax or Strict. Login, sign-up, logout and search forms are left alone; nothing is sent.",
     run(scan, { report }) {
       const session = scan.crawled?.session;
       if (session && session.login.kind !== 'header') {
