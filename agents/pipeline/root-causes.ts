@@ -217,6 +217,50 @@ app.use(helmet.hsts({ maxAge: 31536000, includeSubDomains: true }));`,
     ],
   },
   {
+    key: 'csrf-protection',
+    title: 'Protect state-changing requests against cross-site request forgery',
+    rules: ['web.csrf.'],
+    summary:
+      "Another website can make a logged-in visitor's browser submit your forms, with their session, without them knowing.",
+    steps: [
+      {
+        title: 'Put an anti-forgery token in every state-changing form and check it on the server',
+        detail:
+          "Use your framework's protection: csrf-sync or csrf-csrf for Express, @fastify/csrf-protection, Django's CsrfViewMiddleware, Rails' protect_from_forgery, Laravel's VerifyCsrfToken, Spring Security's CSRF support.",
+      },
+      {
+        title: 'Mark the session cookie SameSite=Lax (or Strict) as a second line',
+        snippets: {
+          nginx: 'proxy_cookie_flags ~ samesite=lax;',
+          apache: 'Header always edit Set-Cookie ^(.*)$ "$1; SameSite=Lax"',
+          express: "app.use(session({ cookie: { httpOnly: true, secure: true, sameSite: 'lax' } }));",
+          iis: '<system.web><httpCookies sameSite="Lax" /></system.web>',
+        },
+      },
+    ],
+  },
+  {
+    key: 'token-signing',
+    title: 'Sign session tokens with a strong key and verify them strictly',
+    rules: ['web.auth.jwt-unsigned', 'web.auth.jwt-weak-secret'],
+    summary:
+      'Anyone can write a token the app takes for its own: an unsigned one, or one signed with a key anyone can guess.',
+    steps: [
+      {
+        title: 'Sign with a random key of 32 bytes or more, or an asymmetric key, kept out of the source',
+        detail:
+          'openssl rand -base64 48 for HS256; or RS256/ES256/EdDSA with a private key. Rotate the key: every token signed with the old one must then be refused.',
+      },
+      {
+        title: 'Verify every token with a fixed list of algorithms that never holds "none"',
+        snippets: {
+          express:
+            "jwt.verify(token, key, { algorithms: ['HS256'] }); // or expressjwt({ secret: key, algorithms: ['HS256'] })",
+        },
+      },
+    ],
+  },
+  {
     key: 'cors-policy',
     title: 'Allow cross-origin requests only from your own origins',
     rules: ['web.cors.', 'api.cors.'],

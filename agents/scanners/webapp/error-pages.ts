@@ -143,7 +143,8 @@ const brokenJson = '{"vigil": ';
  * does not exist, under the root and the known directories (a made-up path: no route runs, so nothing on the
  * target changes; only what parses every request first, and the error handler, answer). A stack trace or a
  * debug page that the same path's GET answer does not show is the error handler's, a server-wide cause:
- * one finding at the site's root naming every method and place that showed it.
+ * one finding at the site's root naming every method and place that showed it. A made-up path that accepts
+ * a malformed body (2xx) takes anything sent there: it is sent no other method.
  */
 export async function methodErrorFindings(
   client: HttpClient,
@@ -180,6 +181,10 @@ export async function methodErrorFindings(
         if (provoked && what) {
           shown.push(`${method} ${url.pathname} (HTTP ${provoked.status})`);
           first ??= what;
+        }
+        // Guard: a made-up path that accepts the request takes requests there; send it nothing more.
+        if (provoked && provoked.status >= 200 && provoked.status < 300) {
+          break;
         }
       }
       tick(++done, bases.length);

@@ -5,6 +5,10 @@ export interface HtmlForm {
   action: URL;
   method: 'GET' | 'POST';
   fields: string[];
+  /** The fields of type password (a login or a sign-up form has one). */
+  passwords?: string[];
+  /** Hidden fields with their values as the page sent them (a CSRF token among them). */
+  hidden?: Record<string, string>;
 }
 
 export interface ScriptRef {
@@ -80,6 +84,12 @@ export function parseHtml(html: string, pageUrl: URL): HtmlFacts {
         }
         if ((name === 'input' || name === 'textarea' || name === 'select') && form && attrs.name) {
           form.fields.push(attrs.name);
+          const type = name === 'input' ? (attrs.type ?? 'text').toLowerCase() : '';
+          if (type === 'password') {
+            (form.passwords ??= []).push(attrs.name);
+          } else if (type === 'hidden' && Object.keys(form.hidden ?? {}).length < 20) {
+            (form.hidden ??= {})[attrs.name] = (attrs.value ?? '').slice(0, 500);
+          }
         }
         const attribute = resourceAttributes[name];
         if (attribute) {

@@ -34,6 +34,11 @@ import type { SiteMaps } from './site-maps.ts';
 import { spaFindings } from './spa-checks.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
 import { apiDocsFindings, findApiDocuments } from './api-docs.ts';
+import { csrfFindings, sessionCookies } from './csrf.ts';
+import { jwtFindings, tokensIn, tokensOfAnswer } from './jwt-tokens.ts';
+import type { TokenSighting } from './jwt-tokens.ts';
+import type { HtmlForm } from './html.ts';
+import { LOGIN_ATTEMPTS, loginRateLimitFindings } from './login-rate-limit.ts';
 import { writeMethodFindings } from './write-methods.ts';
 
 export const webappLimits = {
@@ -89,6 +94,57 @@ const directories = (scan: WebScan) =>
   scan.places?.list() ?? directoriesOf(knownUrls(scan.pages, scan.endpoints, scan.siteMaps), scan.start, 12);
 /** Endpoints the probes exercise: the crawl's and the discovery's, alternately. */
 const probed = (scan: WebScan) => interleave(scan.endpoints, scan.discovery.endpoints);
+
+/** A place as findings name it: no query string (a landing URL may carry a token of its own). */
+const placeOf = (url: URL) => `${url.origin}${url.pathname}`;
+
+/** Every token the scan has seen where the app puts its own, the first sighting of each first. */
+function tokenSightings(scan: WebScan): TokenSighting[] {
+  const sightings: TokenSighting[] = [];
+  for (const page of scan.pages) {
+    sightings.push(...tokensOfAnswer(page.response, placeOf(page.requested ?? page.url)));
+  }
+  for (const call of scan.crawled?.apiCalls ?? []) {
+    sightings.push(...tokensOfAnswer(call.response, placeOf(call.url)));
+    const how = 'the Authorization header the app sends';
+    sightings.push(
+      ...tokensIn(call.headers.authorization ?? '').map((token) => ({
+        token,
+        location: placeOf(call.url),
+        how,
+      })),
+    );
+  }
+  for (const item of scan.crawled?.storage ?? []) {
+    const how = `${item.area}Storage "${item.key.slice(0, 40)}"`;
+    const location = URL.canParse(item.page) ? placeOf(new URL(item.page)) : scan.start.origin;
+    sightings.push(...tokensIn(item.value).map((token) => ({ token, location, how })));
+  }
+  const session = scan.crawled?.session?.headers(scan.start) ?? {};
+  for (const [name, value] of Object.entries(session)) {
+    const how = `the scan session's ${name} header`;
+    sightings.push(
+      ...tokensIn(value).map((token) => ({ token, location: placeOf(new URL('/', scan.start)), how })),
+    );
+  }
+  return sightings;
+}
+
+/** The site's own names, which developers sign with: its host's first label and its start page's title. */
+function siteNames(scan: WebScan): string[] {
+  const names = [scan.start.hostname.split('.')[0] ?? ''];
+  const title = /<title[^>]*>([^<]{1,60})</i.exec(scan.pages[0]?.response.body.slice(0, 20_000) ?? '')?.[1];
+  if (title) {
+    const words = title
+      .trim()
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean)
+      .slice(0, 4);
+    names.push(words.join(''), words.join('-'), words.join('_'), words.join(' '), ...words);
+  }
+  return names.filter((n) => /[a-z]/i.test(n)).slice(0, 8);
+}
 
 const tlsRuleIds = Object.keys(tlsRules) as TlsRuleId[];
 const secretRules: WebappRuleId[] = ['web.secret.aws-key', 'web.secret.private-key', 'web.secret.token'];
@@ -229,6 +285,38 @@ export const webappChecks: readonly Check<WebScan>[] = [
         report(secretFindings(src, body));
         tick(++done, list.length);
       });
+    },
+  },
+  {
+    id: 'web.csrf',
+    phase: 'forms & tokens',
+    share: 1,
+    category: 'passive',
+    rules: ['web.csrf.missing-token'],
+    summary:
+      "Logged in with a cookie session: the crawled POST forms without an anti-forgery token (hidden field or a page's csrf-token meta tag) while no session cookie is SameSite=Lax or Strict. Login, sign-up, logout and search forms are left alone; nothing is sent.",
+    run(scan, { report }) {
+      const session = scan.crawled?.session;
+      if (session && session.login.kind !== 'header') {
+        const jar = session.jar
+          .getCookiesSync(scan.start.href)
+          .map((c) => ({ name: c.key, sameSite: c.sameSite ?? undefined }));
+        report(csrfFindings(scan.pages, scan.start.origin, sessionCookies(jar, scan.pages)));
+      }
+      return Promise.resolve();
+    },
+  },
+  {
+    id: 'web.jwt',
+    phase: 'forms & tokens',
+    share: 1,
+    category: 'passive',
+    rules: ['web.auth.jwt-unsigned', 'web.auth.jwt-weak-secret'],
+    summary:
+      'The JSON Web Tokens the app issues (its cookies, JSON answers and headers, the login\'s among them; the Authorization header and web storage of its pages; the scan\'s session): unsigned ("alg": "none"), or HMAC-signed with one of a few hundred well-known keys or the site\'s name. Nothing is sent.',
+    run(scan, { report }) {
+      report(jwtFindings(tokenSightings(scan), siteNames(scan)));
+      return Promise.resolve();
     },
   },
   {
@@ -473,6 +561,23 @@ export const webappChecks: readonly Check<WebScan>[] = [
       if (skipped > 0) {
         incomplete(`${skipped} parameter(s) left unprobed: the scan's request budget ran out`);
       }
+    },
+  },
+  {
+    id: 'web.login-rate-limit',
+    phase: 'error pages',
+    share: 1,
+    category: 'active',
+    rules: ['web.auth.no-login-rate-limit'],
+    summary: `Each login form (one password field; three at most): ${LOGIN_ATTEMPTS} failed logins for a made-up account, without the session; no 429, Retry-After or RateLimit header, CAPTCHA or slow-down is a finding.`,
+    async run(scan, { tick, report }) {
+      const login = scan.options.login;
+      const own = (form: HtmlForm) =>
+        login?.kind === 'form' &&
+        form.fields.includes(login.username_field) &&
+        form.fields.includes(login.password_field);
+      const forms = scan.pages.flatMap((page) => page.facts?.forms ?? []);
+      report(await loginRateLimitFindings(scan.client, forms, tick, own));
     },
   },
   {

@@ -10,6 +10,24 @@ const A05 = 'A05:2021 Security Misconfiguration';
 const A07 = 'A07:2021 Identification and Authentication Failures';
 
 export const spaRules = {
+  'web.auth.no-login-rate-limit': {
+    title: 'Login form without a limit on failed attempts',
+    cwe: 'CWE-307',
+    owasp: A07,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:L/I:L/A:N',
+    remediation:
+      'Limit failed logins per account and per client address (express-rate-limit or @fastify/rate-limit on the login route, nginx limit_req, a WAF rule): answer 429 with Retry-After, slow down, or ask for a CAPTCHA after a few failures, and alert on bursts.',
+  },
+  'web.csrf.missing-token': {
+    title: 'Form open to cross-site request forgery (no token, session cookie sent cross-site)',
+    cwe: 'CWE-352',
+    owasp: A01,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:N/I:H/A:N',
+    remediation:
+      "Give every state-changing form an anti-forgery token bound to the session and check it on the server (csrf-csrf or csrf-sync for Express, @fastify/csrf-protection, your framework's built-in protection), and set SameSite=Lax or Strict on the session cookie as a second line.",
+  },
   'web.api.nosniff-missing': {
     title: 'API responses without X-Content-Type-Options: nosniff',
     cwe: 'CWE-693',
@@ -54,6 +72,24 @@ export const spaRules = {
     cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
     remediation:
       'Verify every token\'s signature with a fixed algorithm list (never "none", never the algorithm the token names) before reading its claims.',
+  },
+  'web.auth.jwt-unsigned': {
+    title: 'The app issues JSON Web Tokens without a signature ("alg": "none")',
+    cwe: 'CWE-347',
+    owasp: A02,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      'Sign every token the app issues (RS256, ES256 or EdDSA with a private key, or HS256 with a random key of 32 bytes or more) and verify with a fixed algorithm list that never contains "none".',
+  },
+  'web.auth.jwt-weak-secret': {
+    title: 'The app signs JSON Web Tokens with a well-known key',
+    cwe: 'CWE-798',
+    owasp: A02,
+    family: 'secrets',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      'Replace the signing key with one of 32 random bytes or more (openssl rand -base64 48) kept out of the source, or move to an asymmetric algorithm (RS256, ES256, EdDSA); every token signed with the old key must then be refused.',
   },
   'web.auth.token-in-storage': {
     title: 'Session token kept in web storage, readable by any script on the site',

@@ -24,6 +24,11 @@ export class BrowserLogin implements LoginDriver {
   readonly renewable: boolean;
   /** The API calls of the first login (the login request itself, what the app loads next). */
   readonly calls: ApiCall[] = [];
+  /**
+   * The first login's page loads that set cookies: a form posted without scripts is a navigation, and its
+   * answer (a redirect, not followed) is where the session cookie and its attributes are set.
+   */
+  private readonly documents: Page[] = [];
   private landingUrl: URL;
 
   constructor(
@@ -132,6 +137,11 @@ export class BrowserLogin implements LoginDriver {
       this.calls.push(
         ...exchanges.map((e) => apiCallOf(e, 'session')).filter((c): c is ApiCall => c !== null),
       );
+      for (const { request, response } of exchanges) {
+        if (request.kind === 'document' && response?.headers['set-cookie']?.length) {
+          this.documents.push({ url: new URL(response.url), response, facts: null, depth: 1 });
+        }
+      }
     }
     if (!after || !this.loggedIn(after, session)) {
       return {
@@ -155,9 +165,12 @@ export class BrowserLogin implements LoginDriver {
     return this.landingUrl;
   }
 
-  /** The login's API answers, as pages of the crawl (their headers and cookies are checked too). */
+  /** The login's API answers and cookie-setting page loads, as pages of the crawl (their headers and cookies are checked too). */
   get pages(): Page[] {
-    return this.calls.map((call) => ({ url: call.url, response: call.response, facts: null, depth: 1 }));
+    return [
+      ...this.calls.map((call) => ({ url: call.url, response: call.response, facts: null, depth: 1 })),
+      ...this.documents,
+    ];
   }
 
   /** After the crawl: the credentials the app used last (a token it refreshed, say). */

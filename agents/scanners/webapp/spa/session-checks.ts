@@ -1,7 +1,8 @@
 // What the login session protects, tested on the API calls the app made only once logged in:
 // - sent again without the session's cookie and token: the same personal data must not come back;
 // - with a neighbouring record id, in the same session: another user's record must not come back (IDOR);
-// - with the session's JSON Web Token unsigned ("alg": "none") or signed by no key: it must be refused.
+// - with the session's JSON Web Token unsigned ("alg": "none") or signed by no key: it must be refused
+//   (on up to FORGERY_ENDPOINTS endpoints: some routes of an app may check the signature, others not).
 // Each is differential (compared with the answer the app itself got) before anything is reported, and
 // every request is a GET the app already made, changed in one place.
 import { randomBytes } from 'node:crypto';
@@ -183,18 +184,40 @@ const forgeries: { how: string; forge: (parts: [string, string, string]) => stri
   },
 ];
 
-/** An endpoint that refuses requests without the session, tried with the session's token forged. */
+/**
+ * Endpoints tried with a forged token. An app may check its tokens in two ways at once: a signature check
+ * in front of some routes, a lookup of the exact token it issued in front of others (which refuses any
+ * forgery whatever its algorithm); the first endpoint alone says nothing about the rest.
+ */
+export const FORGERY_ENDPOINTS = 4;
+
+/** Endpoints that refuse requests without the session, tried with the session's token forged. */
 async function forgedTokenAccepted(
   client: HttpClient,
   session: HttpSession,
   guarded: ApiCall[],
 ): Promise<Finding | null> {
-  const call = [...guarded]
+  const seen = new Set<string>();
+  const calls = [...guarded]
     .sort((a, b) => a.url.href.localeCompare(b.url.href))
-    .find((c) => bearerJwt(c.headers.authorization));
-  if (!call) {
-    return null;
+    .filter((c) => bearerJwt(c.headers.authorization))
+    .filter((c) => !seen.has(c.url.pathname) && seen.add(c.url.pathname))
+    .slice(0, FORGERY_ENDPOINTS);
+  for (const call of calls) {
+    const finding = await forgeriesAccepted(client, session, call);
+    if (finding) {
+      return finding;
+    }
   }
+  return null;
+}
+
+/** One endpoint, tried with each forgery of the session's token. */
+async function forgeriesAccepted(
+  client: HttpClient,
+  session: HttpSession,
+  call: ApiCall,
+): Promise<Finding | null> {
   const accepted: string[] = [];
   for (const { how, forge } of forgeries) {
     // Twice at most: a forgery refused because the session had just ended proves nothing, so it is

@@ -1,0 +1,123 @@
+// web.csrf.missing-token on real apps, logged in through their login forms: an Express 4 app (express-session)
+// and a Fastify 5 app (@fastify/session), each with account forms that carry no token while the session
+// cookie has no SameSite (the Express one also rendered and logged in through Chromium); silent on the same
+// apps with the protection their ecosystems document (csrf-sync, @fastify/csrf-protection), with a
+// SameSite=Strict or Lax session cookie, and on a logged-out scan (its forms act for nobody). The planted
+// lists in tests/fixtures/web/api-docs-apps.ts were written from the apps' configuration before the scanner
+// ran. Measured on this rule only: the check is passive, it sends nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { runScan } from '../../agents/scanners/run-scan.ts';
+import type { Finding } from '../../shared/findings.ts';
+import type { TargetLogin } from '../../shared/target-login.ts';
+import { chromium } from '../fixtures/debian-packages.ts';
+import type { ApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
+import { apiDocsAppInstalled, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
+import type { RunningFixture } from '../fixtures/planted.ts';
+import type { Unmet } from '../helpers/requirements.ts';
+import { requires } from '../helpers/requirements.ts';
+import { measure } from './measure.ts';
+
+const rule = 'web.csrf.missing-token';
+const fromNpm = (name: ApiDocsApp): Unmet | null =>
+  apiDocsAppInstalled(name)
+    ? null
+    : {
+        requirement: `npm:api-docs-${name}`,
+        detail:
+          'not in the cache (scripts/test-packages.sh installs it: npx tsx tests/fixtures/web/api-docs-apps.ts)',
+      };
+
+const logins: Record<'expressAccount' | 'fastifyAccount', (target: string) => TargetLogin> = {
+  expressAccount: (target) => ({
+    kind: 'form',
+    login_url: `${target}/login`,
+    username_field: 'email',
+    password_field: 'password',
+    username: 'owner@example.com',
+    password: 'correct horse battery staple',
+    logged_in_marker: 'Signed in as',
+  }),
+  fastifyAccount: (target) => ({
+    kind: 'form',
+    login_url: `${target}/signin`,
+    username_field: 'username',
+    password_field: 'passwd',
+    username: 'owner',
+    password: 'correct horse battery staple',
+    logged_in_marker: 'Signed in as',
+  }),
+};
+
+interface Suite {
+  name: string;
+  app: 'expressAccount' | 'fastifyAccount';
+  mode: string;
+  loggedIn: boolean;
+  /** Rendered, and logged in, through Chromium instead of plain HTTP. */
+  rendered?: boolean;
+}
+
+const suites: Suite[] = [
+  {
+    name: 'Express, express-session, no token, logged in through Chromium',
+    app: 'expressAccount',
+    mode: 'plain',
+    loggedIn: true,
+    rendered: true,
+  },
+  { name: 'Express, express-session, no token', app: 'expressAccount', mode: 'plain', loggedIn: true },
+  { name: 'Fastify, @fastify/session, no token', app: 'fastifyAccount', mode: 'plain', loggedIn: true },
+  { name: 'Express with csrf-sync (silent)', app: 'expressAccount', mode: 'token', loggedIn: true },
+  {
+    name: 'Express, SameSite=Strict session (silent)',
+    app: 'expressAccount',
+    mode: 'strict',
+    loggedIn: true,
+  },
+  {
+    name: 'Fastify with @fastify/csrf-protection (silent)',
+    app: 'fastifyAccount',
+    mode: 'token',
+    loggedIn: true,
+  },
+  { name: 'Fastify, SameSite=Lax session (silent)', app: 'fastifyAccount', mode: 'lax', loggedIn: true },
+  { name: 'Express, no token, logged out (silent)', app: 'expressAccount', mode: 'plain', loggedIn: false },
+];
+
+for (const suite of suites) {
+  const needs = suite.rendered ? requires(fromNpm(suite.app), chromium()) : requires(fromNpm(suite.app));
+  describe(`CSRF: ${suite.name}`, needs, () => {
+    let fixture: RunningFixture;
+    let findings: Finding[];
+    let loginStatus: string | undefined;
+    beforeAll(async () => {
+      fixture = await startApiDocsApp(suite.app, { args: [suite.mode] });
+      const result = await runScan('webapp', {
+        target: fixture.target,
+        mode: 'local',
+        ...(suite.rendered ? {} : { browser: null }),
+        ...(suite.loggedIn ? { login: logins[suite.app](fixture.target) } : {}),
+      });
+      loginStatus = result.crawl?.login?.status;
+      findings = result.findings.filter((f) => f.rule_id === rule);
+    }, 120_000);
+    afterAll(async () => {
+      await fixture?.close();
+    });
+
+    it('reports the forms a forged request could send in the session, and only those', () => {
+      if (suite.loggedIn) {
+        expect(loginStatus).toBe('logged-in');
+      }
+      const planted = suite.loggedIn ? fixture.planted : [];
+      const m = measure(findings, planted, fixture.target);
+      expect(m.missed).toEqual([]);
+      expect(m.unexpected).toEqual([]);
+      for (const finding of findings) {
+        expect(finding.evidence).toMatch(/carries no anti-forgery token/);
+        expect(finding.evidence).toMatch(/(connect\.sid|sessionId) \(no SameSite\)/);
+      }
+    });
+  });
+}
