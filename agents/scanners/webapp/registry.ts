@@ -35,6 +35,7 @@ import { spaFindings } from './spa-checks.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
 import { apiDocsFindings, findApiDocuments } from './api-docs.ts';
 import { writeMethodFindings } from './write-methods.ts';
+import { writeChecks } from './write/checks.ts';
 
 export const webappLimits = {
   maxPages: 60,
@@ -379,6 +380,8 @@ export const webappChecks: readonly Check<WebScan>[] = [
       );
     },
   },
+  // Stored XSS, writes without a session, mass assignment (intrusive; write/checks.ts).
+  ...writeChecks,
   {
     id: 'web.method-bypass',
     phase: 'write methods',

@@ -1,0 +1,116 @@
+// The intrusive write checks (stored XSS, writes without a session, mass assignment) on two apps of
+// different frameworks written as their docs show (tests/fixtures/web/write-apps.ts): each problem found at
+// its place in the open variant, none in the guarded twin, the marker records they could delete gone again,
+// and, with the owner's consent off, not one write of theirs at the server. HTML crawl (no browser), logged
+// in, so that the ticket API that only a session may read is known.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { runScan } from '../../agents/scanners/run-scan.ts';
+import type { ScanResult } from '../../agents/scanners/core/context.ts';
+import { startWriteApp, writeRules } from '../fixtures/web/write-apps.ts';
+import type { RunningWriteApp, SeenRequest } from '../fixtures/web/write-apps.ts';
+import { measure } from './measure.ts';
+
+const resourcePaths = /^\/(api\/(notes|tickets|users)|guestbook)(\/|$)/;
+/** Requests that could change the app's data: any body that carries a marker, any write to its resources. */
+const writesOfOurs = (seen: SeenRequest[]) =>
+  seen.filter(
+    (r) =>
+      r.body.includes('vigil-marker-') ||
+      (resourcePaths.test(r.path) && ['PUT', 'PATCH', 'DELETE'].includes(r.method)) ||
+      (resourcePaths.test(r.path) && r.method === 'POST' && r.type.includes('json')),
+  );
+const byMethod = (seen: SeenRequest[]) => {
+  const count = (method: string) =>
+    seen.filter((r) => r.method === method && resourcePaths.test(r.path)).length;
+  return { POST: count('POST'), PUT: count('PUT'), PATCH: count('PATCH'), DELETE: count('DELETE') };
+};
+
+for (const framework of ['express', 'hono'] as const) {
+  for (const variant of ['open', 'guarded'] as const) {
+    describe(`write checks: ${framework}, ${variant}`, () => {
+      let app: RunningWriteApp;
+      let result: ScanResult;
+      beforeAll(async () => {
+        app = await startWriteApp(framework, variant);
+        result = await runScan('webapp', {
+          target: app.target,
+          mode: 'local',
+          allowIntrusive: true,
+          login: app.login,
+          browser: null,
+        });
+      }, 180_000);
+      afterAll(async () => {
+        await app?.close();
+      });
+
+      it('finds each planted problem at its place, and nothing else of these rules', () => {
+        const m = measure(
+          result.findings.filter((f) => writeRules.includes(f.rule_id)),
+          app.planted,
+          app.target,
+        );
+        expect(m.missed).toEqual([]);
+        expect(m.unexpected).toEqual([]);
+        expect(result.categories?.ran).toContain('intrusive');
+      });
+
+      it('writes only its own markers, never changes what it did not make, and deletes what it may', () => {
+        const data = app.data();
+        // The records the app held before the scan are as they were.
+        expect(data.notes.find((n) => n.id === 1)).toEqual({
+          id: 1,
+          title: 'Welcome',
+          body: 'Opening hours are 9 to 5.',
+        });
+        expect(data.tickets[0]).toEqual({
+          id: 1,
+          subject: 'Printer jam',
+          detail: 'The second-floor printer jams on A3.',
+        });
+        expect(data.users[0]).toEqual({ id: 1, email: 'ada@example.com', role: 'admin', isAdmin: true });
+        // No PATCH, PUT or DELETE reached a record it did not make (only ids above the ones the app had).
+        const touched = app.seen.filter(
+          (r) => ['PATCH', 'PUT', 'DELETE'].includes(r.method) && /^\/api\/notes\/1$/.test(r.path),
+        );
+        expect(touched).toEqual([]);
+        if (variant === 'open') {
+          // The notes it made without a session it also deleted without one.
+          expect(data.notes.filter((n) => JSON.stringify(n).includes('vigil-marker-'))).toEqual([]);
+          const write = result.findings.find((f) => f.rule_id === 'web.auth.unauth-write')!;
+          expect(write.evidence).toMatch(/PATCH 200.*PUT 200.*DELETE 204.*cleanup: the record is deleted/);
+          const stored = result.findings.filter((f) => f.rule_id === 'web.xss.stored');
+          expect(stored.every((f) => /rendered unescaped as an element.* at \//.test(f.evidence))).toBe(true);
+          const mass = result.findings.find((f) => f.rule_id === 'web.auth.mass-assignment')!;
+          expect(mass.evidence).toMatch(/role: "admin" in the answer \(the control account got "customer"\)/);
+          expect(byMethod(app.seen).PATCH).toBeGreaterThan(0);
+        }
+      });
+    });
+  }
+}
+
+describe('write checks without the owner’s consent', () => {
+  let app: RunningWriteApp;
+  let result: ScanResult;
+  beforeAll(async () => {
+    app = await startWriteApp('express', 'open');
+    result = await runScan('webapp', { target: app.target, mode: 'local', login: app.login, browser: null });
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('sends not one write of theirs: no marker, no PUT, PATCH or DELETE, no JSON POST at the app', () => {
+    expect(writesOfOurs(app.seen)).toEqual([]);
+    const counts = byMethod(app.seen);
+    expect(counts.PUT + counts.PATCH + counts.DELETE).toBe(0);
+    expect(result.findings.filter((f) => writeRules.includes(f.rule_id))).toEqual([]);
+    const skipped = result.categories?.skipped.find((s) => s.category === 'intrusive');
+    expect(skipped?.checks).toEqual(
+      expect.arrayContaining(['web.stored-xss', 'web.unauth-writes', 'web.mass-assignment']),
+    );
+    expect(skipped?.rules).toEqual(expect.arrayContaining(writeRules));
+  });
+});
