@@ -25,6 +25,9 @@ export interface WriteInput {
 /** Forms never sent by a write check: sessions, money, deletions, account recovery, searches. */
 const neverSent =
   /log-?in|sign-?in|log-?out|sign-?out|session|auth|pay|checkout|order|purchase|transfer|basket|cart|password|forgot|search|upload/i;
+/** Paths of an existing account (signing in, its password, its profile): never a sign-up. */
+const notSignUp =
+  /log-?in|sign-?in|session|reset|forgot|change|recover|password|passwd|profile|settings|edit|update|\/me\b/i;
 const registration = /regist|sign-?up|join|create|new|users?\b|accounts?\b|members?\b/i;
 
 const passwordKey = /^(pass(word)?|pwd)$|password/i;
@@ -69,7 +72,8 @@ export function registrationForms(forms: DetailedForm[], start: URL): DetailedFo
       form.action.origin === start.origin &&
       passwords > 0 &&
       !form.enctype.includes('multipart') &&
-      !/log-?in|sign-?in|session|reset|forgot|change|recover/i.test(`${path} ${form.page.pathname}`) &&
+      !notSignUp.test(`${path} ${form.page.pathname}`) &&
+      !form.fields.some((f) => /old|current/i.test(f.name)) &&
       (registration.test(`${path} ${form.page.pathname}`) || passwords > 1)
     );
   });
@@ -145,7 +149,7 @@ export function jsonRegistrations(input: WriteInput): Endpoint[] {
       endpoint.json !== undefined &&
       endpoint.url.origin === input.start.origin &&
       Object.keys(endpoint.json).some((k) => passwordKey.test(k)) &&
-      !/log-?in|sign-?in|session|reset|forgot|change|recover/i.test(endpoint.url.pathname) &&
+      !notSignUp.test(endpoint.url.pathname) &&
       registration.test(endpoint.url.pathname),
   );
 }
