@@ -91,11 +91,11 @@ for (const framework of ['express', 'hono'] as const) {
   }
 }
 
-describe('write checks without the owner’s consent', () => {
+describe.each(['express', 'hono'] as const)('write checks without the owner’s consent: %s', (framework) => {
   let app: RunningWriteApp;
   let result: ScanResult;
   beforeAll(async () => {
-    app = await startWriteApp('express', 'open');
+    app = await startWriteApp(framework, 'open');
     result = await runScan('webapp', { target: app.target, mode: 'local', login: app.login, browser: null });
   }, 180_000);
   afterAll(async () => {

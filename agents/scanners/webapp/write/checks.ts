@@ -14,13 +14,14 @@ export interface WriteScan extends Omit<WriteInput, 'loggedIn'> {
   crawled: CrawlOutcome | null;
 }
 
-const input = (scan: WriteScan): WriteInput => ({
+const input = (scan: WriteScan, signal: AbortSignal): WriteInput => ({
   client: scan.client,
   start: scan.start,
   pages: scan.pages,
   endpoints: scan.endpoints,
   discovery: scan.discovery,
   loggedIn: Boolean(scan.crawled?.session),
+  signal,
 });
 
 export const writeChecks: readonly Check<WriteScan>[] = [
@@ -33,8 +34,8 @@ export const writeChecks: readonly Check<WriteScan>[] = [
     rules: ['web.xss.stored'],
     summary:
       'Sends each form that may store input, and each JSON collection, a unique inert element in its text fields, then fetches the known pages again: the element rendered unescaped is stored XSS.',
-    async run(scan, { tick, report }) {
-      report(await storedXssFindings(input(scan), tick));
+    async run(scan, { tick, signal, report }) {
+      report(await storedXssFindings(input(scan, signal), tick));
     },
   },
   {
@@ -46,8 +47,8 @@ export const writeChecks: readonly Check<WriteScan>[] = [
     rules: ['web.auth.unauth-write', 'web.auth.unauth-create'],
     summary:
       'POSTs a marker record to each JSON collection without a session; on one it made, tries PATCH, PUT and DELETE without a session, reading it back each time, and deletes it. Never touches records it did not make.',
-    async run(scan, { tick, report }) {
-      report(await unauthWriteFindings(input(scan), tick));
+    async run(scan, { tick, signal, report }) {
+      report(await unauthWriteFindings(input(scan, signal), tick));
     },
   },
   {
@@ -59,8 +60,8 @@ export const writeChecks: readonly Check<WriteScan>[] = [
     rules: ['web.auth.mass-assignment'],
     summary:
       'Signs up two marker accounts at each registration form or endpoint, the second with role "admin" and admin flags added: a privileged value the server keeps is mass assignment.',
-    async run(scan, { tick, report }) {
-      report(await massAssignmentFindings(input(scan), tick));
+    async run(scan, { tick, signal, report }) {
+      report(await massAssignmentFindings(input(scan, signal), tick));
     },
   },
 ];

@@ -177,6 +177,9 @@ export async function massAssignmentFindings(
   const findings: Finding[] = [];
   let done = 0;
   for (const place of unique) {
+    if (input.signal?.aborted) {
+      break;
+    }
     const finding = await signUpTwice(input, place);
     if (finding) {
       findings.push(finding);

@@ -20,6 +20,11 @@ export interface WriteInput {
   discovery: { endpoints: Endpoint[]; resources: URL[] };
   /** The scan holds a login session (its requests carry it unless sent anonymously). */
   loggedIn: boolean;
+  /**
+   * The phase's end: no new place is written to after it aborts; what was made already is still
+   * cleaned up (in the phase's wind-down).
+   */
+  signal?: AbortSignal;
 }
 
 /** Forms never sent by a write check: sessions, money, deletions, account recovery, searches. */

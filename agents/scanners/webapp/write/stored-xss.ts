@@ -43,6 +43,9 @@ export async function storedXssFindings(
   let done = 0;
 
   for (const form of forms) {
+    if (input.signal?.aborted) {
+      break;
+    }
     const marker = newMarker();
     const texts: string[] = [];
     const values = form.fields.map((field): [string, string] => [
@@ -77,6 +80,9 @@ export async function storedXssFindings(
   }
 
   for (const collection of collections) {
+    if (input.signal?.aborted) {
+      break;
+    }
     const marker = newMarker();
     const texts: string[] = [];
     const record = recordLike(collection.sample, marker, (key) => {
@@ -120,6 +126,9 @@ export async function storedXssFindings(
   }
   const shownAt = new Map<string, string[]>();
   for (const url of pages.values()) {
+    if (input.signal?.aborted) {
+      break;
+    }
     const page = await client.tryRequest(url, { followRedirects: 'same-origin' });
     if (page && page.status < 400 && isHtml(header(page, 'content-type'), page.body)) {
       for (const marker of renderedMarkers(page.body)) {

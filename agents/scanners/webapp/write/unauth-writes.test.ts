@@ -126,4 +126,12 @@ describe('writes without a session', () => {
       /GET \/api\/guarded-read without a session answered 401, yet POST .* answered 201 and created \/api\/guarded-read\/2 \(marker vigil-marker-[0-9a-f]{12}, read back\); cleanup: the record stays/,
     );
   });
+
+  it('starts no write once its phase has ended', async () => {
+    methods.length = 0;
+    const ended = input(['/api/liar', '/api/guarded-read']);
+    ended.signal = AbortSignal.abort();
+    expect(await unauthWriteFindings(ended, () => undefined)).toEqual([]);
+    expect(methods.filter((m) => !m.startsWith('GET '))).toEqual([]);
+  });
 });

@@ -133,6 +133,9 @@ export async function unauthWriteFindings(
   const findings: Finding[] = [];
   let done = 0;
   for (const collection of collections) {
+    if (input.signal?.aborted) {
+      break;
+    }
     const read = await anonymous(input.client, collection.url);
     findings.push(...(await probeCollection(input, { collection, read })));
     tick(++done, collections.length);
