@@ -168,7 +168,7 @@ export async function massAssignmentFindings(
 ): Promise<Finding[]> {
   const places: Place[] = [
     ...registrationForms(formsOf(input.pages), input.start).map(formPlace),
-    ...jsonRegistrations(input).map((endpoint) => jsonPlace(endpoint.url, endpoint.json ?? {})),
+    ...(await jsonRegistrations(input)).map((endpoint) => jsonPlace(endpoint.url, endpoint.json ?? {})),
   ];
   const seen = new Set<string>();
   const unique = places

@@ -1,6 +1,7 @@
 // Where the write checks may write, from what the crawl and the discovery found: HTML forms that store
 // what they are sent, JSON collections (a GET that answers a list of records, a POST the app sends JSON
 // to) and registration forms and endpoints. Nothing here writes; each list is bounded.
+import { loadOperations } from '../../api/openapi.ts';
 import type { HttpClient } from '../../core/http-client.ts';
 import type { Endpoint, Page } from '../crawl.ts';
 import { unsafePath } from '../discovery/js-paths.ts';
@@ -113,7 +114,11 @@ export async function jsonCollections(input: WriteInput): Promise<Collection[]> 
       found.push(collection);
     }
   };
-  for (const endpoint of [...input.endpoints, ...input.discovery.endpoints]) {
+  for (const endpoint of [
+    ...input.endpoints,
+    ...input.discovery.endpoints,
+    ...(await documentedPosts(input)),
+  ]) {
     if (
       endpoint.method === 'POST' &&
       endpoint.json &&
@@ -146,9 +151,35 @@ export async function jsonCollections(input: WriteInput): Promise<Collection[]> 
   return found;
 }
 
+/** Fetched once per scan (per client): the checks share one reading of the API document. */
+const documented = new WeakMap<HttpClient, Promise<Endpoint[]>>();
+
+/**
+ * The POST operations of the site's OpenAPI document (at its usual paths) that take a JSON object, as
+ * endpoints with the document's body shape; only those without path parameters (a collection, not a record).
+ */
+export function documentedPosts(input: WriteInput): Promise<Endpoint[]> {
+  let posts = documented.get(input.client);
+  if (!posts) {
+    posts = loadOperations(input.client, input.start).then(({ operations }) =>
+      operations
+        .filter((op) => op.method === 'POST' && op.bodySample && op.pathParams.length === 0)
+        .slice(0, writeLimits.maxPlaces * 2)
+        .map((op) => ({
+          url: op.url,
+          method: 'POST' as const,
+          params: Object.keys(op.bodySample!),
+          json: op.bodySample!,
+        })),
+    );
+    documented.set(input.client, posts);
+  }
+  return posts;
+}
+
 /** Registration endpoints the app sends JSON to: a POST whose body holds a password, at a sign-up path. */
-export function jsonRegistrations(input: WriteInput): Endpoint[] {
-  return [...input.endpoints, ...input.discovery.endpoints].filter(
+export async function jsonRegistrations(input: WriteInput): Promise<Endpoint[]> {
+  return [...input.endpoints, ...input.discovery.endpoints, ...(await documentedPosts(input))].filter(
     (endpoint) =>
       endpoint.method === 'POST' &&
       endpoint.json !== undefined &&
