@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { keptPrivileges } from './mass-assignment.ts';
+import { UnsecuredJWT } from 'jose';
+
+import { accountIn, keptPrivileges } from './mass-assignment.ts';
 
 describe('mass assignment: what counts as a privilege kept', () => {
   it('names the privileged fields an account shows, with the control account’s value beside', () => {
@@ -25,5 +27,20 @@ describe('mass assignment: what counts as a privilege kept', () => {
     expect(keptPrivileges({ role: 'admin' }, { email: 'c@example.com' })).toEqual([
       { field: 'role', value: 'admin' },
     ]);
+  });
+
+  it('reads the account from the answer’s JSON, or from the claims of a token it carries', () => {
+    const m = 'vigil-marker-eeeeeeeeeeee';
+    expect(
+      accountIn({ status: 'success', data: { id: 2, email: `${m}@example.com`, role: 'admin' } }, m),
+    ).toEqual({
+      id: 2,
+      email: `${m}@example.com`,
+      role: 'admin',
+    });
+    const token = new UnsecuredJWT({ sub: '2', email: `${m}@example.com`, role: 'admin' }).encode();
+    expect(accountIn({ authentication: { token } }, m)).toMatchObject({ role: 'admin' });
+    expect(accountIn({ token: 'not.a.token' }, m)).toBeNull();
+    expect(accountIn({ token }, 'vigil-marker-ffffffffffff')).toBeNull();
   });
 });

@@ -8,6 +8,8 @@
 // anonymous client delete them; otherwise the evidence names them for removal by hand.
 import { randomBytes } from 'node:crypto';
 
+import { decodeJwt } from 'jose';
+
 import type { Finding } from '../../../../shared/findings.ts';
 import type { RequestInit } from '../../core/http-client.ts';
 import { webappFinding } from '../rules.ts';
@@ -53,6 +55,34 @@ export function keptPrivileges(
       value: account[field],
       ...(control && field in control ? { controlValue: control[field] } : {}),
     }));
+}
+
+const jwtShape = /^[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*$/;
+
+/** The payloads of the JWTs among an answer's string values (a sign-up often answers with a token). */
+function tokenClaims(body: unknown, depth = 0): JsonObject[] {
+  if (depth > 3 || typeof body !== 'object' || body === null) {
+    return typeof body === 'string' && jwtShape.test(body) ? decoded(body) : [];
+  }
+  return Object.values(body as JsonObject)
+    .slice(0, 50)
+    .flatMap((value) => tokenClaims(value, depth + 1));
+}
+
+function decoded(token: string): JsonObject[] {
+  try {
+    return [decodeJwt(token)];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The account `marker` signed up, as the answer shows it: the object of the JSON that holds the marker,
+ * or the claims of a token the answer carries (read, not verified: what the app put in it is the question).
+ */
+export function accountIn(body: unknown, marker: string): JsonObject | null {
+  return objectWith(body, marker) ?? objectWith(tokenClaims(body), marker);
 }
 
 interface Place {
@@ -130,8 +160,8 @@ async function signUpTwice(input: WriteInput, place: Place): Promise<Finding | n
   if (!succeeded(answer)) {
     return null;
   }
-  const controlAccount = objectWith(jsonBody(controlAnswer), control);
-  const answered = keptPrivileges(objectWith(jsonBody(answer), ours), controlAccount);
+  const controlAccount = accountIn(jsonBody(controlAnswer), control);
+  const answered = keptPrivileges(accountIn(jsonBody(answer), ours), controlAccount);
   // The server's own value differs from ours in the control's answer: ours was kept, not echoed.
   let proof = answered.filter((k) => 'controlValue' in k && !isPrivileged(k.field, k.controlValue));
   let how = proof
