@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { ScanResult } from '../../agents/scanners/core/context.ts';
-import { startWriteApp, writeRules } from '../fixtures/web/write-apps.ts';
+import { chromium } from '../fixtures/debian-packages.ts';
+import type { RunningFixture } from '../fixtures/planted.ts';
+import { startSpaSignup, startWriteApp, writeRules } from '../fixtures/web/write-apps.ts';
+import { requires } from '../helpers/requirements.ts';
 import type { RunningWriteApp, SeenRequest } from '../fixtures/web/write-apps.ts';
 import { measure } from './measure.ts';
 
@@ -22,6 +25,8 @@ const writesOfOurs = (seen: SeenRequest[]) =>
       (resourcePaths.test(r.path) && ['PUT', 'PATCH', 'DELETE'].includes(r.method)) ||
       (resourcePaths.test(r.path) && r.method === 'POST' && r.type.includes('json')),
   );
+const chromiumNeeded = requires(chromium());
+
 const byMethod = (seen: SeenRequest[]) => {
   const count = (method: string) =>
     seen.filter((r) => r.method === method && resourcePaths.test(r.path)).length;
@@ -117,3 +122,32 @@ describe.each(['express', 'hono'] as const)('write checks without the owner’s 
     expect(skipped?.rules).toEqual(expect.arrayContaining(writeRules));
   });
 });
+
+describe.each(['open', 'guarded'] as const)(
+  'mass assignment at a sign-up only a script sends (rendered in Chromium): %s',
+  (variant) => {
+    let app: RunningFixture & { seen: SeenRequest[] };
+    let result: ScanResult;
+    beforeAll(async () => {
+      app = await startSpaSignup(variant);
+      result = await runScan('webapp', { target: app.target, mode: 'local', allowIntrusive: true });
+    }, 180_000);
+    afterAll(async () => {
+      await app?.close();
+    });
+
+    it('reads the privileged role from the token the JSON sign-up answers with', chromiumNeeded, () => {
+      const m = measure(
+        result.findings.filter((f) => writeRules.includes(f.rule_id)),
+        app.planted,
+        app.target,
+      );
+      expect(m.missed).toEqual([]);
+      expect(m.unexpected).toEqual([]);
+      // The rendered crawl saw the JSON sign-up; the check sent its two marker accounts as JSON.
+      const ours = app.seen.filter((r) => r.path === '/api/register' && r.body.includes('vigil-marker-'));
+      expect(ours).toHaveLength(2);
+      expect(ours.every((r) => r.type.includes('json'))).toBe(true);
+    });
+  },
+);
