@@ -8,8 +8,11 @@ import {
   recordId,
   recordUrl,
   renderedMarkers,
+  xssElement,
   xssPayload,
 } from './marker.ts';
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
 const response = (body: string, headers: Record<string, string> = {}): HttpResponse => ({
   url: 'http://site.test/api/notes',
@@ -33,10 +36,11 @@ describe('write markers', () => {
     expect(renderedMarkers(`<VIGIL-X DATA-M="${m}" ONMOUSEOVER="void 0">x</VIGIL-X>`)).toEqual(new Set([m]));
     for (const safe of [
       `<li>&lt;vigil-x data-m="${m}" onmouseover="void 0"&gt;</li>`, // escaped
-      `<textarea>${xssPayload(m)}</textarea>`, // shown as text in a form field
-      `<script>var last = '${xssPayload(m)}';</script>`, // a string in a script
-      `<title>${xssPayload(m)}</title>`,
-      `<input value="${xssPayload(m).replace(/"/g, '&quot;')}">`, // an attribute value
+      `<textarea>${xssElement(m)}</textarea>`, // shown as text in a form field
+      `<textarea>${escapeHtml(xssPayload(m))}</textarea>`, // escaped where it could break out
+      `<script>var last = '${xssElement(m)}';</script>`, // a string in a script
+      `<title>${xssElement(m)}</title>`,
+      `<input value="${xssPayload(m).replace(/"/g, '&quot;')}">`, // an attribute value, quoted
       `<vigil-x data-m="${m}">x</vigil-x>`, // a sanitiser stripped the handler
       `<vigil-x data-m="someone-else" onmouseover="x">x</vigil-x>`, // not ours
     ]) {
@@ -44,6 +48,9 @@ describe('write markers', () => {
     }
     // After a textarea closes, the page is HTML again.
     expect(renderedMarkers(`<textarea>a</textarea>${xssPayload(m)}`)).toEqual(new Set([m]));
+    // Printed raw into a textarea or an attribute, the payload breaks out as an attacker's would.
+    expect(renderedMarkers(`<textarea name="bio">${xssPayload(m)}</textarea>`)).toEqual(new Set([m]));
+    expect(renderedMarkers(`<input name="nick" value="${xssPayload(m)}">`)).toEqual(new Set([m]));
   });
 
   it('read collections and find their own record in an answer', () => {

@@ -26,13 +26,17 @@ export const writeLimits = {
   maxFields: 20,
 };
 
-/**
- * The stored-XSS payload: an element of our own with the marker in an attribute and an event handler
- * that does nothing. It never runs by itself (nothing fires mouseover on a page nobody looks at) and does
- * nothing if it does; kept unescaped with its handler, it proves a script would run.
- */
-export const xssPayload = (marker: string): string =>
+/** The element the stored-XSS check looks for: ours by its marker, with an event handler that does nothing. */
+export const xssElement = (marker: string): string =>
   `<vigil-x data-m="${marker}" onmouseover="void 0">${marker}</vigil-x>`;
+
+/**
+ * The stored-XSS payload: the element, after `">` and `</textarea>`, so that a value printed raw into an
+ * attribute or a textarea breaks out as it would for an attacker (in plain text they show as text). It
+ * never runs by itself (nothing fires mouseover on a page nobody looks at) and does nothing if it does;
+ * kept unescaped with its handler, it proves a script would run.
+ */
+export const xssPayload = (marker: string): string => `"></textarea>${xssElement(marker)}`;
 
 /**
  * The markers rendered as elements in `html`: a `vigil-x` element whose data-m names a marker and whose

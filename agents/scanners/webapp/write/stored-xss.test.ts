@@ -86,7 +86,7 @@ describe('stored XSS', () => {
       ['web.xss.stored', '/wall/new'],
     ]);
     expect(findings[0]!.evidence).toMatch(
-      /^POST \/wall\/new \(form on \/\) with <vigil-x data-m="vigil-marker-[0-9a-f]{12}" onmouseover="void 0"> in note; rendered unescaped as an element, event handler intact, at \/wall; cleanup: the entry stays .*search for vigil-marker-/,
+      /^POST \/wall\/new \(form on \/\) with "><\/textarea><vigil-x data-m="vigil-marker-[0-9a-f]{12}" onmouseover="void 0"> in note; rendered unescaped as an element, event handler intact, at \/wall; cleanup: the entry stays .*search for vigil-marker-/,
     );
     // The escaped comment was stored too, and shows as text.
     expect(kept.escaped.join('')).toMatch(/<vigil-x data-m="vigil-marker-/);

@@ -146,7 +146,7 @@ export async function storedXssFindings(
       findings.push(
         webappFinding('web.xss.stored', {
           location: submission.place.href,
-          evidence: `${submission.how} with <vigil-x data-m="${submission.marker}" onmouseover="void 0"> in ${submission.fields.join(', ')}; rendered unescaped as an element, event handler intact, at ${where.slice(0, 5).join(', ')}${where.length > 5 ? ` and ${where.length - 5} more` : ''}; cleanup: ${cleanup}`,
+          evidence: `${submission.how} with "></textarea><vigil-x data-m="${submission.marker}" onmouseover="void 0"> in ${submission.fields.join(', ')}; rendered unescaped as an element, event handler intact, at ${where.slice(0, 5).join(', ')}${where.length > 5 ? ` and ${where.length - 5} more` : ''}; cleanup: ${cleanup}`,
         }),
       );
     }
