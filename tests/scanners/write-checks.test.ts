@@ -16,7 +16,8 @@ import { measure } from './measure.ts';
 
 // The app's resources, and not the made-up names (`vigil-<hex>`) the active error-page check sends a cut-off
 // JSON body to with POST, PATCH and DELETE (docs/scanners/checks.md §6): no record has such an id.
-const resourcePaths = /^\/(api\/(notes|tickets|users|bookmarks)|guestbook)(\/(?!vigil-[0-9a-f]+$)|$)/;
+const resourcePaths =
+  /^\/(api\/(notes|tickets|users|bookmarks|products)|guestbook)(\/(?!vigil-[0-9a-f]+$)|$)/;
 /** Requests that could change the app's data: any body that carries a marker, any write to its resources. */
 const writesOfOurs = (seen: SeenRequest[]) =>
   seen.filter(
@@ -66,6 +67,7 @@ for (const framework of ['express', 'hono'] as const) {
       it('writes only its own markers, never changes what it did not make, and deletes what it may', () => {
         const data = app.data();
         // The records the app held before the scan are as they were.
+        expect(data.products[0]).toEqual({ id: 1, name: 'Apple juice', price: 1.99 });
         expect(data.bookmarks[0]).toEqual({ id: 1, url: 'https://example.com/handbook', label: 'Handbook' });
         expect(data.notes.find((n) => n.id === 1)).toEqual({
           id: 1,
@@ -86,8 +88,21 @@ for (const framework of ['express', 'hono'] as const) {
         if (variant === 'open') {
           // The notes it made without a session it also deleted without one.
           expect(data.notes.filter((n) => JSON.stringify(n).includes('vigil-marker-'))).toEqual([]);
-          const write = result.findings.find((f) => f.rule_id === 'web.auth.unauth-write')!;
-          expect(write.evidence).toMatch(/PATCH 200.*PUT 200.*DELETE 204.*cleanup: the record is deleted/);
+          const write = result.findings.find(
+            (f) => f.rule_id === 'web.auth.unauth-write' && f.location.endsWith('/api/notes'),
+          )!;
+          expect(write.evidence).toMatch(
+            /made without a session .*PATCH 200.*PUT 200.*DELETE 204.*cleanup: the record is deleted/,
+          );
+          if (framework === 'express') {
+            // Made in the session (POST needs it), changed without one, and left for the owner to remove.
+            const products = result.findings.find(
+              (f) => f.rule_id === 'web.auth.unauth-write' && f.location.endsWith('/api/products'),
+            )!;
+            expect(products.evidence).toMatch(
+              /made in the scan’s session \(POST 201.*without a session: PATCH 200 .*PUT 200 .*cleanup: the record stays at \/api\/products\/\d+: remove vigil-marker-[0-9a-f]{12} by hand/,
+            );
+          }
           const stored = result.findings.filter((f) => f.rule_id === 'web.xss.stored');
           expect(stored.every((f) => /rendered unescaped as an element.* at \//.test(f.evidence))).toBe(true);
           const mass = result.findings.find((f) => f.rule_id === 'web.auth.mass-assignment')!;

@@ -4,9 +4,10 @@
 // without a session, reading the record back after each; a change that took, or a deletion that removed
 // it, is `web.auth.unauth-write`. When the collection refuses anonymous reads (401/403) yet took the
 // anonymous POST, that inconsistency is `web.auth.unauth-create`. An open collection that takes anonymous
-// POSTs but guards changes is a public submission API, not a finding. Existing records are never sent a
-// PATCH, PUT or DELETE, and no record is made in a logged-in scan's session (the session never deletes,
-// so it could not be cleaned up).
+// POSTs but guards changes is a public submission API, not a finding. On a logged-in scan whose
+// anonymous POST was refused (401/403), the record is made in the session instead and the same anonymous
+// PATCH, PUT and DELETE are tried on it; the session never deletes, so such a record stays unless the
+// anonymous DELETE removes it. Existing records are never sent a PATCH, PUT or DELETE.
 import type { Finding } from '../../../../shared/findings.ts';
 import type { HttpClient, HttpResponse, RequestInit } from '../../core/http-client.ts';
 import { webappFinding } from '../rules.ts';
@@ -73,16 +74,26 @@ async function probeCollection(input: WriteInput, { collection, read }: Probe): 
     return [];
   }
   const findings: Finding[] = [];
-  const made = await anonymous(client, collection.url, json('POST', record));
-  const item = succeeded(made) ? recordUrl(collection.url, made, marker) : null;
-  const created = item !== null && (await readRecord(client, item, marker, collection.url)) !== null;
-  if (created && read && (read.status === 401 || read.status === 403)) {
+  let made = await anonymous(client, collection.url, json('POST', record));
+  let madeBy = 'without a session';
+  let item = succeeded(made) ? recordUrl(collection.url, made, marker) : null;
+  let created = item !== null && (await readRecord(client, item, marker, collection.url)) !== null;
+  if (created && item && read && (read.status === 401 || read.status === 403)) {
     findings.push(
       webappFinding('web.auth.unauth-create', {
         location: collection.url.href,
         evidence: `GET ${collection.url.pathname} without a session answered ${read.status}, yet POST ${collection.url.pathname} without a session answered ${status(made)} and created ${item.pathname} (marker ${marker}, read back)`,
       }),
     );
+  }
+  if (!created && input.loggedIn && (made?.status === 401 || made?.status === 403)) {
+    // Creating needs the login: the record is made in the scan's session, so that changing it can be
+    // tried without one (a PUT route that lost its middleware while POST kept it). The session never
+    // deletes, so unless the anonymous DELETE works, this record stays and the evidence names it.
+    made = await client.tryRequest(collection.url, json('POST', record));
+    madeBy = 'in the scan’s session';
+    item = succeeded(made) ? recordUrl(collection.url, made, marker) : null;
+    created = item !== null && (await readRecord(client, item, marker, collection.url)) !== null;
   }
   if (!created || !item) {
     return findings;
@@ -116,7 +127,7 @@ async function probeCollection(input: WriteInput, { collection, read }: Probe): 
     findings.push(
       webappFinding('web.auth.unauth-write', {
         location: collection.url.href,
-        evidence: `record ${item.pathname} made without a session (POST ${status(made)}, marker ${marker}); without a session: ${took.join(', ')}; cleanup: ${cleanup}`,
+        evidence: `record ${item.pathname} made ${madeBy} (POST ${status(made)}, marker ${marker}); without a session: ${took.join(', ')}; cleanup: ${cleanup}`,
       }),
     );
   } else if (findings.length > 0) {
