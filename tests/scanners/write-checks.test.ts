@@ -105,6 +105,10 @@ for (const framework of ['express', 'hono'] as const) {
           }
           const stored = result.findings.filter((f) => f.rule_id === 'web.xss.stored');
           expect(stored.every((f) => /rendered unescaped as an element.* at \//.test(f.evidence))).toBe(true);
+          // The home page shows the entries to anyone: the scan says so.
+          expect(stored.every((f) => f.evidence.includes('visitors without a session see it too (/)'))).toBe(
+            true,
+          );
           const mass = result.findings.find((f) => f.rule_id === 'web.auth.mass-assignment')!;
           expect(mass.evidence).toMatch(/role: "admin" in the answer \(the control account got "customer"\)/);
           expect(byMethod(app.seen).PATCH).toBeGreaterThan(0);

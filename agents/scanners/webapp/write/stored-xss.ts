@@ -138,6 +138,19 @@ export async function storedXssFindings(
   }
   tick(total - 1, total);
 
+  // Logged in: whether a visitor without the session sees it too (one page each, before any cleanup).
+  const audience = new Map<string, string>();
+  if (input.loggedIn) {
+    for (const [marker, where] of shownAt) {
+      const page = await client.tryRequest(new URL(where[0]!, start), { anonymous: true });
+      audience.set(
+        marker,
+        page?.status === 200 && renderedMarkers(page.body).has(marker)
+          ? `; visitors without a session see it too (${where[0]})`
+          : '; shown in the scan’s session (not seen without it at the first page)',
+      );
+    }
+  }
   const findings: Finding[] = [];
   for (const submission of submissions) {
     const cleanup = await submission.cleanup();
@@ -146,7 +159,7 @@ export async function storedXssFindings(
       findings.push(
         webappFinding('web.xss.stored', {
           location: submission.place.href,
-          evidence: `${submission.how} with "></textarea><vigil-x data-m="${submission.marker}" onmouseover="void 0"> in ${submission.fields.join(', ')}; rendered unescaped as an element, event handler intact, at ${where.slice(0, 5).join(', ')}${where.length > 5 ? ` and ${where.length - 5} more` : ''}; cleanup: ${cleanup}`,
+          evidence: `${submission.how} with "></textarea><vigil-x data-m="${submission.marker}" onmouseover="void 0"> in ${submission.fields.join(', ')}; rendered unescaped as an element, event handler intact, at ${where.slice(0, 5).join(', ')}${where.length > 5 ? ` and ${where.length - 5} more` : ''}${audience.get(submission.marker) ?? ''}; cleanup: ${cleanup}`,
         }),
       );
     }
