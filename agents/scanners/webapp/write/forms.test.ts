@@ -55,7 +55,7 @@ describe('forms as the write checks read them', () => {
     expect(form!.fields.filter(takesText).map((f) => f.name)).toEqual(['author', 'body']);
   });
 
-  it('send comment forms, never logins, searches, payments, deletions or uploads', () => {
+  it('send comment forms, never logins, searches, payments, deletions, uploads or edits of what exists', () => {
     const forms = formsOf([
       page(
         '/',
@@ -67,6 +67,8 @@ describe('forms as the write checks read them', () => {
          <form method="post" action="/cart/checkout"><input name="note"></form>
          <form method="post" action="/posts/1/delete"><input name="why"></form>
          <form method="post" action="/avatar" enctype="multipart/form-data"><input type="file" name="f"></form>
+         <form method="post" action="/account/profile"><input name="bio"></form>
+         <form method="post" action="/posts/7"><input name="title" value="My first post"><textarea name="body"></textarea></form>
          <form method="post" action="https://elsewhere.test/comments"><input name="c"></form>`,
       ),
     ]);

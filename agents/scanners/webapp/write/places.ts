@@ -7,7 +7,7 @@ import type { Endpoint, Page } from '../crawl.ts';
 import { unsafePath } from '../discovery/js-paths.ts';
 import { isHtml } from '../html.ts';
 import { header } from '../../core/http-client.ts';
-import { detailedForms } from './forms.ts';
+import { detailedForms, takesText } from './forms.ts';
 import type { DetailedForm } from './forms.ts';
 import { collectionItems, jsonBody, writeLimits } from './marker.ts';
 import type { JsonObject } from './marker.ts';
@@ -55,7 +55,16 @@ export function formsOf(pages: Page[]): DetailedForm[] {
   return [...seen.values()];
 }
 
-/** Forms whose input may be stored and shown (comments, feedback, profiles): POST, no password, no file. */
+/**
+ * What edits a record that already exists (a profile, settings, an account, "edit" and "update" routes):
+ * sending it would overwrite data the scan did not make.
+ */
+const editsExisting = /profile|settings|preferences|account|edit|update|\/me(?:\/|$)/i;
+
+/**
+ * Forms whose input may be stored and shown (comments, feedback, posts): POST, no password, no file, and
+ * not an edit of something that exists: not at an edit path, and no text field the page already filled.
+ */
 export function storingForms(forms: DetailedForm[], start: URL): DetailedForm[] {
   return forms.filter(
     (form) =>
@@ -63,7 +72,9 @@ export function storingForms(forms: DetailedForm[], start: URL): DetailedForm[] 
       form.action.origin === start.origin &&
       !form.enctype.includes('multipart') &&
       !form.fields.some((f) => f.type === 'password' || f.type === 'file') &&
+      !form.fields.some((f) => takesText(f) && f.value.trim() !== '') &&
       !neverSent.test(form.action.pathname) &&
+      !editsExisting.test(form.action.pathname) &&
       !unsafePath.test(form.action.pathname),
   );
 }
@@ -122,6 +133,7 @@ export async function jsonCollections(input: WriteInput): Promise<Collection[]> 
     if (
       endpoint.method === 'POST' &&
       endpoint.json &&
+      !editsExisting.test(endpoint.url.pathname) &&
       !Object.keys(endpoint.json).some((k) => passwordKey.test(k))
     ) {
       add({ url: endpoint.url, sample: endpoint.json, posted: true });
