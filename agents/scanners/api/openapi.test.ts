@@ -25,6 +25,44 @@ describe('OpenAPI documents', () => {
     ]);
   });
 
+  it('gives a JSON request body of the documented shape, following a $ref to the components', () => {
+    const ops = readOperations(
+      {
+        openapi: '3.0.3',
+        paths: {
+          '/notes': {
+            post: {
+              requestBody: {
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Note' } } },
+              },
+            },
+          },
+          '/upload': { post: { requestBody: { content: { 'text/plain': { schema: { type: 'string' } } } } } },
+        },
+        components: {
+          schemas: {
+            Note: {
+              type: 'object',
+              properties: {
+                title: { type: 'string', example: 'Hello' },
+                stars: { type: 'integer' },
+                done: { type: 'boolean' },
+                body: {},
+                tags: { type: 'array', example: ['a'] },
+              },
+            },
+          },
+        },
+      },
+      target,
+      target,
+    );
+    expect(ops.map((op) => op.bodySample)).toEqual([
+      { title: 'Hello', stars: 1, done: false, body: 'test', tags: null },
+      undefined,
+    ]);
+  });
+
   it('refuses an HTML page or a YAML scalar as a document', () => {
     expect(() => readOperations(parseOpenApiText('<!doctype html><p>hi'), target, target)).toThrow();
     expect(() => readOperations(parseOpenApiText('just text'), target, target)).toThrow();

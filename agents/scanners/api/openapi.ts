@@ -46,6 +46,11 @@ export interface Operation {
   queryParams: string[];
   pathParams: string[];
   jsonBody: boolean;
+  /**
+   * A JSON body of the shape the document gives (its top-level properties, with their examples or a
+   * placeholder of their type), when the operation takes a JSON object.
+   */
+  bodySample?: Record<string, unknown>;
 }
 
 export const discoveryPaths = [
@@ -80,6 +85,65 @@ export function parseOpenApiText(text: string): unknown {
     return JSON.parse(text);
   }
   return parseYaml(text, { maxAliasCount: 100 });
+}
+
+const schemaSchema = z
+  .object({
+    $ref: z.string().optional(),
+    type: z.string().optional(),
+    properties: z
+      .record(
+        z.string(),
+        z.object({ type: z.string().optional(), example: z.unknown().optional() }).passthrough(),
+      )
+      .optional(),
+  })
+  .passthrough();
+
+/** The schema `ref` names inside the document (`#/components/schemas/Name`), or null. */
+function resolveRef(raw: unknown, ref: string): unknown {
+  if (!ref.startsWith('#/')) {
+    return null;
+  }
+  let node: unknown = raw;
+  for (const part of ref.slice(2).split('/').slice(0, 6)) {
+    node =
+      typeof node === 'object' && node !== null
+        ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')]
+        : undefined;
+  }
+  return node ?? null;
+}
+
+/** A sample JSON object for a request body's JSON schema: top-level properties only, one $ref followed. */
+function bodySampleOf(
+  raw: unknown,
+  content: Record<string, unknown> | undefined,
+): { bodySample?: Record<string, unknown> } {
+  const type = Object.keys(content ?? {}).find((t) => t.includes('json'));
+  const media = type ? (content![type] as { schema?: unknown } | undefined) : undefined;
+  let schema = schemaSchema.safeParse(media?.schema).data;
+  if (schema?.$ref) {
+    schema = schemaSchema.safeParse(resolveRef(raw, schema.$ref)).data;
+  }
+  if (!schema?.properties) {
+    return {};
+  }
+  const sample: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(schema.properties).slice(0, 40)) {
+    const example = property.example;
+    sample[name] =
+      example !== undefined && (typeof example !== 'object' || example === null)
+        ? example
+        : property.type === 'integer' || property.type === 'number'
+          ? 1
+          : property.type === 'boolean'
+            ? false
+            : property.type === 'string' || property.type === undefined
+              ? 'test'
+              : null;
+  }
+  return { bodySample: sample };
 }
 
 /** Operations of `raw`, each on the target's origin (a document must not send us to another host). */
@@ -117,6 +181,7 @@ export function readOperations(raw: unknown, target: URL, specUrl: URL): Operati
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         jsonBody: Object.keys(op.requestBody?.content ?? {}).some((type) => type.includes('json')),
+        ...bodySampleOf(raw, op.requestBody?.content),
       });
     }
   }

@@ -40,6 +40,7 @@ import type { TokenSighting } from './jwt-tokens.ts';
 import type { HtmlForm } from './html.ts';
 import { LOGIN_ATTEMPTS, loginRateLimitFindings } from './login-rate-limit.ts';
 import { writeMethodFindings } from './write-methods.ts';
+import { writeChecks } from './write/checks.ts';
 
 export const webappLimits = {
   maxPages: 60,
@@ -467,6 +468,8 @@ export const webappChecks: readonly Check<WebScan>[] = [
       );
     },
   },
+  // Stored XSS, writes without a session, mass assignment (intrusive; write/checks.ts).
+  ...writeChecks,
   {
     id: 'web.method-bypass',
     phase: 'write methods',

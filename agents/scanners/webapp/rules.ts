@@ -4,6 +4,7 @@ import type { Rule } from '../core/rule.ts';
 import { webappFileRules } from './rules-files.ts';
 import { injectionRules } from './rules-injection.ts';
 import { spaRules } from './rules-spa.ts';
+import { writeRules } from './rules-write.ts';
 
 const A01 = 'A01:2021 Broken Access Control';
 const A02 = 'A02:2021 Cryptographic Failures';
@@ -22,6 +23,7 @@ const exposed = (title: string, cwe: Rule['cwe'], cvss: string, remediation: str
 
 export const webappRules = {
   ...spaRules,
+  ...writeRules,
   'web.header.csp-missing': {
     title: 'Content-Security-Policy header missing',
     cwe: 'CWE-693',
