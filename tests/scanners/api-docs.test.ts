@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { Finding } from '../../shared/findings.ts';
-import type { ApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
-import { apiDocsAppInstalled, apiDocsPlaces, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
+import { apiDocsApp, apiDocsPlaces, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import { aptBinaries } from '../fixtures/services/apt-servers.ts';
 import { startNginxSpa } from '../fixtures/web/apt-web-extras.ts';
 import { debianFile } from '../fixtures/debian-packages.ts';
@@ -20,14 +19,6 @@ import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
 const rule = 'web.exposed.api-docs';
-const fromNpm = (name: ApiDocsApp): Unmet | null =>
-  apiDocsAppInstalled(name)
-    ? null
-    : {
-        requirement: `npm:api-docs-${name}`,
-        detail:
-          'not in the cache (scripts/test-packages.sh installs it: npx tsx tests/fixtures/web/api-docs-apps.ts)',
-      };
 
 const suites: {
   name: string;
@@ -39,19 +30,19 @@ const suites: {
     name: 'Express 4 with swagger-ui-express at /api-docs',
     start: () => startApiDocsApp('express'),
     places: apiDocsPlaces('express'),
-    needs: [fromNpm('express')],
+    needs: [apiDocsApp('express')],
   },
   {
     name: 'Fastify 5 with @fastify/swagger and @fastify/swagger-ui at /documentation',
     start: () => startApiDocsApp('fastify'),
     places: apiDocsPlaces('fastify'),
-    needs: [fromNpm('fastify')],
+    needs: [apiDocsApp('fastify')],
   },
   {
     name: 'Koa 2 with koa2-swagger-ui at /docs and the document at /openapi.json',
     start: () => startApiDocsApp('koa'),
     places: apiDocsPlaces('koa'),
-    needs: [fromNpm('koa')],
+    needs: [apiDocsApp('koa')],
   },
   {
     name: 'Express in production, no documentation (silent)',

@@ -11,22 +11,12 @@ import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { Finding } from '../../shared/findings.ts';
 import type { TargetLogin } from '../../shared/target-login.ts';
 import { chromium } from '../fixtures/debian-packages.ts';
-import type { ApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
-import { apiDocsAppInstalled, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
+import { apiDocsApp, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
-import type { Unmet } from '../helpers/requirements.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
 const rule = 'web.csrf.missing-token';
-const fromNpm = (name: ApiDocsApp): Unmet | null =>
-  apiDocsAppInstalled(name)
-    ? null
-    : {
-        requirement: `npm:api-docs-${name}`,
-        detail:
-          'not in the cache (scripts/test-packages.sh installs it: npx tsx tests/fixtures/web/api-docs-apps.ts)',
-      };
 
 const logins: Record<'expressAccount' | 'fastifyAccount', (target: string) => TargetLogin> = {
   expressAccount: (target) => ({
@@ -86,7 +76,9 @@ const suites: Suite[] = [
 ];
 
 for (const suite of suites) {
-  const needs = suite.rendered ? requires(fromNpm(suite.app), chromium()) : requires(fromNpm(suite.app));
+  const needs = suite.rendered
+    ? requires(apiDocsApp(suite.app), chromium())
+    : requires(apiDocsApp(suite.app));
   describe(`CSRF: ${suite.name}`, needs, () => {
     let fixture: RunningFixture;
     let findings: Finding[];

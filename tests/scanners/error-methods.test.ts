@@ -9,22 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { Finding } from '../../shared/findings.ts';
-import type { ApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
-import { apiDocsAppInstalled, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
+import { apiDocsApp, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import { startJsonApiApp } from '../fixtures/web/json-api-apps.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import type { Unmet } from '../helpers/requirements.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
-
-const fromNpm = (name: ApiDocsApp): Unmet | null =>
-  apiDocsAppInstalled(name)
-    ? null
-    : {
-        requirement: `npm:api-docs-${name}`,
-        detail:
-          'not in the cache (scripts/test-packages.sh installs it: npx tsx tests/fixtures/web/api-docs-apps.ts)',
-      };
 
 const suites: { name: string; start: () => Promise<RunningFixture>; needs: (Unmet | null)[] }[] = [
   {
@@ -37,12 +27,12 @@ const suites: { name: string; start: () => Promise<RunningFixture>; needs: (Unme
   {
     name: 'Fastify 5 (silent)',
     start: async () => ({ ...(await startApiDocsApp('fastify')), planted: [] }),
-    needs: [fromNpm('fastify')],
+    needs: [apiDocsApp('fastify')],
   },
   {
     name: 'Koa 2 (silent)',
     start: async () => ({ ...(await startApiDocsApp('koa')), planted: [] }),
-    needs: [fromNpm('koa')],
+    needs: [apiDocsApp('koa')],
   },
 ];
 

@@ -9,22 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { Finding } from '../../shared/findings.ts';
 import type { TargetLogin } from '../../shared/target-login.ts';
-import type { ApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
-import { apiDocsAppInstalled, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
+import { apiDocsApp, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
-import type { Unmet } from '../helpers/requirements.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
 const rules = new Set(['web.auth.jwt-unsigned', 'web.auth.jwt-weak-secret']);
-const fromNpm = (name: ApiDocsApp): Unmet | null =>
-  apiDocsAppInstalled(name)
-    ? null
-    : {
-        requirement: `npm:api-docs-${name}`,
-        detail:
-          'not in the cache (scripts/test-packages.sh installs it: npx tsx tests/fixtures/web/api-docs-apps.ts)',
-      };
 
 const logins: Record<'expressJwt' | 'koaJwt', (target: string) => TargetLogin> = {
   expressJwt: (target) => ({
@@ -67,7 +57,7 @@ const suites: { name: string; app: 'expressJwt' | 'koaJwt'; mode: string; eviden
 ];
 
 for (const suite of suites) {
-  describe(`weak tokens: ${suite.name}`, requires(fromNpm(suite.app)), () => {
+  describe(`weak tokens: ${suite.name}`, requires(apiDocsApp(suite.app)), () => {
     let fixture: RunningFixture;
     let findings: Finding[];
     let loginStatus: string | undefined;

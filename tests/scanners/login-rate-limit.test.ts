@@ -10,21 +10,12 @@ import { runScan } from '../../agents/scanners/run-scan.ts';
 import { LOGIN_ATTEMPTS } from '../../agents/scanners/webapp/login-rate-limit.ts';
 import type { Finding } from '../../shared/findings.ts';
 import type { ApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
-import { apiDocsAppInstalled, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
+import { apiDocsApp, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
-import type { Unmet } from '../helpers/requirements.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
 const rule = 'web.auth.no-login-rate-limit';
-const fromNpm = (name: ApiDocsApp): Unmet | null =>
-  apiDocsAppInstalled(name)
-    ? null
-    : {
-        requirement: `npm:api-docs-${name}`,
-        detail:
-          'not in the cache (scripts/test-packages.sh installs it: npx tsx tests/fixtures/web/api-docs-apps.ts)',
-      };
 
 const suites: { name: string; app: ApiDocsApp; limited: boolean }[] = [
   { name: 'Express login form, no limiter', app: 'expressLogin', limited: false },
@@ -34,7 +25,7 @@ const suites: { name: string; app: ApiDocsApp; limited: boolean }[] = [
 ];
 
 for (const suite of suites) {
-  describe(`login rate limit: ${suite.name}`, requires(fromNpm(suite.app)), () => {
+  describe(`login rate limit: ${suite.name}`, requires(apiDocsApp(suite.app)), () => {
     let fixture: RunningFixture;
     let findings: Finding[];
     beforeAll(async () => {
