@@ -1,9 +1,11 @@
-// web.auth.no-login-rate-limit on real login forms: an Express 4 form (express.urlencoded, 401 on a wrong
-// password) and a Fastify 5 form (@fastify/formbody, 200 with a message, a hidden field), each without a
-// limiter, and the same two apps with the limiter their ecosystems document (express-rate-limit,
-// @fastify/rate-limit: 5 attempts), which must stay silent; the planted lists in
-// tests/fixtures/web/api-docs-apps.ts were written from that configuration before the scanner ran. Measured on
-// this rule only; the scan tries a handful of logins for a made-up account, never more.
+// web.auth.no-login-rate-limit and web.auth.no-reset-rate-limit on real forms: an Express 4 app
+// (express.urlencoded; a login answered 401 on a wrong password, a forgot-password form answered 200) and a
+// Fastify 5 app (@fastify/formbody; a login answered 200 with a message and a hidden field, a recover form
+// with a user name and a hidden step answered with a redirect), each without a limiter, and the same two apps
+// with the limiter their ecosystems document (express-rate-limit, @fastify/rate-limit: 5 logins, 3 reset
+// requests), which must stay silent; the planted lists in tests/fixtures/web/api-docs-apps.ts were written
+// from that configuration before the scanner ran. The reset check is intrusive, so the scans allow intrusive
+// checks. Measured per rule; the scan tries a handful of requests for a made-up account per form, never more.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
@@ -15,35 +17,50 @@ import type { RunningFixture } from '../fixtures/planted.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
-const rule = 'web.auth.no-login-rate-limit';
+const rules = {
+  'web.auth.no-login-rate-limit': `${LOGIN_ATTEMPTS} failed logins in a row for a made-up account`,
+  'web.auth.no-reset-rate-limit': `${LOGIN_ATTEMPTS} password-reset requests in a row for a made-up account`,
+} as const;
 
 const suites: { name: string; app: ApiDocsApp; limited: boolean }[] = [
-  { name: 'Express login form, no limiter', app: 'expressLogin', limited: false },
-  { name: 'Fastify login form, no limiter', app: 'fastifyLogin', limited: false },
-  { name: 'Express login form with express-rate-limit (silent)', app: 'expressLogin', limited: true },
-  { name: 'Fastify login form with @fastify/rate-limit (silent)', app: 'fastifyLogin', limited: true },
+  { name: 'Express forms, no limiter', app: 'expressLogin', limited: false },
+  { name: 'Fastify forms, no limiter', app: 'fastifyLogin', limited: false },
+  { name: 'Express forms with express-rate-limit (silent)', app: 'expressLogin', limited: true },
+  { name: 'Fastify forms with @fastify/rate-limit (silent)', app: 'fastifyLogin', limited: true },
 ];
 
 for (const suite of suites) {
-  describe(`login rate limit: ${suite.name}`, requires(apiDocsApp(suite.app)), () => {
+  describe(`login and reset rate limits: ${suite.name}`, requires(apiDocsApp(suite.app)), () => {
     let fixture: RunningFixture;
     let findings: Finding[];
     beforeAll(async () => {
       fixture = await startApiDocsApp(suite.app, suite.limited ? { args: ['limited'] } : {});
-      const result = await runScan('webapp', { target: fixture.target, mode: 'local', browser: null });
-      findings = result.findings.filter((f) => f.rule_id === rule);
-    }, 120_000);
+      const result = await runScan('webapp', {
+        target: fixture.target,
+        mode: 'local',
+        browser: null,
+        allowIntrusive: true,
+      });
+      findings = result.findings;
+    }, 180_000);
     afterAll(async () => {
       await fixture?.close();
     });
 
-    it('reports a login form without a limit, and only that', () => {
-      const m = measure(findings, fixture.planted, fixture.target);
-      expect(m.missed).toEqual([]);
-      expect(m.unexpected).toEqual([]);
-      for (const finding of findings) {
-        expect(finding.evidence).toContain(`${LOGIN_ATTEMPTS} failed logins in a row for a made-up account`);
-      }
-    });
+    for (const [rule, evidence] of Object.entries(rules)) {
+      it(`reports each form without a limit under ${rule}, and only those`, () => {
+        const found = findings.filter((f) => f.rule_id === rule);
+        const m = measure(
+          found,
+          fixture.planted.filter((p) => p.rule_id === rule),
+          fixture.target,
+        );
+        expect(m.missed).toEqual([]);
+        expect(m.unexpected).toEqual([]);
+        for (const finding of found) {
+          expect(finding.evidence).toContain(evidence);
+        }
+      });
+    }
   });
 }

@@ -5,6 +5,7 @@
 // request), a CAPTCHA or "too many attempts" in the answer, or answers that slow down markedly. A form whose
 // first answer refuses the request itself (400, 403, 419, 422: a CSRF token bound to a cookie, a missing
 // field) cannot be judged and is left alone. Active: failed logins change nothing but counters.
+// Password-reset request forms get the same attempts and the same judgement (resetRateLimitFindings).
 import { randomBytes } from 'node:crypto';
 
 import type { Finding } from '../../../shared/findings.ts';
@@ -13,7 +14,7 @@ import { header } from '../core/http-client.ts';
 import type { HtmlForm } from './html.ts';
 import { webappFinding } from './rules.ts';
 
-/** Failed logins per form: enough to pass the usual limits of 3 to 5, few enough to be harmless. */
+/** Attempts per form (failed logins, reset requests): enough to pass the usual limits of 3 to 5, few enough to be harmless. */
 export const LOGIN_ATTEMPTS = 8;
 /** Login forms tried per scan. */
 const MAX_FORMS = 3;
@@ -85,6 +86,51 @@ function body(form: HtmlForm, user: string, password: string): string {
   return params.toString();
 }
 
+/** What a run of attempts at one form showed: no limit at all (the answers), or null (a limit, or no judgement). */
+interface Unlimited {
+  statuses: string;
+  first: number;
+  last: number;
+}
+
+/**
+ * Sends one form `ATTEMPTS` times, without the session, and judges whether anything limited it. Shared by the
+ * login and the password-reset checks: one way to tell a limit.
+ */
+async function unlimited(client: HttpClient, form: HtmlForm, fill: () => string): Promise<Unlimited | null> {
+  const answers: { status: number; ms: number }[] = [];
+  for (let i = 0; i < LOGIN_ATTEMPTS && !client.signal?.aborted; i += 1) {
+    const started = performance.now();
+    const response = await client.tryRequest(form.action, {
+      method: 'POST',
+      body: fill(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      followRedirects: 'none',
+      // Guard: never in the scan's session, and never a login of the scan's own.
+      anonymous: true,
+    });
+    if (!response || (i === 0 && refusedFirst.has(response.status))) {
+      return null;
+    }
+    answers.push({ status: response.status, ms: performance.now() - started });
+    if (throttleSign(response)) {
+      return null;
+    }
+  }
+  if (answers.length < LOGIN_ATTEMPTS) {
+    return null;
+  }
+  // Guard: answers that slow down markedly are a limit too (a progressive delay).
+  const first = answers[0]!.ms;
+  const last = answers[answers.length - 1]!.ms;
+  if (last > first * 3 + 1000) {
+    return null;
+  }
+  return { statuses: [...new Set(answers.map((a) => a.status))].join('/'), first, last };
+}
+
+const madeUp = () => `vigil-nobody-${randomBytes(4).toString('hex')}`;
+
 /** Tries each login form with failed logins; a finding for each that showed no limit at all. */
 export async function loginRateLimitFindings(
   client: HttpClient,
@@ -98,51 +144,92 @@ export async function loginRateLimitFindings(
     .slice(0, MAX_FORMS);
   let done = 0;
   for (const form of candidates) {
-    const user = `vigil-nobody-${randomBytes(4).toString('hex')}@example.invalid`;
-    const answers: { status: number; ms: number }[] = [];
-    let sign: string | null = null;
-    let judged = true;
-    for (let i = 0; i < LOGIN_ATTEMPTS && !client.signal?.aborted; i += 1) {
-      const started = performance.now();
-      const response = await client.tryRequest(form.action, {
-        method: 'POST',
-        body: body(form, user, `wrong-${randomBytes(6).toString('hex')}`),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        followRedirects: 'none',
-        // Guard: never in the scan's session, and never a login of the scan's own.
-        anonymous: true,
-      });
-      if (!response) {
-        judged = false;
-        break;
-      }
-      if (i === 0 && refusedFirst.has(response.status)) {
-        judged = false;
-        break;
-      }
-      answers.push({ status: response.status, ms: performance.now() - started });
-      sign = throttleSign(response);
-      if (sign) {
-        break;
-      }
-    }
-    tick(++done, candidates.length);
-    if (!judged || sign || answers.length < LOGIN_ATTEMPTS) {
-      continue;
-    }
-    // Guard: answers that slow down markedly are a limit too (a progressive delay).
-    const first = answers[0]!.ms;
-    const last = answers[answers.length - 1]!.ms;
-    if (last > first * 3 + 1000) {
-      continue;
-    }
-    const statuses = [...new Set(answers.map((a) => a.status))].join('/');
-    findings.push(
-      webappFinding('web.auth.no-login-rate-limit', {
-        location: `${form.action.origin}${form.action.pathname}`,
-        evidence: `${LOGIN_ATTEMPTS} failed logins in a row for a made-up account were each answered HTTP ${statuses}, with no 429, Retry-After or RateLimit header, CAPTCHA or slow-down (first ${Math.round(first)} ms, last ${Math.round(last)} ms)`,
-      }),
+    const user = `${madeUp()}@example.invalid`;
+    const seen = await unlimited(client, form, () =>
+      body(form, user, `wrong-${randomBytes(6).toString('hex')}`),
     );
+    tick(++done, candidates.length);
+    if (seen) {
+      findings.push(
+        webappFinding('web.auth.no-login-rate-limit', {
+          location: `${form.action.origin}${form.action.pathname}`,
+          evidence: `${LOGIN_ATTEMPTS} failed logins in a row for a made-up account were each answered HTTP ${seen.statuses}, with no 429, Retry-After or RateLimit header, CAPTCHA or slow-down (first ${Math.round(seen.first)} ms, last ${Math.round(seen.last)} ms)`,
+        }),
+      );
+    }
+  }
+  return findings;
+}
+
+/** A password reset named in the action or a field's name. */
+const resetWords = /forgot|reset|recover/i;
+/** An action for making, joining or changing an account, never a reset request. */
+const notReset = /regist|sign-?up|join|invite|change|subscribe|newsletter/i;
+/** A field for the account's e-mail address or name. */
+const identity = /mail|user|login|name|account|ident/i;
+
+/**
+ * The password-reset request forms of the crawled pages: POST, a reset named in the action or a field's name,
+ * no password field at all, and exactly one visible field for the e-mail address or user name (beside it at
+ * most one other visible field, a named submit button). Guard: a login, a sign-up or a change of password
+ * always has a password field, and an action naming a sign-up or a change is never taken.
+ */
+export function resetForms(forms: readonly HtmlForm[]): HtmlForm[] {
+  const seen = new Set<string>();
+  return forms.filter((form) => {
+    const key = `${form.action.origin}${form.action.pathname}`;
+    const visible = form.fields.filter((f) => !(f in (form.hidden ?? {})));
+    const ok =
+      form.method === 'POST' &&
+      (resetWords.test(form.action.pathname) || form.fields.some((f) => resetWords.test(f))) &&
+      !notReset.test(form.action.pathname) &&
+      (form.passwords ?? []).length === 0 &&
+      visible.length <= 2 &&
+      visible.filter((f) => identity.test(f)).length === 1 &&
+      !seen.has(key);
+    seen.add(key);
+    return ok;
+  });
+}
+
+function resetBody(form: HtmlForm, email: string, name: string): string {
+  const params = new URLSearchParams();
+  for (const field of form.fields) {
+    const hidden = form.hidden?.[field];
+    params.set(
+      field,
+      hidden !== undefined ? hidden : identity.test(field) ? (/mail/i.test(field) ? email : name) : 'vigil',
+    );
+  }
+  return params.toString();
+}
+
+/**
+ * Tries each password-reset form with the same made-up account `LOGIN_ATTEMPTS` times; a finding for each
+ * that showed no limit at all. Intrusive: an app may write a reset token or queue an e-mail per request, for
+ * an address that cannot exist (example.invalid is reserved and never resolves).
+ */
+export async function resetRateLimitFindings(
+  client: HttpClient,
+  forms: readonly HtmlForm[],
+  tick: (done: number, total: number) => void,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const candidates = resetForms(forms).slice(0, MAX_FORMS);
+  let done = 0;
+  for (const form of candidates) {
+    const name = madeUp();
+    const email = `${name}@example.invalid`;
+    const seen = await unlimited(client, form, () => resetBody(form, email, name));
+    tick(++done, candidates.length);
+    if (seen) {
+      findings.push(
+        webappFinding('web.auth.no-reset-rate-limit', {
+          location: `${form.action.origin}${form.action.pathname}`,
+          evidence: `${LOGIN_ATTEMPTS} password-reset requests in a row for a made-up account were each answered HTTP ${seen.statuses}, with no 429, Retry-After or RateLimit header, CAPTCHA or slow-down (first ${Math.round(seen.first)} ms, last ${Math.round(seen.last)} ms)`,
+        }),
+      );
+    }
   }
   return findings;
 }

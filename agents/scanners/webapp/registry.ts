@@ -38,7 +38,7 @@ import { csrfFindings, sessionCookies } from './csrf.ts';
 import { jwtFindings, tokensIn, tokensOfAnswer } from './jwt-tokens.ts';
 import type { TokenSighting } from './jwt-tokens.ts';
 import type { HtmlForm } from './html.ts';
-import { LOGIN_ATTEMPTS, loginRateLimitFindings } from './login-rate-limit.ts';
+import { LOGIN_ATTEMPTS, loginRateLimitFindings, resetRateLimitFindings } from './login-rate-limit.ts';
 import { writeMethodFindings } from './write-methods.ts';
 import { writeChecks } from './write/checks.ts';
 
@@ -581,6 +581,20 @@ export const webappChecks: readonly Check<WebScan>[] = [
         form.fields.includes(login.password_field);
       const forms = scan.pages.flatMap((page) => page.facts?.forms ?? []);
       report(await loginRateLimitFindings(scan.client, forms, tick, own));
+    },
+  },
+  {
+    id: 'web.reset-rate-limit',
+    phase: 'error pages',
+    share: 1,
+    // Intrusive: each reset request may write a reset token or queue an e-mail (to an address under
+    // example.invalid, which never resolves), which is more than a counter.
+    category: 'intrusive',
+    rules: ['web.auth.no-reset-rate-limit'],
+    summary: `Each password-reset form (forgot/reset/recover, one e-mail or user name field, no password; three at most): ${LOGIN_ATTEMPTS} reset requests for one made-up account under example.invalid, without the session; no 429, Retry-After or RateLimit header, CAPTCHA or slow-down is a finding.`,
+    async run(scan, { tick, report }) {
+      const forms = scan.pages.flatMap((page) => page.facts?.forms ?? []);
+      report(await resetRateLimitFindings(scan.client, forms, tick));
     },
   },
   {

@@ -19,6 +19,15 @@ export const spaRules = {
     remediation:
       'Limit failed logins per account and per client address (express-rate-limit or @fastify/rate-limit on the login route, nginx limit_req, a WAF rule): answer 429 with Retry-After, slow down, or ask for a CAPTCHA after a few failures, and alert on bursts.',
   },
+  'web.auth.no-reset-rate-limit': {
+    title: 'Password-reset form without a limit on requests',
+    cwe: 'CWE-307',
+    owasp: A07,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:L/A:L',
+    remediation:
+      'Limit password-reset requests per account and per client address (express-rate-limit or @fastify/rate-limit on the reset route, nginx limit_req, a WAF rule): answer 429 with Retry-After or ask for a CAPTCHA after a few requests, send at most one reset e-mail per account in a window, and alert on bursts.',
+  },
   'web.csrf.missing-token': {
     title: 'Form open to cross-site request forgery (no token, session cookie sent cross-site)',
     cwe: 'CWE-352',
