@@ -226,7 +226,7 @@ export async function resetRateLimitFindings(
       findings.push(
         webappFinding('web.auth.no-reset-rate-limit', {
           location: `${form.action.origin}${form.action.pathname}`,
-          evidence: `${LOGIN_ATTEMPTS} password-reset requests in a row for a made-up account were each answered HTTP ${seen.statuses}, with no 429, Retry-After or RateLimit header, CAPTCHA or slow-down (first ${Math.round(seen.first)} ms, last ${Math.round(seen.last)} ms)`,
+          evidence: `${LOGIN_ATTEMPTS} password-reset requests in a row for a made-up account were each answered HTTP ${seen.statuses}, with no 429, Retry-After or RateLimit header, CAPTCHA or slow-down (first ${Math.round(seen.first)} ms, last ${Math.round(seen.last)} ms); any reset token or mail they caused is for ${email}, an address that cannot exist`,
         }),
       );
     }
