@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { ScanTabCut } from '../../../../shared/scan-browser.ts';
 import type { ScanBrowserTab } from '../../../../shared/scan-browser.ts';
 import { settle } from '../../../../shared/settle.ts';
+import { stretched } from './load-stretch.ts';
 
 /** What a tab needs from its browser. */
 export interface TabHost {
@@ -19,6 +20,8 @@ export interface TabHost {
   crashReason(): string;
   cut(url: string, reason: string): void;
   limits: { evaluateMs: number; probeMs: number };
+  /** How much longer deadlines run on this host now (its load: load-stretch.ts); 1 on a quiet host. */
+  stretch(): number;
 }
 
 export class ChromiumTab implements ScanBrowserTab {
@@ -66,8 +69,13 @@ export class ChromiumTab implements ScanBrowserTab {
 
   /** Whether the page runs a trivial script within the probe's time. */
   private async answers(page: Page): Promise<boolean> {
-    const result = await settle(page.evaluate('1'), this.host.limits.probeMs);
+    const result = await settle(page.evaluate('1'), this.wait(this.host.limits.probeMs).ms);
     return result !== 'timeout';
+  }
+
+  /** A deadline of `ms` on a quiet host, stretched for this one's load now. */
+  private wait(ms: number) {
+    return stretched(ms, this.host.stretch());
   }
 
   /** Opens the tab's first page now (so a browser that cannot open one fails before the crawl starts). */
@@ -87,8 +95,12 @@ export class ChromiumTab implements ScanBrowserTab {
       page = await this.current();
     }
     this.at = url;
+    const allowed = this.wait(timeoutMs);
     // Playwright's own timeout ends the wait; the margin covers a browser too busy to report it.
-    const loaded = await settle(page.goto(url, { timeout: timeoutMs, waitUntil: 'load' }), timeoutMs + 2000);
+    const loaded = await settle(
+      page.goto(url, { timeout: allowed.ms, waitUntil: 'load' }),
+      allowed.ms + 2000,
+    );
     this.host.assertRunning();
     if (this.crashed) {
       await this.cut(url, this.crashed);
@@ -98,7 +110,7 @@ export class ChromiumTab implements ScanBrowserTab {
     if (late && !(await this.answers(page))) {
       await this.cut(
         url,
-        `did not finish loading within ${timeoutMs} ms and stopped answering (a script that never yields)`,
+        `did not finish loading within ${allowed.words} and stopped answering (a script that never yields)`,
       );
     }
     this.used = true;
@@ -106,13 +118,14 @@ export class ChromiumTab implements ScanBrowserTab {
 
   async evaluate<T>(expression: string, timeoutMs = this.host.limits.evaluateMs): Promise<T> {
     const page = await this.current();
-    const result = await settle(page.evaluate<T>(expression), timeoutMs);
+    const allowed = this.wait(timeoutMs);
+    const result = await settle(page.evaluate<T>(expression), allowed.ms);
     this.host.assertRunning();
     if (this.crashed) {
       await this.cut(this.at, this.crashed);
     }
     if (result === 'timeout') {
-      await this.cut(this.at, `a script in the page ran for over ${timeoutMs} ms without yielding`);
+      await this.cut(this.at, `a script in the page ran for over ${allowed.words} without yielding`);
     }
     if (typeof result === 'object' && 'error' in result) {
       throw result.error;

@@ -27,6 +27,7 @@ import { intercept } from './chromium-intercept.ts';
 import { launchChromium, readPid, removeDirs } from './chromium-launch.ts';
 import type { Launched } from './chromium-launch.ts';
 import { ChromiumTab } from './chromium-tab.ts';
+import { loadStretch, stretched } from './load-stretch.ts';
 import { ProcessTree, watchMemory } from './process-tree.ts';
 import type { Watch } from './process-tree.ts';
 
@@ -173,19 +174,24 @@ class ChromiumBrowser implements ScanBrowser {
     this.options.onCut?.({ url, reason });
   }
 
+  stretch(): number {
+    return loadStretch();
+  }
+
   async openPage(): Promise<Page> {
     this.assertRunning();
-    const opened = await settle(this.context.newPage(), browserLimits.tabMs);
+    const allowed = stretched(browserLimits.tabMs, this.stretch());
+    const opened = await settle(this.context.newPage(), allowed.ms);
     if (opened === 'timeout' || 'error' in opened) {
       this.stop(
         opened === 'timeout'
-          ? `a new tab did not open within ${browserLimits.tabMs} ms: the browser was killed`
+          ? `a new tab did not open within ${allowed.words}: the browser was killed`
           : `a new tab could not be opened (${String(opened.error).split('\n')[0]})`,
       );
       this.assertRunning();
     }
     const page = (opened as { value: Page }).value;
-    page.setDefaultTimeout(browserLimits.tabMs);
+    page.setDefaultTimeout(allowed.ms);
     // A dialog the init script could not stub (one opened by a frame's javascript: URL) is dismissed; a
     // "leave this page?" is accepted, or a page that asks it would keep the tab (and the crawl) forever.
     page.on(
@@ -199,11 +205,10 @@ class ChromiumBrowser implements ScanBrowser {
   async discard(page: Page): Promise<void> {
     // Closing the page ends its renderer (and so a script that never yields); a browser that cannot even
     // do that is beyond use.
-    const closed = await settle(page.close({ runBeforeUnload: false }), browserLimits.tabMs);
+    const allowed = stretched(browserLimits.tabMs, this.stretch());
+    const closed = await settle(page.close({ runBeforeUnload: false }), allowed.ms);
     if (closed === 'timeout') {
-      this.stop(
-        `a tab that stopped answering did not close within ${browserLimits.tabMs} ms: the browser was killed`,
-      );
+      this.stop(`a tab that stopped answering did not close within ${allowed.words}: the browser was killed`);
     }
   }
 
