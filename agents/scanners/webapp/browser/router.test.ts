@@ -237,6 +237,16 @@ describe('BrowserRouter', () => {
       old.filter((a) => 'refused' in a && a.refused === 'too many requests of the page at once').length,
     ).toBeGreaterThan(0);
 
+    // While the next navigation waits for its answer (150 ms here; seconds behind a flood), the new page
+    // does not exist yet: whatever is sent meanwhile comes from the page being left, and is refused.
+    r.startVisit();
+    const arriving = navigate('/slow?page=next');
+    expect(await r.route(request(`${origin}/api/ping?from=left`))).toEqual({
+      refused: 'the tab is leaving the page that sent it',
+    });
+    expect(await arriving).toMatchObject({ status: 200 });
+    expect(await r.route(request(`${origin}/api/ping?from=next`))).toMatchObject({ status: 200 });
+
     // A route of the same document (no navigation) gets a fresh quota all the same, from startVisit.
     r.startVisit();
     expect(await r.route(request(`${origin}/api/account?tab=2`))).toMatchObject({ status: 200 });

@@ -89,6 +89,11 @@ export class BrowserRouter {
    * meanwhile (for seconds when its tab must be cut first), so the new page's quota and turns start then.
    */
   private leaving = false;
+  /**
+   * From that navigation until its answer reaches the tab: the new page does not exist yet, so every other
+   * request comes from the page being left (its answer may wait seconds behind that page's own flood).
+   */
+  private arriving = false;
 
   constructor(
     private readonly client: HttpClient,
@@ -254,8 +259,13 @@ export class BrowserRouter {
     if (this.stopped) {
       return refuse('scan stopped');
     }
-    if (request.navigation && this.leaving) {
+    const first = request.navigation && this.leaving;
+    if (first) {
       this.arrive();
+    } else if (this.arriving && !request.navigation) {
+      this.counts.refused += 1;
+      await sleep(routerLimits.refusalDelayMs);
+      return { ...refuse('the tab is leaving the page that sent it'), unrecorded: true };
     }
     const quota = this.overQuota(request);
     if (quota) {
@@ -274,10 +284,14 @@ export class BrowserRouter {
       return refuse('too many requests of the page at once');
     }
     const pending = this.send(request, url);
+    this.arriving ||= first;
     // The page is answered in time whatever the server does; the request may go on underneath, without
     // its turn, counted until it ends.
     const result = await settle(pending, deadline - Date.now());
     turn();
+    if (first) {
+      this.arriving = false;
+    }
     if (result === 'timeout') {
       this.abandoned += 1;
       this.counts.refused += 1;
