@@ -52,9 +52,8 @@ export class BrowserLogin implements LoginDriver {
   }
 
   private async view(url: string): Promise<PageSnapshot | null> {
-    this.router.startVisit();
     try {
-      await this.tab.goto(url, this.timing.navigationMs);
+      await this.router.visit(this.tab, url, this.timing.navigationMs);
     } catch (error) {
       // The page was cut short or the browser is gone (the browser reported why): nothing to see.
       if (isBrowserEnd(error)) {

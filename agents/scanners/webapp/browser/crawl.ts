@@ -193,8 +193,7 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
     const began = Date.now();
     const refusedBefore = router.counts.refused;
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      router.startVisit();
-      await tab.goto(url.href, within(deadline, limits.navigationMs));
+      await router.visit(tab, url.href, within(deadline, limits.navigationMs));
       await router.settled(300, within(deadline, limits.settleMs), signal);
       view = await snapshot(tab, router, options, deadline);
       exchanges = router.take();

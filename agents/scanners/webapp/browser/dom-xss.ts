@@ -133,8 +133,7 @@ export async function domXssFindings(
   const findings = new Map<string, Finding>();
   let id = 0;
   const load = async (url: URL) => {
-    router.startVisit();
-    await tab.goto(url.href, within(deadline, limits.navigationMs));
+    await router.visit(tab, url.href, within(deadline, limits.navigationMs));
     // A hash route renders after the navigation has returned: its requests start a moment later.
     await sleep(250);
     await router.settled(300, within(deadline, limits.settleMs), signal);

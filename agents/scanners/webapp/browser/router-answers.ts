@@ -31,6 +31,8 @@ export const routerLimits = {
   abandoned: 32,
   /** Requests one page visit may make. */
   perVisit: 300,
+  /** Loading the blank page a tab passes through between two pages (it touches no network). */
+  blankMs: 10_000,
   /** A request over a quota is refused after this: a page retrying in a loop then spins slowly. */
   refusalDelayMs: 250,
 };

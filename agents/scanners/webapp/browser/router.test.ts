@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { ScanBrowserRequest } from '../../../../shared/scan-browser.ts';
+import type { ScanBrowserRequest, ScanBrowserTab } from '../../../../shared/scan-browser.ts';
 import { HttpClient } from '../../core/http-client.ts';
 import { TargetPolicy } from '../../target-policy.ts';
 import { ScanSession } from '../auth/session.ts';
@@ -201,6 +201,7 @@ describe('BrowserRouter', () => {
     expect(refused).toContain(`the page made over ${routerLimits.perVisit} requests`);
     expect(r.counts.refused).toBe(refused.length);
     r.startVisit();
+    await r.route(request(`${origin}/next`, { kind: 'document', navigation: true }));
     // A new visit may send again, until the rendering's own total is spent.
     let last: Awaited<ReturnType<typeof r.route>> = { refused: '' };
     for (let i = 0; i < 500 && !('refused' in last && /rendering used/.test(last.refused)); i += 1) {
@@ -209,7 +210,7 @@ describe('BrowserRouter', () => {
     expect(last).toEqual({ refused: 'the rendering used its 400 requests' });
   });
 
-  it("starts the next page's quota and turns with its navigation, whatever the page left behind sent", async () => {
+  it("starts the next page's quota and turns with its navigation, whatever the page left behind sends", async () => {
     const r = new BrowserRouter(
       new HttpClient({ policy: new TargetPolicy('local'), maxRequests: 1000 }),
       origin,
@@ -217,39 +218,68 @@ describe('BrowserRouter', () => {
     const navigate = (page: string) =>
       r.route(request(`${origin}${page}`, { kind: 'document', navigation: true }));
     await navigate('/flood');
-    r.startVisit();
-    // Until the next page's navigation is sent (for seconds when the flooding page must be cut first), the
-    // page left behind fills every turn and the queue, and uses the visit's whole quota.
-    const leftBehind = Array.from({ length: routerLimits.perVisit + 5 }, (_, i) =>
+    // The page fills every turn and the queue behind them (/slow answers after 150 ms each).
+    const sent = Array.from({ length: routerLimits.concurrent + routerLimits.queued }, (_, i) =>
       r.route(request(`${origin}/slow?left=${i}`)),
     );
-    expect(await r.route(request(`${origin}/api/ping`))).toEqual({
-      refused: `the page made over ${routerLimits.perVisit} requests`,
-    });
-    await navigate('/account');
-    // The new page is answered at once, not after the old queue drains (64 × 150 ms / 6 turns).
-    const started = Date.now();
-    expect(await r.route(request(`${origin}/api/account`))).toMatchObject({ status: 200 });
-    expect(Date.now() - started).toBeLessThan(((routerLimits.queued * 150) / routerLimits.concurrent) * 0.8);
-    // What still waited for a turn when the tab left was refused, not sent.
-    const old = await Promise.all(leftBehind);
-    expect(
-      old.filter((a) => 'refused' in a && a.refused === 'too many requests of the page at once').length,
-    ).toBeGreaterThan(0);
-
-    // While the next navigation waits for its answer (150 ms here; seconds behind a flood), the new page
-    // does not exist yet: whatever is sent meanwhile comes from the page being left, and is refused.
     r.startVisit();
+    // Until the next page's navigation is sent (for seconds when the flooding page must be cut first), all
+    // the page left behind sends is refused, uncounted: it cannot spend the next page's quota.
+    const refusedBefore = r.counts.refused;
+    const meanwhile = await Promise.all(
+      Array.from({ length: routerLimits.perVisit + 5 }, (_, i) =>
+        r.route(request(`${origin}/api/ping?m=${i}`)),
+      ),
+    );
+    expect(new Set(meanwhile.map((a) => JSON.stringify(a)))).toEqual(
+      new Set([JSON.stringify({ refused: 'the tab is leaving the page that sent it' })]),
+    );
+    // (Counted as refused, as are the old page's requests that still waited for a turn.)
+    expect(r.counts.refused - refusedBefore).toBe(routerLimits.perVisit + 5 + routerLimits.queued);
+    // While the next navigation waits for its answer (150 ms here; seconds behind a flood), the new page
+    // does not exist yet either.
     const arriving = navigate('/slow?page=next');
     expect(await r.route(request(`${origin}/api/ping?from=left`))).toEqual({
       refused: 'the tab is leaving the page that sent it',
     });
     expect(await arriving).toMatchObject({ status: 200 });
-    expect(await r.route(request(`${origin}/api/ping?from=next`))).toMatchObject({ status: 200 });
+    // The new page is answered at once, not after the old queue drains (64 × 150 ms / 6 turns), with its
+    // whole quota.
+    const started = Date.now();
+    expect(await r.route(request(`${origin}/api/account`))).toMatchObject({ status: 200 });
+    expect(Date.now() - started).toBeLessThan(((routerLimits.queued * 150) / routerLimits.concurrent) * 0.8);
+    // What still waited for a turn when the tab left was refused, not sent.
+    const old = await Promise.all(sent);
+    expect(
+      old.filter((a) => 'refused' in a && a.refused === 'too many requests of the page at once').length,
+    ).toBeGreaterThan(0);
+  });
 
-    // A route of the same document (no navigation) gets a fresh quota all the same, from startVisit.
-    r.startVisit();
-    expect(await r.route(request(`${origin}/api/account?tab=2`))).toMatchObject({ status: 200 });
+  it('passes the tab through a blank page between two pages, refusing what the old one sends meanwhile', async () => {
+    const r = new BrowserRouter(
+      new HttpClient({ policy: new TargetPolicy('local'), maxRequests: 1000 }),
+      origin,
+    );
+    const loads: string[] = [];
+    const fromOld: Awaited<ReturnType<typeof r.route>>[] = [];
+    const tab: ScanBrowserTab = {
+      goto: async (url) => {
+        loads.push(url);
+        if (url === 'about:blank') {
+          // The old document still sends until the blank page replaces it.
+          fromOld.push(await r.route(request(`${origin}/api/ping?old=1`)));
+          return;
+        }
+        await r.route(request(url, { kind: 'document', navigation: true }));
+      },
+      evaluate: () => Promise.reject(new Error('not used')),
+      url: () => Promise.resolve(loads.at(-1) ?? 'about:blank'),
+    };
+    await r.visit(tab, `${origin}/account`, 5000);
+    expect(loads).toEqual(['about:blank', `${origin}/account`]);
+    expect(fromOld).toEqual([{ refused: 'the tab is leaving the page that sent it' }]);
+    expect(await r.route(request(`${origin}/api/account`))).toMatchObject({ status: 200 });
+    expect(r.take().map((e) => new URL(e.request.url).pathname)).toEqual(['/account', '/api/account']);
   });
 
   it('answers the page in time when the server drips, and stops sending while too many are unanswered', async () => {
@@ -284,6 +314,7 @@ describe('BrowserRouter', () => {
       r.route(request(`${origin}/slow?old=${i}`)),
     );
     r.startVisit();
+    await r.route(request(`${origin}/next`, { kind: 'document', navigation: true }));
     // The new page's request gets a turn at once, not after the old queue drains (64 × 150 ms / 6 turns).
     const started = Date.now();
     const answer = await r.route(request(`${origin}/api/data`));

@@ -14,6 +14,7 @@ import type {
   ScanBrowserAnswer,
   ScanBrowserRequest,
   ScanBrowserRoute,
+  ScanBrowserTab,
 } from '../../../../shared/scan-browser.ts';
 import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
 import { header, OutOfScopeError, ScanStoppedError } from '../../core/http-client.ts';
@@ -85,14 +86,12 @@ export class BrowserRouter {
   /** The current visit's turns: each page gets its own, so a flood left behind cannot starve the next page. */
   private slots = new Slots(routerLimits.concurrent, routerLimits.queued);
   /**
-   * Set by startVisit until the visit's first navigation is sent: the page left behind keeps sending
-   * meanwhile (for seconds when its tab must be cut first), so the new page's quota and turns start then.
+   * From startVisit until the new page's navigation is sent, then (`arriving`) until its answer reaches the
+   * tab: the new page does not exist yet, so every other request comes from the page being left, which
+   * goes on sending until its document is replaced (for over a second on a loaded host), and is refused
+   * uncounted. The new page's quota and turns start with its navigation.
    */
   private leaving = false;
-  /**
-   * From that navigation until its answer reaches the tab: the new page does not exist yet, so every other
-   * request comes from the page being left (its answer may wait seconds behind that page's own flood).
-   */
   private arriving = false;
 
   constructor(
@@ -101,7 +100,18 @@ export class BrowserRouter {
     private readonly options: RouterOptions = {},
   ) {}
 
-  /** A new page visit: what the previous one recorded is dropped, and its request quota starts again. */
+  /**
+   * Leaves the page the tab shows and loads `url` as a new visit. The tab passes through a blank page, which
+   * replaces the old document at once and sends nothing: so nothing the old page sends can reach the new
+   * page's quota between the new navigation's answer and its commit.
+   */
+  async visit(tab: ScanBrowserTab, url: string, timeoutMs: number): Promise<void> {
+    this.startVisit();
+    await tab.goto('about:blank', Math.min(timeoutMs, routerLimits.blankMs));
+    await tab.goto(url, timeoutMs);
+  }
+
+  /** A new page visit (visit's first step): what the previous one recorded is dropped. */
   startVisit(): void {
     this.take();
     this.visitRequests = 0;
@@ -262,7 +272,7 @@ export class BrowserRouter {
     const first = request.navigation && this.leaving;
     if (first) {
       this.arrive();
-    } else if (this.arriving && !request.navigation) {
+    } else if (!request.navigation && (this.leaving || this.arriving)) {
       this.counts.refused += 1;
       await sleep(routerLimits.refusalDelayMs);
       return { ...refuse('the tab is leaving the page that sent it'), unrecorded: true };
