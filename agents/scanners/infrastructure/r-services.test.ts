@@ -215,6 +215,29 @@ describe('rsh host trust check (non-root accounts)', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
+  it('asks again the claims that got no answer to judge (nothing, or the status byte alone)', async () => {
+    const asked = new Map<string, number>();
+    const port = await serve((got) => {
+      const request = got.toString('latin1');
+      if (!request.endsWith('id\0')) {
+        return null;
+      }
+      const times = (asked.get(request) ?? 0) + 1;
+      asked.set(request, times);
+      if (request.includes('\0nobody\0')) {
+        // A busy host: the first claim gets the status byte, the shell's answer only on the second.
+        return times === 1 ? bytes('\0') : bytes('\0This account is currently not available.\n');
+      }
+      if (request.includes('\0daemon\0')) {
+        return times === 1 ? 'close' : bytes('\0uid=1(daemon) gid=1(daemon)\n');
+      }
+      // A refusal is an answer: it is not asked again.
+      return bytes('\x01Permission denied.\n');
+    });
+    expect((await hostTrust(port)).map((t) => t.account)).toEqual(['daemon', 'nobody']);
+    expect([...asked.values()].sort()).toEqual([1, 1, 2, 2]);
+  });
+
   it('gives every claim of one check a reserved source port of its own', () => {
     for (const first of [512, 700, 1023]) {
       const ports = reservedPorts(1 + hostTrustAccounts.length, first);

@@ -96,6 +96,10 @@ const startingAt = (first: number) => {
 export const reservedPorts = (count: number, first = reservedPort()) =>
   Array.from({ length: count }, (_, i) => 512 + ((first - 512 + i * 97) % 512));
 
+/**
+ * One claim, asked once more from another source port when it got no answer to judge (nothing, or the
+ * status byte alone): a busy inetd or host drops or delays a few of the claims sent side by side.
+ */
 async function claim(
   address: string,
   port: number,
@@ -104,13 +108,15 @@ async function claim(
   signal: AbortSignal | undefined,
   localPort: number,
 ): Promise<RshTrust | null> {
-  const reply = parseRshReply(
-    await grab(address, port, rshRequest(account, account), {
+  let data = Buffer.alloc(0);
+  for (let attempt = 0; attempt < 2 && data.length <= 1 && !signal?.aborted; attempt += 1) {
+    data = await grab(address, port, rshRequest(account, account), {
       firstByteMs,
       signal,
-      localPort: startingAt(localPort),
-    }),
-  );
+      localPort: startingAt(attempt === 0 || localPort === 0 ? localPort : reservedPort()),
+    });
+  }
+  const reply = parseRshReply(data);
   return reply?.accepted
     ? { clientUser: account, account, output: reply.text, ran: reply.ran === true }
     : null;
