@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type E2E, newPage, startE2E } from './harness.ts';
-import { fillSignUpForm } from './sign-up.ts';
+import { signUpThroughForm } from './sign-up.ts';
 
 let e2e: E2E;
 
@@ -16,15 +16,13 @@ afterAll(async () => {
 });
 
 async function signedIn(page: Page): Promise<void> {
-  await page.goto('/auth');
-  await fillSignUpForm(page, {
+  await signUpThroughForm(e2e, page, {
     fullName: 'Alan Turing',
     company: 'Bletchley Labs',
     industry: 'Government',
     email: `alan-${Date.now()}@example.com`,
     password: 'enigma-1234',
   });
-  await page.waitForURL('**/dashboard');
   await page.getByRole('heading', { name: 'Welcome back, Alan Turing' }).waitFor();
 }
 

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createServiceClient } from '../../agents/queue/client.ts';
 import { type Agent, startAgent } from '../../agents/worker/agent.ts';
-import { activateAgents, SCANNING_AGENTS } from '../helpers/agents.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';
-import { signUpThroughForm } from './sign-up.ts';
+import { toast } from './locators.ts';
+import { signUpWithAgents } from './sign-up.ts';
 import { addVerifiedWebTarget } from './targets.ts';
 
 /** A site whose root takes PUT and DELETE from anyone, in memory, serving the owner's verification token. */
@@ -76,16 +76,13 @@ afterAll(async () => {
 });
 
 async function signedIn(page: Page): Promise<void> {
-  const userId = await signUpThroughForm(e2e, page, {
+  await signUpWithAgents(e2e, page, {
     fullName: 'Grace Hopper',
     company: 'Compilers',
     email: `grace-${Date.now()}@example.com`,
     password: 'cobol-and-bugs-1947',
   });
-  await activateAgents(e2e.stack.ctx.db, userId, SCANNING_AGENTS);
 }
-
-const toast = (page: Page, title: string) => page.getByRole('status').filter({ hasText: title }).first();
 
 describe('consent to intrusive checks', () => {
   it(

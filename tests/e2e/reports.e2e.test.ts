@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateAgents } from '../helpers/agents.ts';
 import { reportWorker } from '../helpers/reports-support.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';
+import { toast } from './locators.ts';
 import { signUpThroughForm } from './sign-up.ts';
 
 let e2e: E2E;
@@ -28,8 +29,6 @@ const signUp = (page: Page, email: string) =>
     company: 'Compiler Works Inc',
     password: 'cobol-1959',
   });
-
-const toast = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text }).first();
 
 describe('Security Reports', () => {
   it('creates a configuration, generates a report now and downloads it', async () => {

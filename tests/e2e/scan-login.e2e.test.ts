@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createServiceClient } from '../../agents/queue/client.ts';
 import { type Agent, startAgent } from '../../agents/worker/agent.ts';
-import { activateAgents, SCANNING_AGENTS } from '../helpers/agents.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';
-import { signUpThroughForm } from './sign-up.ts';
+import { toast } from './locators.ts';
+import { signUpWithAgents } from './sign-up.ts';
 import { addVerifiedWebTarget } from './targets.ts';
 
 const password = 'a-long-shop-password-7';
@@ -122,16 +122,13 @@ afterAll(async () => {
 });
 
 async function signedIn(page: Page): Promise<void> {
-  const userId = await signUpThroughForm(e2e, page, {
+  await signUpWithAgents(e2e, page, {
     fullName: 'Ada Lovelace',
     company: 'Analytical Engines',
     email: `ada-${Date.now()}@example.com`,
     password: 'difference-engine-1843',
   });
-  await activateAgents(e2e.stack.ctx.db, userId, SCANNING_AGENTS);
 }
-
-const toast = (page: Page, title: string) => page.getByRole('status').filter({ hasText: title }).first();
 
 describe('authenticated scanning', () => {
   it(

@@ -12,10 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { createServiceClient } from '../../agents/queue/client.ts';
 import { type Agent, startAgent } from '../../agents/worker/agent.ts';
-import { activateAgents, SCANNING_AGENTS } from '../helpers/agents.ts';
+import { SCANNING_AGENTS } from '../helpers/agents.ts';
 import { selectAndCheckOut } from './checkout-support.ts';
 import { type E2E, newPage, startE2E } from './harness.ts';
-import { fillSignUpForm } from './sign-up.ts';
+import { toast } from './locators.ts';
+import { signUpWithAgents } from './sign-up.ts';
 
 interface VulnerableServer {
   url: string;
@@ -81,25 +82,18 @@ afterAll(async () => {
 
 /** Signs a new customer up; unless told otherwise they have trialing agents covering every scanner. */
 async function signedIn(page: Page, agents = SCANNING_AGENTS): Promise<void> {
-  await page.goto('/auth');
-  await fillSignUpForm(page, {
-    fullName: 'Grace Hopper',
-    company: 'Cobol Works',
-    industry: 'Technology',
-    email: `grace-${Date.now()}@example.com`,
-    password: 'compiler-1952',
-  });
-  await page.waitForURL('**/dashboard');
-  if (agents.length) {
-    const userId = await page.evaluate(() => {
-      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'));
-      return (JSON.parse(localStorage.getItem(key ?? '') ?? '{}') as { user?: { id?: string } }).user?.id;
-    });
-    await activateAgents(e2e.stack.ctx.db, userId!, agents);
-  }
+  await signUpWithAgents(
+    e2e,
+    page,
+    {
+      fullName: 'Grace Hopper',
+      company: 'Cobol Works',
+      email: `grace-${Date.now()}@example.com`,
+      password: 'compiler-1952',
+    },
+    agents,
+  );
 }
-
-const toast = (page: Page, title: string) => page.getByRole('status').filter({ hasText: title }).first();
 
 describe('security automation', () => {
   it('sends visitors to sign in', async () => {

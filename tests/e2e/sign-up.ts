@@ -1,4 +1,7 @@
 import type { Page } from 'playwright-core';
+
+import type { AgentRoleType } from '../../shared/constants.ts';
+import { activateAgents, SCANNING_AGENTS } from '../helpers/agents.ts';
 import type { E2E } from './harness.ts';
 
 export interface NewCustomer {
@@ -30,7 +33,7 @@ export async function fillSignUpForm(page: Page, form: SignUpForm): Promise<void
  * Signs a new customer up through the /auth form (the stack must autoconfirm) and returns the user's id
  * once the dashboard is reached.
  */
-export async function signUpThroughForm(e2e: E2E, page: Page, customer: NewCustomer): Promise<string> {
+export async function signUpThroughForm(e2e: E2E, page: Page, customer: SignUpForm): Promise<string> {
   await page.goto('/auth');
   await fillSignUpForm(page, customer);
   await page.waitForURL('**/dashboard');
@@ -39,4 +42,21 @@ export async function signUpThroughForm(e2e: E2E, page: Page, customer: NewCusto
     [customer.email],
   );
   return rows[0]!.id;
+}
+
+/**
+ * Signs a new customer up through the form and gives them trialing agents (by default ones covering every
+ * scanner; none with `[]`). Returns the user's id.
+ */
+export async function signUpWithAgents(
+  e2e: E2E,
+  page: Page,
+  customer: SignUpForm,
+  agents: readonly AgentRoleType[] = SCANNING_AGENTS,
+): Promise<string> {
+  const userId = await signUpThroughForm(e2e, page, customer);
+  if (agents.length > 0) {
+    await activateAgents(e2e.stack.ctx.db, userId, agents);
+  }
+  return userId;
 }

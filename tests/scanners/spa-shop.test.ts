@@ -62,7 +62,10 @@ describe('web scanner on a single-page shop with a login and an API', shopNeeds,
     expect(m.missed, JSON.stringify({ crawl: result.crawl, phase_errors: result.phase_errors })).toEqual([]);
     expect(m.unexpected).toEqual([]);
     const events = shop.events.slice(before);
-    expect(result.crawl?.login).toMatchObject({ kind: 'form', status: 'logged-in' });
+    expect(result.crawl?.login, JSON.stringify(result.crawl)).toMatchObject({
+      kind: 'form',
+      status: 'logged-in',
+    });
     expect(result.crawl!.login!.renewals).toBeGreaterThanOrEqual(1);
     expect(events.filter((e) => e.startsWith('EXPIRED')).length).toBeGreaterThanOrEqual(1);
     expect(events.filter((e) => e.startsWith('LOGIN')).length).toBe(1 + result.crawl!.login!.renewals);
@@ -81,7 +84,10 @@ describe('web scanner on a single-page shop with a login and an API', shopNeeds,
     const m = measure(result.findings, twin.planted, twin.target);
     expect(m.missed).toEqual([]);
     expect(m.unexpected).toEqual([]);
-    expect(result.crawl?.login).toMatchObject({ status: 'logged-in', renewals: 0 });
+    expect(result.crawl?.login, JSON.stringify(result.crawl)).toMatchObject({
+      status: 'logged-in',
+      renewals: 0,
+    });
     expect(result.crawl!.api_calls).toBeGreaterThanOrEqual(5);
     expect(twin.events).not.toContain('LOGOUT');
   });

@@ -5,9 +5,9 @@
 import type { ScanBrowserTab } from '../../../../shared/scan-browser.ts';
 import type { TargetLogin } from '../../../../shared/target-login.ts';
 import { apiCallOf } from '../browser/api-calls.ts';
-import { isBrowserEnd } from '../browser/bounded.ts';
+import { isBrowserEnd, sleep } from '../browser/bounded.ts';
 import type { ApiCall } from '../browser/api-calls.ts';
-import type { BrowserRouter } from '../browser/router.ts';
+import type { BrowserRouter, Exchange } from '../browser/router.ts';
 import type { Page } from '../crawl.ts';
 import { loginScript, snapshotScript } from '../browser/page-scripts.ts';
 import type { PageSnapshot } from '../browser/page-scripts.ts';
@@ -126,12 +126,29 @@ export class BrowserLogin implements LoginDriver {
       this.router.take();
       return { ok: false, reason: filled.reason };
     }
-    await this.router.settled(500, this.timing.settleMs, this.signal);
-    const after = await this.read();
-    const exchanges = this.router.take();
-    const refused = exchanges.find(
-      (e) => e.request.method !== 'GET' && e.response && [401, 403].includes(e.response.status),
-    );
+    // The app may send its login a moment after the click (over the quiet wait on a loaded host): the page
+    // is read again until it shows the session, the login is refused, or the settle time has passed.
+    const until = Date.now() + this.timing.settleMs;
+    const exchanges: Exchange[] = [];
+    let after: PageSnapshot | null;
+    let refused: Exchange | undefined;
+    for (;;) {
+      await this.router.settled(500, Math.max(0, until - Date.now()), this.signal);
+      after = await this.read();
+      exchanges.push(...this.router.take());
+      refused = exchanges.find(
+        (e) => e.request.method !== 'GET' && e.response && [401, 403].includes(e.response.status),
+      );
+      if (
+        (after && this.loggedIn(after, session)) ||
+        refused ||
+        Date.now() >= until ||
+        this.signal?.aborted
+      ) {
+        break;
+      }
+      await sleep(250);
+    }
     if (session.renewals === 0) {
       this.calls.push(
         ...exchanges.map((e) => apiCallOf(e, 'session')).filter((c): c is ApiCall => c !== null),
