@@ -168,7 +168,8 @@ class ElectronTab implements ScanBrowserTab {
 
   async goto(url: string, timeoutMs: number): Promise<void> {
     const contents = await this.contents();
-    this.at = url;
+    // The blank page a visit passes through: what goes wrong meanwhile is the page being left's doing.
+    this.at = url === 'about:blank' ? this.at : url;
     // A page that fails to load (refused, timed out) is still a page to look at, if it answers.
     const loaded = await settle(contents.loadURL(url), timeoutMs);
     this.host.assertRunning();
@@ -177,7 +178,7 @@ class ElectronTab implements ScanBrowserTab {
       (await settle(contents.executeJavaScript('1'), electronLimits.probeMs)) === 'timeout'
     ) {
       this.cut(
-        url,
+        this.at,
         `did not finish loading within ${timeoutMs} ms and stopped answering (a script that never yields)`,
       );
     }

@@ -108,7 +108,7 @@ async function claim(
   signal: AbortSignal | undefined,
   localPort: number,
 ): Promise<RshTrust | null> {
-  let data = Buffer.alloc(0);
+  let data: Buffer = Buffer.alloc(0);
   for (let attempt = 0; attempt < 2 && data.length <= 1 && !signal?.aborted; attempt += 1) {
     data = await grab(address, port, rshRequest(account, account), {
       firstByteMs,

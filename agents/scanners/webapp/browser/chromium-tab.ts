@@ -94,7 +94,8 @@ export class ChromiumTab implements ScanBrowserTab {
       await this.drop(this.at, 'its script kept the tab busy after the page was read: the tab was closed');
       page = await this.current();
     }
-    this.at = url;
+    // The blank page a visit passes through: what goes wrong meanwhile is the page being left's doing.
+    this.at = url === 'about:blank' ? this.at : url;
     const allowed = this.wait(timeoutMs);
     // Playwright's own timeout ends the wait; the margin covers a browser too busy to report it.
     const loaded = await settle(
@@ -103,13 +104,13 @@ export class ChromiumTab implements ScanBrowserTab {
     );
     this.host.assertRunning();
     if (this.crashed) {
-      await this.cut(url, this.crashed);
+      await this.cut(this.at, this.crashed);
     }
     const late = loaded === 'timeout' || ('error' in loaded && /timeout/i.test(String(loaded.error)));
     // A page that loads slowly but answers is only slow: it is read as far as it got.
     if (late && !(await this.answers(page))) {
       await this.cut(
-        url,
+        this.at,
         `did not finish loading within ${allowed.words} and stopped answering (a script that never yields)`,
       );
     }
