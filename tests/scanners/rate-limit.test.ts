@@ -11,7 +11,7 @@ import type { CountingProxy } from '../fixtures/counting-proxy.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { startVulnerableApi } from '../fixtures/web/vulnerable-api.ts';
 import { startVulnerableWebapp } from '../fixtures/web/vulnerable-webapp.ts';
-import { scaler } from '../helpers/budget.ts';
+import { budget, scaler } from '../helpers/budget.ts';
 import { requires } from '../helpers/requirements.ts';
 
 describe('per-target rate limit', () => {
@@ -83,7 +83,8 @@ describe('per-target rate limit', () => {
 
   it(
     'keeps the pages Chromium renders within the limit too (every browser request goes through it)',
-    requires(chromium()),
+    // Chromium started, a scan of at least 6 s, and the browser closed: about 15 s on a quiet machine.
+    { ...requires(chromium()), timeout: budget(15_000) },
     async () => {
       // Six seconds on a quiet machine: Chromium must have started and rendered within them.
       const seconds = Math.max(6000, scaler()(2000)) / 1000;

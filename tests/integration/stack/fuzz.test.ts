@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningStack } from '../../../server/stack.ts';
+import { budget } from '../../helpers/budget.ts';
 import { startTestStack } from '../../helpers/stack.ts';
 import { signedInUser, type TestUser } from '../../helpers/users.ts';
 
@@ -579,7 +580,8 @@ beforeAll(async () => {
     `insert into storage.buckets (id, name, public) values ('fuzz', 'fuzz', false) on conflict (id) do nothing`,
   );
   console.log(`fuzz seed ${SEED} (VIGIL_TEST_FUZZ_SEED=${SEED} repeats these requests)`);
-});
+  // A stack started and a user signed up: seconds on a quiet machine, over a minute at load 15.
+}, budget(10_000));
 afterAll(async () => {
   await ctx?.stack.close();
   await rm(webDir, { recursive: true, force: true });
