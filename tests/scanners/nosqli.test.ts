@@ -10,8 +10,7 @@ import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { Finding } from '../../shared/findings.ts';
 import { findingSchema } from '../../shared/findings.ts';
 import { chromium } from '../fixtures/debian-packages.ts';
-import type { RunningFixture } from '../fixtures/planted.ts';
-import type { NosqlStack, NosqlVariant } from '../fixtures/web/nosql-apps.ts';
+import type { NosqlFixture, NosqlStack, NosqlVariant } from '../fixtures/web/nosql-apps.ts';
 import { nosqlStackMissing, startNosqlApp } from '../fixtures/web/nosql-apps.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
@@ -37,7 +36,7 @@ for (const suite of suites) {
     ? requires(nosqlStackMissing(suite.stack), chromium())
     : requires(nosqlStackMissing(suite.stack));
   describe(`NoSQL injection: ${suite.stack} ${suite.variant}`, needs, () => {
-    let fixture: RunningFixture;
+    let fixture: NosqlFixture;
     let findings: Finding[];
     beforeAll(async () => {
       fixture = await startNosqlApp(suite.stack, suite.variant);
@@ -82,5 +81,21 @@ for (const suite of suites) {
         expect(findings).toEqual([]);
       });
     }
+
+    it('sent operators to the search and to the login (the twins were probed as well)', () => {
+      // (The Express login page's own form, which has no method, is probed as GET /login as well.)
+      expect([...fixture.operatorsAt]).toEqual(
+        expect.arrayContaining(
+          suite.stack === 'mongo' ? ['GET /products', 'POST /api/login'] : ['GET /members', 'POST /signin'],
+        ),
+      );
+    });
+
+    it('prints its findings', () => {
+      for (const finding of findings) {
+        console.log(`${finding.location}\n  ${finding.evidence}`);
+      }
+      expect(findings.length).toBe(fixture.planted.length);
+    });
   });
 }
