@@ -7,6 +7,7 @@ import {
   excerptWhereDiffers,
   findNosqlError,
   nosqlEndpointFindings,
+  nosqlPlan,
   nosqlRequest,
   shapeOf,
 } from './nosql.ts';
@@ -170,6 +171,23 @@ describe('nosqlEndpointFindings', () => {
     expect(findings[0]!.evidence).toContain('HTTP 401');
   });
 
+  it('keeps an anti-forgery token at its value when the fields are tried together', async () => {
+    const guarded: Endpoint = { ...formLogin, params: ['user', 'pass', 'csrf_token'] };
+    const sent: Record<string, Carried>[] = [];
+    const server: NosqlSender = app((carried) => {
+      sent.push(carried);
+      const user = carried.user ?? { literal: 'a' };
+      const pass = carried.pass ?? { literal: 'b' };
+      return matches('admin', user) && matches('pw', pass) ? response('welcome admin') : response('no', 401);
+    });
+    const findings = await nosqlEndpointFindings(guarded, guarded.params, server);
+    expect(findings.map((f) => f.location).sort()).toEqual([
+      'POST http://127.0.0.1:8080/login?pass=',
+      'POST http://127.0.0.1:8080/login?user=',
+    ]);
+    expect(sent.filter((c) => Object.keys(c).length > 1).every((c) => !('csrf_token' in c))).toBe(true);
+  });
+
   it('reports a database error the operator causes and the literal does not', async () => {
     const server: NosqlSender = app((carried) =>
       Object.values(carried).some((v) => !('literal' in v))
@@ -184,6 +202,26 @@ describe('nosqlEndpointFindings', () => {
   it('does not report an error the page shows anyway', async () => {
     const server: NosqlSender = app(() => response('MongoError: connection pool closed', 503));
     expect(await nosqlEndpointFindings(formLogin, ['user', 'pass'], server)).toEqual([]);
+  });
+});
+
+describe('nosqlPlan', () => {
+  it('groups the bounded parameters by endpoint and stops where the request budget ends', () => {
+    const endpoints: Endpoint[] = [search, login, formLogin];
+    const all = nosqlPlan(endpoints, 40, 10_000);
+    expect(all.targets.map(([e, params]) => [e.url.pathname, [...params].sort()])).toEqual([
+      ['/search', ['category', 'page']],
+      ['/api/login', ['pass', 'remember', 'user']],
+      ['/login', ['pass', 'user']],
+    ]);
+    expect(all.skipped).toBe(0);
+    // /search costs (2 + 1) × 4 = 12, /api/login (3 + 1) × 4 = 16: 20 requests pay for the first only.
+    const poor = nosqlPlan(endpoints, 40, 20);
+    expect(poor.targets.map(([e]) => e.url.pathname)).toEqual(['/search']);
+    expect(poor.skipped).toBe(2);
+    // The parameter bound is injectionTargets' (its order: parameters that carry a path, `page`, first).
+    const bounded = nosqlPlan(endpoints, 3, 10_000).targets;
+    expect(bounded.flatMap(([, params]) => params)).toEqual(['page', 'category', 'user']);
   });
 });
 

@@ -29,6 +29,7 @@ import { shuffle } from './param-probe.ts';
 /** What one parameter carries in a probe: a plain value, or one operator with its operand. */
 export type Carried = { literal: string } | { operator: '$ne' | '$gt' | '$in'; operand: string | string[] };
 
+const antiForgery = /csrf|xsrf|authenticity|nonce|^_?token$|requestverification/i;
 /** Parameters tried together at most (the rest keep their crawled values). */
 const maxTogether = 6;
 /** Requests a parameter takes when nothing is found: three literals and one operator (the same together). */
@@ -287,13 +288,42 @@ export async function nosqlEndpointFindings(
       report(verdict);
     }
   }
-  if (findings.length === 0 && params.length > 1) {
-    const verdict = await judgeNosql(endpoint, params.slice(0, maxTogether), send, true);
+  // An anti-forgery token keeps the app's value: as an operator it would only get the request refused.
+  const together = params.filter((param) => !antiForgery.test(param)).slice(0, maxTogether);
+  if (findings.length === 0 && together.length > 1) {
+    const verdict = await judgeNosql(endpoint, together, send, true);
     if (verdict) {
       report(verdict);
     }
   }
   return findings;
+}
+
+/**
+ * The endpoints the probes take, each with its parameters (injectionTargets' order and bound), as many as
+ * the request budget pays for when nothing is found; `skipped` is how many it does not.
+ */
+export function nosqlPlan(
+  endpoints: Endpoint[],
+  maxParams: number,
+  requestsLeft: number,
+): { targets: [Endpoint, string[]][]; skipped: number } {
+  const byEndpoint = new Map<Endpoint, string[]>();
+  for (const { endpoint, param } of injectionTargets(endpoints, maxParams)) {
+    byEndpoint.set(endpoint, [...(byEndpoint.get(endpoint) ?? []), param]);
+  }
+  const wanted = [...byEndpoint.entries()];
+  const targets: [Endpoint, string[]][] = [];
+  let budget = requestsLeft;
+  for (const entry of wanted) {
+    const cost = (entry[1].length + (entry[1].length > 1 ? 1 : 0)) * nosqlRequestsPerParam;
+    if (cost > budget) {
+      break;
+    }
+    budget -= cost;
+    targets.push(entry);
+  }
+  return { targets, skipped: wanted.length - targets.length };
 }
 
 export interface NosqlOptions {
@@ -313,21 +343,7 @@ export async function nosqlFindings(
   options: NosqlOptions,
 ): Promise<{ skipped: number }> {
   const lane = new TimingLane();
-  const byEndpoint = new Map<Endpoint, string[]>();
-  for (const { endpoint, param } of injectionTargets(endpoints, options.maxParams)) {
-    byEndpoint.set(endpoint, [...(byEndpoint.get(endpoint) ?? []), param]);
-  }
-  const wanted = [...byEndpoint.entries()];
-  const targets: typeof wanted = [];
-  let budget = options.requestsLeft;
-  for (const entry of wanted) {
-    const cost = (entry[1].length + 1) * nosqlRequestsPerParam;
-    if (cost > budget) {
-      break;
-    }
-    budget -= cost;
-    targets.push(entry);
-  }
+  const { targets, skipped } = nosqlPlan(endpoints, options.maxParams, options.requestsLeft);
   let done = 0;
   await forEachLimit(
     targets,
@@ -350,5 +366,5 @@ export async function nosqlFindings(
     },
     client.signal,
   );
-  return { skipped: wanted.length - targets.length };
+  return { skipped };
 }
