@@ -16,6 +16,7 @@
 import { randomBytes } from 'node:crypto';
 
 import type { Finding } from '../../../../shared/findings.ts';
+import { header } from '../../core/http-client.ts';
 import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
 import { forEachLimit } from '../../core/pool.ts';
 import type { Endpoint } from '../crawl.ts';
@@ -29,6 +30,7 @@ import { shuffle } from './param-probe.ts';
 /** What one parameter carries in a probe: a plain value, or one operator with its operand. */
 export type Carried = { literal: string } | { operator: '$ne' | '$gt' | '$in'; operand: string | string[] };
 
+const passwordField = /pass(?:word|wd|phrase)?$|^pwd$|secret/i;
 const antiForgery = /csrf|xsrf|authenticity|nonce|^_?token$|requestverification/i;
 /** Parameters tried together at most (the rest keep their crawled values). */
 const maxTogether = 6;
@@ -137,7 +139,10 @@ export function findNosqlError(body: string): string | null {
 /** Sends one probe; null when no answer came. */
 export type NosqlSender = (carried: Record<string, Carried>) => Promise<HttpResponse | null>;
 
-const sizeOf = (response: HttpResponse) => `HTTP ${response.status}, ${response.body.length} bytes`;
+const sizeOf = (response: HttpResponse) => {
+  const location = header(response, 'location');
+  return `HTTP ${response.status}${location ? ` to ${location.slice(0, 100)}` : ''}, ${response.body.length} bytes`;
+};
 
 /** A short excerpt where two answers' texts part (whitespace collapsed), for the evidence. */
 export function excerptWhereDiffers(a: string, b: string, size = 60): string {
@@ -349,12 +354,16 @@ export async function nosqlFindings(
     targets,
     4,
     async ([endpoint, params]) => {
+      // A login is probed without the scan's session: logged out is where its bypass matters, and an
+      // operator that logs in must not swap the session the scan works in for another account's.
+      const anonymous = endpoint.params.some((param) => passwordField.test(param));
       const send: NosqlSender = (carried) => {
         const request = nosqlRequest(endpoint, carried);
         return lane.shared(() =>
           client.tryRequest(request.url, {
             method: request.method,
             headers: request.headers,
+            anonymous,
             ...(request.body === undefined ? {} : { body: request.body }),
           }),
         );
