@@ -32,6 +32,7 @@ interface Suite {
 const suites: Suite[] = [
   { stack: 'mongo', variant: 'vulnerable', rendered: true },
   { stack: 'mongo', variant: 'twin', rendered: true },
+  { stack: 'mongo', variant: 'sanitized', rendered: true },
   { stack: 'pouch', variant: 'vulnerable', rendered: false },
   { stack: 'pouch', variant: 'twin', rendered: false },
   { stack: 'pouch', variant: 'vulnerable', rendered: false, loggedIn: true },
@@ -105,7 +106,7 @@ for (const suite of suites) {
           }
         });
       } else {
-        it('stays silent when every input is cast to a string', () => {
+        it('stays silent when every input is cast to a string, or operators are stripped', () => {
           expect(findings).toEqual([]);
         });
       }
