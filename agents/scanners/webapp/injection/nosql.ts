@@ -175,8 +175,9 @@ interface Verdict {
 }
 
 /**
- * Judges one set of parameters (one alone, or several together). `sent` is the random value the
- * reflection filter removes from answers; every random value in one request is the same one.
+ * Judges one set of parameters (one alone, or several together: then the verdict names those the true
+ * answer needs). Every parameter of one request carries the same random value, which the comparison
+ * removes from the answers as a reflection.
  */
 export async function judgeNosql(
   endpoint: Endpoint,
@@ -256,8 +257,9 @@ export async function judgeNosql(
         needed.push(name);
       }
     }
+    // None alone is needed (any of them suffices with the others): the injection is proven on the set.
     if (needed.length === 0) {
-      needed = names.slice(0, 1);
+      needed = names;
     }
   }
   const excerpt = excerptWhereDiffers(op1.response.body, lit1.response.body);
