@@ -293,11 +293,16 @@ Header always merge Vary Origin`,
       'web.path-traversal',
       'web.ssti',
       'web.command-injection',
+      'web.nosqli',
     ],
     summary:
-      'User input reaches HTML, SQL, file paths, templates, shell commands or redirects unchecked; this is fixed in code, not configuration.',
+      'User input reaches HTML, SQL or NoSQL queries, file paths, templates, shell commands or redirects unchecked; this is fixed in code, not configuration.',
     steps: [
       { title: 'Use parameterised queries or an ORM for every SQL statement that includes input' },
+      {
+        title:
+          'Check the type of every value a NoSQL filter takes (a string, not an object such as {"$ne": …}), or cast it, and strip keys starting with $ from request bodies and query strings',
+      },
       {
         title:
           'Never build file paths, templates or shell commands from input: map input to an allow-list of known names, render templates from fixed sources with data passed as variables, and call programs with an argument list instead of a shell',

@@ -48,6 +48,7 @@ const CWE_CLASS: Record<string, keyof typeof BY_CLASS> = {
   'CWE-639': 'access',
   'CWE-79': 'code',
   'CWE-89': 'code',
+  'CWE-943': 'code',
   'CWE-78': 'code',
   'CWE-22': 'code',
   'CWE-352': 'code',

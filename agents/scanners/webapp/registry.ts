@@ -21,6 +21,7 @@ import { errorPageFindings, methodErrorFindings } from './error-pages.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
 import { injectionFindings } from './injection/index.ts';
+import { nosqlFindings } from './injection/nosql.ts';
 import { methodBypassFindings } from './method-bypass.ts';
 import { findPlaces, type Places } from './places.ts';
 import { probeFindings } from './parameter-probes.ts';
@@ -563,6 +564,26 @@ export const webappChecks: readonly Check<WebScan>[] = [
       // Parameters left unprobed for want of budget make the scan partial, saying so.
       if (skipped > 0) {
         incomplete(`${skipped} parameter(s) left unprobed: the scan's request budget ran out`);
+      }
+    },
+  },
+  {
+    id: 'web.nosqli',
+    phase: 'injection',
+    share: 5,
+    category: 'active',
+    rules: ['web.nosqli'],
+    summary:
+      'NoSQL operator injection per parameter (query, form and JSON): `$ne`/`$gt` against the literal and `$in` of nothing, boolean-style, and MongoDB-style errors; read-only operators, never `$where`.',
+    async run(scan, { tick, report, incomplete }) {
+      const { skipped } = await nosqlFindings(scan.client, probed(scan), {
+        maxParams: webappLimits.maxInjectionParams,
+        requestsLeft: webappLimits.maxRequests - scan.client.requests,
+        onFinding: (finding) => report([finding]),
+        onProgress: tick,
+      });
+      if (skipped > 0) {
+        incomplete(`${skipped} endpoint(s) left without the NoSQL probes: the scan's request budget ran out`);
       }
     },
   },

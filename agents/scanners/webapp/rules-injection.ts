@@ -19,6 +19,15 @@ const sqlInjection = (technique: string): Rule => ({
 export const injectionRules = {
   'web.sqli.boolean': sqlInjection('boolean-based blind'),
   'web.sqli.time': sqlInjection('time-based blind'),
+  'web.nosqli': {
+    title: 'NoSQL injection (query operators in parameters)',
+    cwe: 'CWE-943',
+    owasp: A03,
+    family: 'code',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      'Never pass a parsed request value to the database as a filter as is: check its type (a string or a number, not an object), cast it (String(value)), or validate the body against a schema; strip keys starting with `$` (express-mongo-sanitize, mongo-sanitize) and turn on strict query filters in the ODM.',
+  },
   'web.path-traversal': {
     title: 'Path traversal: files outside the web root can be read',
     cwe: 'CWE-22',
