@@ -1,0 +1,308 @@
+// XML external entities (XXE): places that parse XML we send and resolve an external entity in it read a
+// local file for us. Where the crawl saw XML accepted (requests the app itself sent with an XML body, and
+// answers that are XML) the probe is a POST of a small document; at file-upload forms it is an uploaded
+// .xml file (which the target may keep: that part is intrusive and runs only with consent, see
+// registry.ts). The probe reads file:///etc/passwd, which every Unix has, and nothing else: no network
+// entity (that would be a server-side request), no entity that expands into more entities (no "billion
+// laughs"), nothing that writes. Each probe has a control, the same document with a harmless internal
+// entity: only a passwd line that the probe's answer shows and the control's does not is a finding, so a
+// page that always shows passwd text is not one. The evidence quotes the first matched line alone.
+import { randomBytes } from 'node:crypto';
+
+import type { Finding } from '../../../shared/findings.ts';
+import type { HttpClient, HttpResponse } from '../core/http-client.ts';
+import { header } from '../core/http-client.ts';
+import { forEachLimit } from '../core/pool.ts';
+import type { ApiCall } from './browser/api-calls.ts';
+import type { Page } from './crawl.ts';
+import { isHtml } from './html.ts';
+import { webappFinding } from './rules.ts';
+import { detailedForms } from './write/forms.ts';
+import type { DetailedForm } from './write/forms.ts';
+
+export const xxeLimits = {
+  /** Places tried per check (XML bodies and XML answers; upload forms). */
+  maxPlaces: 10,
+  /** Leaf elements of the app's own document that get the entity reference. */
+  maxLeaves: 20,
+  /** Bytes of the app's own XML body used as the probe's template (a larger one: the generic document). */
+  maxTemplate: 8000,
+};
+
+/** The only file the probe reads. */
+export const probedFile = 'file:///etc/passwd';
+
+/** A passwd entry for root, as the file has it: the seven fields, bounded, on one line. */
+const passwdRoot = /\broot:[^:\r\n<>"]{0,40}:0:0:[^:\r\n<>"]{0,60}:[^:\r\n<>"]{0,60}:[^:\s<>"\\]{0,60}/;
+
+const xmlContentType = /[/+]xml\b|^text\/xml|soap/i;
+
+export type XxeVariant = 'external entity' | 'parameter entity';
+
+/** Where the probe goes and how it is sent. */
+export interface XxePlace {
+  url: URL;
+  /** How the crawl knew the place takes XML (for the evidence). */
+  why: string;
+  /** The app's own XML body, when it sent one: the probe keeps its elements. */
+  template?: string;
+  /** The request's content type (the app's own, else application/xml). */
+  contentType: string;
+  /** An upload form: the document goes as a file in this field, with the form's other fields. */
+  upload?: { field: string; form: DetailedForm };
+}
+
+export interface XxeDocument {
+  variant: XxeVariant;
+  probe: string;
+  control: string;
+}
+
+/** Element names a generic document offers an app that reads one field of an XML body it does not own. */
+const genericFields = ['name', 'title', 'description', 'comment', 'message', 'text', 'value', 'data'];
+
+const rootOf = (xml: string): string | null =>
+  /<([A-Za-z_][\w.-]*(?::[\w.-]+)?)[\s/>]/.exec(
+    xml.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>/gi, ''),
+  )?.[1] ?? null;
+
+/**
+ * The body a probe sends, with `ref` in its text: the app's own document with each leaf element's text
+ * replaced (its first `maxLeaves`), else a generic one offering the usual field names.
+ */
+export function documentBody(template: string | undefined, ref: string): { root: string; body: string } {
+  const own = template && template.length <= xxeLimits.maxTemplate ? template : undefined;
+  const stripped = own
+    ?.replace(/^\uFEFF?\s*<\?xml[\s\S]*?\?>/, '')
+    .replace(/<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>/i, '')
+    .trim();
+  const root = stripped ? rootOf(stripped) : null;
+  if (stripped && root) {
+    let leaves = 0;
+    const body = stripped.replace(/>([^<>]*[^<>\s][^<>]*)<\//g, (whole) =>
+      leaves < xxeLimits.maxLeaves ? (leaves++, `>${ref}</`) : whole,
+    );
+    if (leaves > 0) {
+      return { root, body };
+    }
+    // No text to replace: the reference goes in the root element.
+    const closing = new RegExp(`</${root.replace(/[.]/g, '\\.')}>\\s*$`);
+    if (closing.test(body)) {
+      return { root, body: body.replace(closing, `${ref}</${root}>`) };
+    }
+  }
+  return {
+    root: 'vigil',
+    body: `<vigil>${genericFields.map((field) => `<${field}>${ref}</${field}>`).join('')}</vigil>`,
+  };
+}
+
+/**
+ * The two probes and their controls. "external entity": a general entity whose value is the file,
+ * referenced in the text the app may echo; its control declares the entity with a harmless inline
+ * value. "parameter entity": the file is read as part of the DTD, where it is not valid markup, and a
+ * parser that reports its errors quotes the file's first line; its control's parameter entity holds a
+ * harmless declaration instead. Neither names anything but `probedFile`, nor nests entities.
+ */
+export function xxeDocuments(template: string | undefined, token: string): XxeDocument[] {
+  const harmless = `vigil${token}`;
+  const { root, body } = documentBody(template, '&vigil;');
+  const plain = documentBody(template, harmless);
+  const prolog = '<?xml version="1.0" encoding="UTF-8"?>\n';
+  return [
+    {
+      variant: 'external entity',
+      probe: `${prolog}<!DOCTYPE ${root} [<!ENTITY vigil SYSTEM "${probedFile}">]>\n${body}`,
+      control: `${prolog}<!DOCTYPE ${root} [<!ENTITY vigil "${harmless}">]>\n${body}`,
+    },
+    {
+      variant: 'parameter entity',
+      probe: `${prolog}<!DOCTYPE ${root} [<!ENTITY % vigil SYSTEM "${probedFile}"> %vigil;]>\n${plain.body}`,
+      control: `${prolog}<!DOCTYPE ${root} [<!ENTITY % vigil "<!ENTITY vigil${token} '${harmless}'>"> %vigil;]>\n${plain.body}`,
+    },
+  ];
+}
+
+/**
+ * The passwd line the probe's answer shows and the control's does not, or null. Only the matched line
+ * comes back, never more of the file.
+ */
+export function judgeXxe(probe: HttpResponse | null, control: HttpResponse | null): string | null {
+  // Guard: without the control's answer nothing can be told apart from a page that shows passwd anyway.
+  if (!probe || !control) {
+    return null;
+  }
+  const line = passwdRoot.exec(probe.body)?.[0];
+  if (!line || passwdRoot.test(control.body)) {
+    return null;
+  }
+  return line;
+}
+
+const placeKey = (url: URL) => `${url.origin}${url.pathname}`;
+
+/**
+ * Where XML is accepted, as the crawl saw it: POSTs the app sent with an XML body first (their documents
+ * are the templates), then same-origin answers that are XML (pages and the app's own calls), each path
+ * once, at most `maxPlaces`.
+ */
+export function xmlPlaces(start: URL, pages: Page[], apiCalls: ApiCall[]): XxePlace[] {
+  const places = new Map<string, XxePlace>();
+  const add = (place: XxePlace) => {
+    if (place.url.origin === start.origin && !places.has(placeKey(place.url))) {
+      places.set(placeKey(place.url), place);
+    }
+  };
+  for (const call of apiCalls) {
+    const type = call.headers['content-type'] ?? '';
+    if (call.method === 'POST' && xmlContentType.test(type) && call.body) {
+      add({
+        url: call.url,
+        why: `the app sends it XML (${type.split(';')[0]!.trim()})`,
+        template: call.body,
+        contentType: type,
+      });
+    }
+  }
+  const answers = [
+    ...apiCalls.map((call) => ({ url: call.url, response: call.response })),
+    ...pages.map((page) => ({ url: page.requested ?? page.url, response: page.response })),
+  ];
+  for (const { url, response } of answers) {
+    const type = header(response, 'content-type') ?? '';
+    if (response.status < 400 && xmlContentType.test(type) && !isHtml(type, response.body)) {
+      add({
+        url,
+        why: `it answers XML (${type.split(';')[0]!.trim()})`,
+        contentType: 'application/xml',
+      });
+    }
+  }
+  return [...places.values()].slice(0, xxeLimits.maxPlaces);
+}
+
+/** Sign-in and account forms never get a file from us. */
+const notUpload = /log-?in|sign-?in|session|password|passwd|avatar|profile-?picture/i;
+
+/** POST forms with a file field on the crawled pages, same origin, once each, at most `maxPlaces`. */
+export function uploadPlaces(start: URL, pages: Page[]): XxePlace[] {
+  const places = new Map<string, XxePlace>();
+  for (const page of pages) {
+    if (!page.facts || !isHtml(header(page.response, 'content-type'), page.response.body)) {
+      continue;
+    }
+    for (const form of detailedForms(page.response.body, page.url)) {
+      const file = form.fields.find((f) => f.type === 'file');
+      const key = `${placeKey(form.action)} ${file?.name ?? ''}`;
+      if (
+        !file ||
+        form.method !== 'POST' ||
+        form.action.origin !== start.origin ||
+        form.fields.some((f) => f.type === 'password') ||
+        notUpload.test(form.action.pathname) ||
+        places.has(key)
+      ) {
+        continue;
+      }
+      places.set(key, {
+        url: form.action,
+        why: `its form on ${placeKey(page.url)} uploads a file in "${file.name}"`,
+        contentType: 'application/xml',
+        upload: { field: file.name, form },
+      });
+    }
+  }
+  return [...places.values()].slice(0, xxeLimits.maxPlaces);
+}
+
+/** A multipart/form-data body: the form's own fields at their values (text fields "vigil"), and the file. */
+export function multipartBody(
+  upload: NonNullable<XxePlace['upload']>,
+  fileName: string,
+  content: string,
+  boundary: string,
+): string {
+  const quote = (text: string) => text.replace(/["\r\n\\]/g, '_');
+  const parts: string[] = [];
+  for (const field of upload.form.fields) {
+    if (
+      field.type === 'file' ||
+      field.type === 'submit' ||
+      field.type === 'image' ||
+      field.type === 'reset'
+    ) {
+      continue;
+    }
+    const value = field.value || (['text', 'textarea', 'search', ''].includes(field.type) ? 'vigil' : '');
+    parts.push(`Content-Disposition: form-data; name="${quote(field.name)}"\r\n\r\n${value}`);
+  }
+  parts.push(
+    `Content-Disposition: form-data; name="${quote(upload.field)}"; filename="${quote(fileName)}"\r\n` +
+      `Content-Type: application/xml\r\n\r\n${content}`,
+  );
+  return `${parts.map((part) => `--${boundary}\r\n${part}\r\n`).join('')}--${boundary}--\r\n`;
+}
+
+/** Sends one document to the place: as the body, or as an uploaded file. */
+function sendDocument(client: HttpClient, place: XxePlace, document: string, token: string) {
+  if (place.upload) {
+    const boundary = `----vigil${token}`;
+    return client.tryRequest(place.url, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: multipartBody(place.upload, `vigil-${token}.xml`, document, boundary),
+    });
+  }
+  return client.tryRequest(place.url, {
+    method: 'POST',
+    headers: { 'content-type': place.contentType, accept: 'application/xml, text/xml, */*' },
+    body: document,
+  });
+}
+
+/** The finding's location: the method and the place, no query (stable between scans). */
+export const xxeLocation = (place: XxePlace) => `POST ${placeKey(place.url)}`;
+
+/**
+ * Each place: the external-entity probe and its control, then, when that proved nothing, the
+ * parameter-entity one and its control; at most four requests a place, two places at a time.
+ */
+export async function xxeFindings(
+  client: HttpClient,
+  places: XxePlace[],
+  onProgress: (done: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  let done = 0;
+  await forEachLimit(
+    places.slice(0, xxeLimits.maxPlaces),
+    2,
+    async (place) => {
+      const token = randomBytes(5).toString('hex');
+      for (const document of xxeDocuments(place.template, token)) {
+        if (signal?.aborted) {
+          break;
+        }
+        const probe = await sendDocument(client, place, document.probe, token);
+        const control = probe ? await sendDocument(client, place, document.control, token) : null;
+        const line = judgeXxe(probe, control);
+        if (line && probe) {
+          const how = place.upload
+            ? `an uploaded file vigil-${token}.xml in "${place.upload.field}" (multipart; the target may keep it: intrusive checks are allowed for this target)`
+            : `an XML body (Content-Type ${place.contentType.split(';')[0]!.trim()})`;
+          findings.push(
+            webappFinding('web.xxe', {
+              location: xxeLocation(place),
+              evidence: `POST ${place.url.href} (${place.why}) with ${how}: the ${document.variant} declared as ${probedFile} brought "${line}" into the answer (HTTP ${probe.status}); the same document with a harmless internal entity did not`,
+            }),
+          );
+          break;
+        }
+      }
+      onProgress(++done, places.length);
+    },
+    signal ?? client.signal,
+  );
+  return findings;
+}
