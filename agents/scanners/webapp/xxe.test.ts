@@ -196,6 +196,7 @@ describe('probing a place', () => {
   let server: http.Server;
   let base = '';
   const seen: string[] = [];
+  const stored: string[] = [];
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       let body = '';
@@ -205,7 +206,13 @@ describe('probing a place', () => {
         res.setHeader('content-type', 'text/plain');
         // A help page that always quotes passwd, and an endpoint that shows passwd only when sent the
         // parameter-entity probe (as a parser that reports its errors would).
-        if (req.url === '/always') {
+        if (req.url === '/import' && req.method === 'POST') {
+          // An import that keeps what it parsed and shows the list after a redirect (as DVNA's does).
+          stored.push(body.includes('<!ENTITY vigil SYSTEM') ? 'root:x:0:0:root:/root:/bin/bash' : 'vigil');
+          res.writeHead(303, { location: '/list' }).end();
+        } else if (req.url === '/list') {
+          res.end(stored.join('\n'));
+        } else if (req.url === '/always') {
           res.end(`example:\n${passwd}`);
         } else if (body.includes('<!ENTITY % vigil SYSTEM')) {
           res.statusCode = 500;
@@ -223,7 +230,7 @@ describe('probing a place', () => {
   it('sends at most two probes and their controls a place, and quotes the one line it proves', async () => {
     const client = new HttpClient({ policy: new TargetPolicy('local'), timeoutMs: 5000 });
     try {
-      const places = ['/always', '/import'].map((path) => ({
+      const places = ['/always', '/parse'].map((path) => ({
         url: new URL(path, base),
         why: 'it answers XML (application/xml)',
         contentType: 'application/xml',
@@ -232,16 +239,42 @@ describe('probing a place', () => {
       expect(findings).toHaveLength(1);
       expect(findings[0]).toMatchObject({
         rule_id: 'web.xxe',
-        location: `POST ${base}/import`,
+        location: `POST ${base}/parse`,
         cwe: 'CWE-611',
       });
       expect(findings[0]!.evidence).toMatch(
-        /^POST .*\/import \(it answers XML \(application\/xml\)\) with an XML body \(Content-Type application\/xml\): the parameter entity declared as file:\/\/\/etc\/passwd brought "root:x:0:0:root:\/root:\/bin\/bash" into the answer \(HTTP 500\)/,
+        /^POST .*\/parse \(it answers XML \(application\/xml\)\) with an XML body \(Content-Type application\/xml\): the parameter entity declared as file:\/\/\/etc\/passwd brought "root:x:0:0:root:\/root:\/bin\/bash" into the answer \(HTTP 500\)/,
       );
       expect(findings[0]!.evidence).not.toContain('daemon');
       expect(seen.filter((s) => s.startsWith('/always '))).toHaveLength(4);
-      expect(seen.filter((s) => s.startsWith('/import '))).toHaveLength(4);
+      expect(seen.filter((s) => s.startsWith('/parse '))).toHaveLength(4);
       expect(client.requests).toBe(8);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('follows a same-origin redirect once, the control sent first so that what the app keeps cannot pass for proof', async () => {
+    const client = new HttpClient({ policy: new TargetPolicy('local'), timeoutMs: 5000 });
+    try {
+      seen.length = 0;
+      const place = { url: new URL('/import', base), why: 'a test', contentType: 'application/xml' };
+      const [finding] = await xxeFindings(client, [place], () => undefined);
+      expect(finding?.evidence).toMatch(
+        new RegExp(
+          `external entity .*"root:x:0:0:root:/root:/bin/bash" into the answer \\(HTTP 200 at ${base}/list\\)`,
+        ),
+      );
+      expect(seen.map((s) => s.slice(0, 12).trim())).toEqual([
+        '/import <?xm',
+        '/list',
+        '/import <?xm',
+        '/list',
+      ]);
+      expect(seen[0]).toContain('<!ENTITY vigil "vigil');
+      expect(seen[2]).toContain('<!ENTITY vigil SYSTEM');
+      // A second scan finds the passwd line the first one left in the list: the control shows it, silence.
+      expect(await xxeFindings(client, [place], () => undefined)).toEqual([]);
     } finally {
       client.close();
     }

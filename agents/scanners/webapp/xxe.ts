@@ -243,29 +243,47 @@ export function multipartBody(
   return `${parts.map((part) => `--${boundary}\r\n${part}\r\n`).join('')}--${boundary}--\r\n`;
 }
 
-/** Sends one document to the place: as the body, or as an uploaded file. */
-function sendDocument(client: HttpClient, place: XxePlace, document: string, token: string) {
-  if (place.upload) {
-    const boundary = `----vigil${token}`;
-    return client.tryRequest(place.url, {
-      method: 'POST',
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-      body: multipartBody(place.upload, `vigil-${token}.xml`, document, boundary),
-    });
+/**
+ * Sends one document to the place (as the body, or as an uploaded file) and returns the answer; an answer
+ * that redirects on the same origin (an import that then shows what it stored) is followed with one GET.
+ */
+async function sendDocument(
+  client: HttpClient,
+  place: XxePlace,
+  document: string,
+  token: string,
+): Promise<HttpResponse | null> {
+  const boundary = `----vigil${token}`;
+  const answer = await client.tryRequest(
+    place.url,
+    place.upload
+      ? {
+          method: 'POST',
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body: multipartBody(place.upload, `vigil-${token}.xml`, document, boundary),
+        }
+      : {
+          method: 'POST',
+          headers: { 'content-type': place.contentType, accept: 'application/xml, text/xml, */*' },
+          body: document,
+        },
+  );
+  const location =
+    answer && answer.status >= 301 && answer.status <= 303 ? header(answer, 'location') : undefined;
+  const next = location && URL.canParse(location, place.url.href) ? new URL(location, place.url) : null;
+  if (!answer || !next || next.origin !== place.url.origin) {
+    return answer;
   }
-  return client.tryRequest(place.url, {
-    method: 'POST',
-    headers: { 'content-type': place.contentType, accept: 'application/xml, text/xml, */*' },
-    body: document,
-  });
+  return (await client.tryRequest(next)) ?? answer;
 }
 
 /** The finding's location: the method and the place, no query (stable between scans). */
 export const xxeLocation = (place: XxePlace) => `POST ${placeKey(place.url)}`;
 
 /**
- * Each place: the external-entity probe and its control, then, when that proved nothing, the
- * parameter-entity one and its control; at most four requests a place, two places at a time.
+ * Each place: the external-entity control and probe, then, when that proved nothing, the
+ * parameter-entity ones; at most four documents a place (each answer's same-origin redirect followed
+ * once), two places at a time.
  */
 export async function xxeFindings(
   client: HttpClient,
@@ -284,8 +302,10 @@ export async function xxeFindings(
         if (signal?.aborted) {
           break;
         }
-        const probe = await sendDocument(client, place, document.probe, token);
-        const control = probe ? await sendDocument(client, place, document.control, token) : null;
+        // The control first: where the app stores what it parses and shows it afterwards, the probe's
+        // file must not be what the control's answer shows.
+        const control = await sendDocument(client, place, document.control, token);
+        const probe = control ? await sendDocument(client, place, document.probe, token) : null;
         const line = judgeXxe(probe, control);
         if (line && probe) {
           const how = place.upload
@@ -294,7 +314,7 @@ export async function xxeFindings(
           findings.push(
             webappFinding('web.xxe', {
               location: xxeLocation(place),
-              evidence: `POST ${place.url.href} (${place.why}) with ${how}: the ${document.variant} declared as ${probedFile} brought "${line}" into the answer (HTTP ${probe.status}); the same document with a harmless internal entity did not`,
+              evidence: `POST ${place.url.href} (${place.why}) with ${how}: the ${document.variant} declared as ${probedFile} brought "${line}" into the answer (HTTP ${probe.status}${probe.url === place.url.href ? '' : ` at ${probe.url}`}); the same document with a harmless internal entity did not`,
             }),
           );
           break;
