@@ -74,7 +74,7 @@ function expectExact(stack: XxeStack, variant: XxeVariant) {
 const rootLine = /"root:x:0:0:root:\/root:\/bin\/(ba)?sh"/;
 
 describe('PHP 8 SimpleXML (php-cli, php-xml) behind its built-in server', requires(...unmet('php')), () => {
-  it('finds XXE in the XML API, the feed (through its parse errors) and the upload, and nothing else', () => {
+  it("finds XXE in the XML API, the feed (through its parse errors), the upload form and the script's import, and nothing else", () => {
     expectExact('php', 'vulnerable');
     const { evidence } = run('php', 'vulnerable');
     expect(evidence('/api/notes')).toMatch(
@@ -84,7 +84,10 @@ describe('PHP 8 SimpleXML (php-cli, php-xml) behind its built-in server', requir
     expect(evidence('/upload')).toMatch(
       /uploads a file in "catalog"\) with an uploaded file vigil-[0-9a-f]+\.xml .*the target may keep it/,
     );
-    for (const where of ['/api/notes', '/feed', '/upload']) {
+    expect(evidence('/api/import')).toMatch(
+      /a script of the site names it as an upload path\) with an uploaded file vigil-[0-9a-f]+\.xml in "catalog"/,
+    );
+    for (const where of ['/api/notes', '/feed', '/upload', '/api/import']) {
       expect(evidence(where)).toMatch(rootLine);
       expect(evidence(where)).not.toMatch(/daemon|nologin/);
     }

@@ -589,9 +589,11 @@ export const webappChecks: readonly Check<WebScan>[] = [
     category: 'intrusive',
     rules: ['web.xxe'],
     summary:
-      'Uploads the same XML probe and control as small .xml files to each POST form with a file field (ten at most; no login or password forms): a passwd line only the probe brings back is XXE in the upload.',
+      "Uploads the same XML control and probe as small .xml files to each POST form with a file field, and to up to three upload paths the site's scripts name (ten at most; no login or password forms): a passwd line only the probe brings back is XXE in the upload.",
     async run(scan, { tick, signal, report }) {
-      report(await xxeFindings(scan.client, uploadPlaces(scan.start, scan.pages), tick, signal));
+      report(
+        await xxeFindings(scan.client, uploadPlaces(scan.start, scan.pages, scan.scripts), tick, signal),
+      );
     },
   },
   {

@@ -110,6 +110,10 @@ describe('judging an XXE answer', () => {
     expect(
       judgeXxe(answer(JSON.stringify({ name: passwd }), 'application/json'), answer('{"name":"x"}')),
     ).toBe('root:x:0:0:root:/root:/bin/bash');
+    // PHP's json_encode writes "/" as "\/".
+    expect(
+      judgeXxe(answer('{"imported":"root:x:0:0:root:\\/root:\\/bin\\/bash\\ndaemon"}'), answer('{}')),
+    ).toBe('root:x:0:0:root:/root:/bin/bash');
     // PHP's parse warning, as display_errors prints it.
     expect(
       judgeXxe(
@@ -189,6 +193,32 @@ describe('places that take XML', () => {
         '--B\r\nContent-Disposition: form-data; name="catalog"; filename="vigil-1.xml"\r\nContent-Type: application/xml\r\n\r\n<a/>\r\n' +
         '--B--\r\n',
     );
+  });
+});
+
+describe('upload paths the scripts name', () => {
+  it("takes up to three, in the field a page's file input names, after the forms", () => {
+    const script = {
+      url: new URL('/main.js', origin),
+      body: 'u=new FileUploader({url:h+"/file-upload"});a="/api/users";b="/api/import";c="/uploads/";d="/v2/upload";e="/login/upload";f="/upload"',
+    };
+    const page = pageOf('/complain', '<div><input type="file" name="complaint" accept=".xml"></div>');
+    const form = pageOf(
+      '/',
+      '<form method="post" action="/upload" enctype="multipart/form-data"><input type="file" name="doc"></form>',
+    );
+    const places = uploadPlaces(new URL(origin), [form, page], [script]);
+    expect(places.map((p) => [p.url.pathname, p.upload?.field, p.why])).toEqual([
+      ['/upload', 'doc', `its form on ${origin}/ uploads a file in "doc"`],
+      ['/file-upload', 'doc', 'a script of the site names it as an upload path'],
+      ['/api/import', 'doc', 'a script of the site names it as an upload path'],
+      ['/uploads/', 'doc', 'a script of the site names it as an upload path'],
+    ]);
+    // Without a file input on any page, the field is called "file"; another origin's script is not read.
+    const other = { url: new URL('http://cdn.test/x.js'), body: '"/upload-here"' };
+    expect(
+      uploadPlaces(new URL(origin), [page].slice(1), [script, other]).map((p) => p.upload?.field),
+    ).toEqual(['file', 'file', 'file']);
   });
 });
 

@@ -15,6 +15,7 @@ import { header } from '../core/http-client.ts';
 import { forEachLimit } from '../core/pool.ts';
 import type { ApiCall } from './browser/api-calls.ts';
 import type { Page } from './crawl.ts';
+import { pathsInScript } from './discovery/js-paths.ts';
 import { isHtml } from './html.ts';
 import { webappFinding } from './rules.ts';
 import { detailedForms } from './write/forms.ts';
@@ -25,6 +26,8 @@ export const xxeLimits = {
   maxPlaces: 10,
   /** Leaf elements of the app's own document that get the entity reference. */
   maxLeaves: 20,
+  /** Upload paths taken from the site's scripts (no form names them). */
+  maxScriptUploads: 3,
   /** Bytes of the app's own XML body used as the probe's template (a larger one: the generic document). */
   maxTemplate: 8000,
 };
@@ -132,8 +135,10 @@ export function judgeXxe(probe: HttpResponse | null, control: HttpResponse | nul
   if (!probe || !control) {
     return null;
   }
-  const line = passwdRoot.exec(probe.body)?.[0];
-  if (!line || passwdRoot.test(control.body)) {
+  // JSON may write "/" as "\/" (PHP's json_encode does).
+  const text = (response: HttpResponse) => response.body.replace(/\\\//g, '/');
+  const line = passwdRoot.exec(text(probe))?.[0];
+  if (!line || passwdRoot.test(text(control))) {
     return null;
   }
   return line;
@@ -184,8 +189,19 @@ export function xmlPlaces(start: URL, pages: Page[], apiCalls: ApiCall[]): XxePl
 /** Sign-in and account forms never get a file from us. */
 const notUpload = /log-?in|sign-?in|session|password|passwd|avatar|profile-?picture/i;
 
-/** POST forms with a file field on the crawled pages, same origin, once each, at most `maxPlaces`. */
-export function uploadPlaces(start: URL, pages: Page[]): XxePlace[] {
+/** A path whose name says it takes uploads: `/upload`, `/file-upload`, `/api/uploads/`, `/import`. */
+const uploadPath = /(?:^|[/_-])(?:file-?)?(?:uploads?|import)(?:[/_.-]|$)/i;
+
+/**
+ * POST forms with a file field on the crawled pages, same origin, once each; then up to `maxScriptUploads`
+ * upload paths that the site's own scripts name (an app's upload widget posts from script, with no form),
+ * sent in the field a page's file input names, else "file". At most `maxPlaces` in all.
+ */
+export function uploadPlaces(
+  start: URL,
+  pages: Page[],
+  scripts: { url: URL; body: string }[] = [],
+): XxePlace[] {
   const places = new Map<string, XxePlace>();
   for (const page of pages) {
     if (!page.facts || !isHtml(header(page.response, 'content-type'), page.response.body)) {
@@ -211,6 +227,41 @@ export function uploadPlaces(start: URL, pages: Page[]): XxePlace[] {
         upload: { field: file.name, form },
       });
     }
+  }
+  const field =
+    pages
+      .map((page) => /<input\b[^>]*\btype=["']?file\b[^>]*>/i.exec(page.response.body.slice(0, 200_000))?.[0])
+      .map((input) => (input ? /\bname=["']?([\w.[\]-]{1,60})/i.exec(input)?.[1] : undefined))
+      .find(Boolean) ?? 'file';
+  const named = scripts
+    .filter((script) => script.url.origin === start.origin)
+    .flatMap((script) => pathsInScript(script.body, start, 400))
+    .filter((url) => uploadPath.test(url.pathname) && !notUpload.test(url.pathname));
+  let fromScripts = 0;
+  for (const url of named) {
+    const key = `${placeKey(url)} ${field}`;
+    if (
+      fromScripts >= xxeLimits.maxScriptUploads ||
+      [...places.values()].some((p) => placeKey(p.url) === placeKey(url))
+    ) {
+      continue;
+    }
+    fromScripts++;
+    places.set(key, {
+      url,
+      why: `a script of the site names it as an upload path`,
+      contentType: 'application/xml',
+      upload: {
+        field,
+        form: {
+          page: start,
+          action: url,
+          method: 'POST',
+          enctype: 'multipart/form-data',
+          fields: [{ name: field, type: 'file', value: '' }],
+        },
+      },
+    });
   }
   return [...places.values()].slice(0, xxeLimits.maxPlaces);
 }
