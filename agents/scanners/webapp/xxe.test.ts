@@ -168,6 +168,16 @@ describe('places that take XML', () => {
       ['/feed', 'application/xml', null],
     ]);
     expect(places[0]!.why).toBe('the app sends it XML (text/xml)');
+    // A SOAP 1.1 call keeps its SOAPAction header.
+    const soap = callOf(
+      'POST',
+      '/ws',
+      '<s:Envelope xmlns:s="urn:s"><s:Body>1</s:Body></s:Envelope>',
+      'text/xml',
+      answer('<a/>', 'text/xml'),
+    );
+    soap.headers.soapaction = '"urn:GetPrice"';
+    expect(xmlPlaces(new URL(origin), [], [soap])[0]).toMatchObject({ soapAction: '"urn:GetPrice"' });
   });
 
   it('tries ten places at most', () => {
@@ -227,12 +237,14 @@ describe('probing a place', () => {
   let base = '';
   const seen: string[] = [];
   const stored: string[] = [];
+  const soapActions: (string | string[])[] = [];
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
         seen.push(`${req.url} ${body}`);
+        soapActions.push(req.headers.soapaction ?? '');
         res.setHeader('content-type', 'text/plain');
         // A help page that always quotes passwd, and an endpoint that shows passwd only when sent the
         // parameter-entity probe (as a parser that reports its errors would).
@@ -264,6 +276,7 @@ describe('probing a place', () => {
         url: new URL(path, base),
         why: 'it answers XML (application/xml)',
         contentType: 'application/xml',
+        ...(path === '/parse' ? { soapAction: '"urn:Import"' } : {}),
       }));
       const findings = await xxeFindings(client, places, () => undefined);
       expect(findings).toHaveLength(1);
@@ -279,6 +292,11 @@ describe('probing a place', () => {
       expect(seen.filter((s) => s.startsWith('/always '))).toHaveLength(4);
       expect(seen.filter((s) => s.startsWith('/parse '))).toHaveLength(4);
       expect(client.requests).toBe(8);
+      // The place's SOAPAction goes with each of its requests, and only with them.
+      expect(seen.map((s, i) => `${s.split(' ')[0]} ${String(soapActions[i])}`).sort()).toEqual([
+        ...Array<string>(4).fill('/always '),
+        ...Array<string>(4).fill('/parse "urn:Import"'),
+      ]);
     } finally {
       client.close();
     }

@@ -51,6 +51,8 @@ export interface XxePlace {
   template?: string;
   /** The request's content type (the app's own, else application/xml). */
   contentType: string;
+  /** The SOAPAction header the app sent with it (SOAP 1.1 services route by it). */
+  soapAction?: string;
   /** An upload form: the document goes as a file in this field, with the form's other fields. */
   upload?: { field: string; form: DetailedForm };
 }
@@ -166,6 +168,7 @@ export function xmlPlaces(start: URL, pages: Page[], apiCalls: ApiCall[]): XxePl
         why: `the app sends it XML (${type.split(';')[0]!.trim()})`,
         template: call.body,
         contentType: type,
+        ...(call.headers.soapaction === undefined ? {} : { soapAction: call.headers.soapaction }),
       });
     }
   }
@@ -315,7 +318,11 @@ async function sendDocument(
         }
       : {
           method: 'POST',
-          headers: { 'content-type': place.contentType, accept: 'application/xml, text/xml, */*' },
+          headers: {
+            'content-type': place.contentType,
+            accept: 'application/xml, text/xml, */*',
+            ...(place.soapAction === undefined ? {} : { soapaction: place.soapAction }),
+          },
           body: document,
         },
   );
