@@ -328,3 +328,15 @@ describe('probing a place', () => {
     }
   });
 });
+
+describe('broken templates', () => {
+  it('fall back to the generic document: text never closed, an unterminated prolog or DOCTYPE', () => {
+    for (const broken of [
+      `<a>${' x'.repeat(3999)}`,
+      `<?xml ${'<?'.repeat(3990)}`,
+      `<!DOCTYPE a [${'['.repeat(7980)}`,
+    ]) {
+      expect(documentBody(broken, '&vigil;').root).toBe('vigil');
+    }
+  });
+});

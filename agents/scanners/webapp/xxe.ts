@@ -66,10 +66,9 @@ export interface XxeDocument {
 /** Element names a generic document offers an app that reads one field of an XML body it does not own. */
 const genericFields = ['name', 'title', 'description', 'comment', 'message', 'text', 'value', 'data'];
 
+/** The first element's name (the prolog and DOCTYPE already removed; `<?` and `<!` never match). */
 const rootOf = (xml: string): string | null =>
-  /<([A-Za-z_][\w.-]*(?::[\w.-]+)?)[\s/>]/.exec(
-    xml.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>/gi, ''),
-  )?.[1] ?? null;
+  /<([A-Za-z_][\w.-]*(?::[\w.-]+)?)[\s/>]/.exec(xml)?.[1] ?? null;
 
 /**
  * The body a probe sends, with `ref` in its text: the app's own document with each leaf element's text
@@ -84,7 +83,7 @@ export function documentBody(template: string | undefined, ref: string): { root:
   const root = stripped ? rootOf(stripped) : null;
   if (stripped && root) {
     let leaves = 0;
-    const body = stripped.replace(/>([^<>]*[^<>\s][^<>]*)<\//g, (whole) =>
+    const body = stripped.replace(/>(\s*[^<>\s][^<>]*)<\//g, (whole) =>
       leaves < xxeLimits.maxLeaves ? (leaves++, `>${ref}</`) : whole,
     );
     if (leaves > 0) {
