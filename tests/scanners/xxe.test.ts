@@ -2,8 +2,8 @@
 // SimpleXML with LIBXML_NOENT behind its built-in server (an XML API the page's script posts to, an XML
 // feed whose parse errors show, an upload form) and Python's lxml with resolve_entities=True behind
 // http.server (an order API answering XML), each beside a silent twin that leaves entities unresolved.
-// The PHP apps are scanned with the owner's consent to intrusive checks (the upload is one), the lxml ones
-// without. Recall must be complete and nothing else reported; the evidence quotes one passwd line.
+// The PHP apps are scanned with the owner's consent to intrusive checks (the upload is one), and the
+// vulnerable one once more without it (no file may reach it then); the lxml ones without. Recall must be complete and nothing else reported; the evidence quotes one passwd line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { ScanResult } from '../../agents/scanners/core/context.ts';
@@ -11,8 +11,8 @@ import { runScan } from '../../agents/scanners/run-scan.ts';
 import { findingSchema } from '../../shared/findings.ts';
 import { chromium, debian } from '../fixtures/debian-packages.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
-import { startXxeApp, xxePackages } from '../fixtures/web/xxe-apps.ts';
-import type { XxeStack, XxeVariant } from '../fixtures/web/xxe-apps.ts';
+import { startXxeApp, xxePackages, xxePorts, xxeUploadLocations } from '../fixtures/web/xxe-apps.ts';
+import type { RunningXxeApp, XxeStack, XxeVariant } from '../fixtures/web/xxe-apps.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
@@ -22,15 +22,17 @@ const unmet = (stack: XxeStack) => [
   ...(stack === 'php' ? [chromium()] : []),
 ];
 const stacks: XxeStack[] = ['php', 'lxml'];
-const runs = new Map<string, { fixture: RunningFixture; result: ScanResult }>();
+const runs = new Map<string, { fixture: RunningXxeApp; result: ScanResult }>();
 const started: RunningFixture[] = [];
+/** The vulnerable PHP app scanned without consent to intrusive checks. */
+let unconsented: { fixture: RunningXxeApp; result: ScanResult } | null = null;
 
 beforeAll(async () => {
   const wanted = stacks
     .filter((stack) => unmet(stack).every((u) => u === null))
     .flatMap((stack) => (['vulnerable', 'twin'] as const).map((variant) => ({ stack, variant })));
-  await Promise.all(
-    wanted.map(async ({ stack, variant }) => {
+  await Promise.all([
+    ...wanted.map(async ({ stack, variant }) => {
       const fixture = await startXxeApp(stack, variant);
       started.push(fixture);
       const result = await runScan('webapp', {
@@ -40,7 +42,17 @@ beforeAll(async () => {
       });
       runs.set(`${stack} ${variant}`, { fixture, result });
     }),
-  );
+    wanted.some(({ stack }) => stack === 'php')
+      ? (async () => {
+          const fixture = await startXxeApp('php', 'vulnerable', xxePorts.phpUnconsented);
+          started.push(fixture);
+          unconsented = {
+            fixture,
+            result: await runScan('webapp', { target: fixture.target, mode: 'local' }),
+          };
+        })()
+      : null,
+  ]);
 }, 300_000);
 
 afterAll(async () => {
@@ -93,9 +105,26 @@ describe('PHP 8 SimpleXML (php-cli, php-xml) behind its built-in server', requir
     }
   });
 
-  it('reports only plain HTTP on the twin without LIBXML_NOENT, its upload tried too', () => {
+  it("uploads to the form and the script's import only with consent: without it, no file reaches the app", async () => {
+    expect(await run('php', 'vulnerable').fixture.uploads()).toEqual(
+      expect.arrayContaining(['POST /upload', 'POST /api/import']),
+    );
+    const { fixture, result } = unconsented!;
+    const planted = fixture.planted.filter(
+      (issue) => !(issue.rule_id === 'web.xxe' && xxeUploadLocations.includes(issue.location)),
+    );
+    const m = measure(result.findings, planted, fixture.target);
+    expect(m.missed).toEqual([]);
+    expect(m.unexpected).toEqual([]);
+    expect(result.categories?.skipped.flatMap((s) => s.checks)).toContain('web.xxe-upload');
+    expect(await fixture.uploads()).toEqual([]);
+  });
+
+  it('reports only plain HTTP on the twin without LIBXML_NOENT, its uploads tried too', async () => {
     expectExact('php', 'twin');
-    expect(run('php', 'twin').result.categories?.ran).toContain('intrusive');
+    expect(await run('php', 'twin').fixture.uploads()).toEqual(
+      expect.arrayContaining(['POST /upload', 'POST /api/import']),
+    );
   });
 });
 
