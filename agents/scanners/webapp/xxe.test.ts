@@ -141,6 +141,8 @@ describe('places that take XML', () => {
       pageOf('/', '<a href="/feed">feed</a>'),
       pageOf('/feed', '<?xml version="1.0"?><rss><channel/></rss>', 'application/rss+xml'),
       pageOf('/plain', 'hello', 'text/plain'),
+      pageOf('/logo', '<svg xmlns="http://www.w3.org/2000/svg"/>', 'image/svg+xml'),
+      pageOf('/ws', '<s:Envelope/>', 'application/soap+xml; charset=utf-8'),
       pageOf('/page', '<html><body>x</body></html>', 'application/xhtml+xml'),
     ];
     const calls = [
@@ -166,6 +168,7 @@ describe('places that take XML', () => {
     expect(places.map((p) => [p.url.pathname, p.contentType, p.template ?? null])).toEqual([
       ['/api/orders', 'text/xml; charset=utf-8', '<order><sku>A</sku></order>'],
       ['/feed', 'application/xml', null],
+      ['/ws', 'application/soap+xml', null],
     ]);
     expect(places[0]!.why).toBe('the app sends it XML (text/xml)');
     // A SOAP 1.1 call keeps its SOAPAction header.

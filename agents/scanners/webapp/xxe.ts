@@ -38,7 +38,8 @@ export const probedFile = 'file:///etc/passwd';
 /** A passwd entry for root, as the file has it: the seven fields, bounded, on one line. */
 const passwdRoot = /\broot:[^:\r\n<>"]{0,40}:0:0:[^:\r\n<>"]{0,60}:[^:\r\n<>"]{0,60}:[^:\s<>"\\]{0,60}/;
 
-const xmlContentType = /[/+]xml\b|^text\/xml|soap/i;
+/** XML media types (SOAP's included), but not images: an SVG answer is a picture, not an XML endpoint. */
+const xmlContentType = /^(?!image\/)[^;]*(?:[/+]xml\b|soap)/i;
 
 export type XxeVariant = 'external entity' | 'parameter entity';
 
@@ -181,7 +182,8 @@ export function xmlPlaces(start: URL, pages: Page[], apiCalls: ApiCall[]): XxePl
       add({
         url,
         why: `it answers XML (${type.split(';')[0]!.trim()})`,
-        contentType: 'application/xml',
+        // A SOAP 1.2 service answers, and expects, its own type.
+        contentType: /soap/i.test(type) ? 'application/soap+xml' : 'application/xml',
       });
     }
   }
