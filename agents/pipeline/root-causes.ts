@@ -294,9 +294,10 @@ Header always merge Vary Origin`,
       'web.ssti',
       'web.command-injection',
       'web.nosqli',
+      'web.xxe',
     ],
     summary:
-      'User input reaches HTML, SQL or NoSQL queries, file paths, templates, shell commands or redirects unchecked; this is fixed in code, not configuration.',
+      'User input reaches HTML, SQL or NoSQL queries, file paths, templates, shell commands, XML parsers or redirects unchecked; this is fixed in code, not configuration.',
     steps: [
       { title: 'Use parameterised queries or an ORM for every SQL statement that includes input' },
       {
@@ -312,6 +313,10 @@ Header always merge Vary Origin`,
           "Encode output for its context (HTML, attribute, JavaScript) with the template engine's auto-escaping",
       },
       { title: 'Redirect only to relative paths or an allow-list of hosts' },
+      {
+        title:
+          'Parse XML from users with external entities and DTD loading off (no LIBXML_NOENT in PHP, lxml resolve_entities=False or defusedxml in Python, disallow-doctype-decl in Java)',
+      },
       { title: 'Add a regression test per reported location, then re-run the scan' },
     ],
   },

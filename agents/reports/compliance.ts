@@ -53,6 +53,7 @@ const CWE_CLASS: Record<string, keyof typeof BY_CLASS> = {
   'CWE-22': 'code',
   'CWE-352': 'code',
   'CWE-918': 'code',
+  'CWE-611': 'code',
   'CWE-601': 'code',
   'CWE-94': 'code',
 };

@@ -37,7 +37,7 @@ fi
 # timers) in one, the hostile-target suites (they mostly wait on servers that drip, stall and flood; every
 # hostile-*.test.ts) in another, the suites on Node fixtures, the port sweeps and the CLI in the third. Each
 # side's output is printed whole once it ends; the stage fails if any side does.
-apt_suites=(injection url-params spa-shop services ssh-servers tls-servers tls-dhe-only apt-servers real-services web-files web-places components nmap-versions)
+apt_suites=(injection xxe url-params spa-shop services ssh-servers tls-servers tls-dhe-only apt-servers real-services web-files web-places components nmap-versions)
 apt=()
 for name in "${apt_suites[@]}"; do apt+=("tests/scanners/$name.test.ts"); done
 hostile=(tests/scanners/hostile-*.test.ts)

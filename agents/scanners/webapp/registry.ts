@@ -42,6 +42,7 @@ import type { HtmlForm } from './html.ts';
 import { LOGIN_ATTEMPTS, loginRateLimitFindings, resetRateLimitFindings } from './login-rate-limit.ts';
 import { writeMethodFindings } from './write-methods.ts';
 import { writeChecks } from './write/checks.ts';
+import { uploadPlaces, xmlPlaces, xxeFindings } from './xxe.ts';
 
 export const webappLimits = {
   maxPages: 60,
@@ -585,6 +586,35 @@ export const webappChecks: readonly Check<WebScan>[] = [
       if (skipped > 0) {
         incomplete(`${skipped} endpoint(s) left without the NoSQL probes: the scan's request budget ran out`);
       }
+    },
+  },
+  {
+    id: 'web.xxe',
+    phase: 'xxe',
+    share: 2,
+    // Active: reading a file through the parser is a read, like the injection probes.
+    category: 'active',
+    rules: ['web.xxe'],
+    summary:
+      'POSTs a small XML document declaring an external entity that reads /etc/passwd (and, failing that, a parameter entity whose parse error would quote it) to each place the crawl saw take or answer XML (ten at most), each beside a control with a harmless internal entity: a passwd line only the probe brings back is XXE. No network entities, no entity expansion.',
+    async run(scan, { tick, signal, report }) {
+      const places = xmlPlaces(scan.start, scan.pages, scan.crawled?.apiCalls ?? []);
+      report(await xxeFindings(scan.client, places, tick, signal));
+    },
+  },
+  {
+    id: 'web.xxe-upload',
+    phase: 'xxe',
+    share: 1,
+    // Intrusive: the uploaded file may be kept by the target.
+    category: 'intrusive',
+    rules: ['web.xxe'],
+    summary:
+      "Uploads the same XML control and probe as small .xml files to each POST form with a file field, and to up to three upload paths the site's scripts name (ten at most; no login or password forms): a passwd line only the probe brings back is XXE in the upload.",
+    async run(scan, { tick, signal, report }) {
+      report(
+        await xxeFindings(scan.client, uploadPlaces(scan.start, scan.pages, scan.scripts), tick, signal),
+      );
     },
   },
   {

@@ -55,6 +55,15 @@ export const injectionRules = {
     remediation:
       'Do not pass input to a shell: call the program directly with an argument list (execFile, subprocess.run([...]), proc_open with an array), validate the value against a strict pattern, or use a library instead of the command.',
   },
+  'web.xxe': {
+    title: 'XML external entities resolved: files on the server can be read (XXE)',
+    cwe: 'CWE-611',
+    owasp: A05,
+    family: 'code',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N',
+    remediation:
+      'Parse XML with entity substitution and DTD loading off: drop LIBXML_NOENT and LIBXML_DTDLOAD in PHP, use lxml with resolve_entities=False or defusedxml in Python, and set disallow-doctype-decl (or FEATURE_SECURE_PROCESSING with external entities off) on Java parsers; where no DOCTYPE is expected, refuse documents that have one.',
+  },
   'web.api.personal-data': {
     title: 'API returns personal data without authentication',
     cwe: 'CWE-359',
