@@ -592,13 +592,16 @@ export const webappChecks: readonly Check<WebScan>[] = [
     id: 'web.xxe',
     phase: 'xxe',
     share: 2,
-    // Active: reading a file through the parser is a read, like the injection probes.
+    // Active: the app itself POSTs XML there, and reading a file through the parser is a read, like the
+    // injection probes.
     category: 'active',
     rules: ['web.xxe'],
     summary:
-      'POSTs a small XML document declaring an external entity that reads /etc/passwd (and, failing that, a parameter entity whose parse error would quote it) to each place the crawl saw take or answer XML (ten at most), each beside a control with a harmless internal entity: a passwd line only the probe brings back is XXE. No network entities, no entity expansion.',
+      'POSTs a small XML document declaring an external entity that reads /etc/passwd (and, failing that, a parameter entity whose parse error would quote it) to each place the app itself sent XML (ten at most), each beside a control with a harmless internal entity: a passwd line only the probe brings back is XXE. No network entities, no entity expansion.',
     async run(scan, { tick, signal, report }) {
-      const places = xmlPlaces(scan.start, scan.pages, scan.crawled?.apiCalls ?? []);
+      const places = xmlPlaces(scan.start, scan.pages, scan.crawled?.apiCalls ?? []).filter(
+        (place) => place.template !== undefined,
+      );
       report(await xxeFindings(scan.client, places, tick, signal));
     },
   },
@@ -606,14 +609,23 @@ export const webappChecks: readonly Check<WebScan>[] = [
     id: 'web.xxe-upload',
     phase: 'xxe',
     share: 1,
-    // Intrusive: the uploaded file may be kept by the target.
+    // Intrusive: an uploaded file may be kept, and a document POSTed where the app only ever read XML (a
+    // feed, a collection) may be stored as a new item.
     category: 'intrusive',
     rules: ['web.xxe'],
     summary:
-      "Uploads the same XML control and probe as small .xml files to each POST form with a file field, and to up to three upload paths the site's scripts name (ten at most; no login or password forms): a passwd line only the probe brings back is XXE in the upload.",
+      "Uploads the same XML control and probe as small .xml files to each POST form with a file field, and to up to three upload paths the site's scripts name (no login or password forms), and POSTs them to the places that only answered XML to a GET (ten at most each): a passwd line only the probe brings back is XXE.",
     async run(scan, { tick, signal, report }) {
+      const answered = xmlPlaces(scan.start, scan.pages, scan.crawled?.apiCalls ?? []).filter(
+        (place) => place.template === undefined,
+      );
       report(
-        await xxeFindings(scan.client, uploadPlaces(scan.start, scan.pages, scan.scripts), tick, signal),
+        await xxeFindings(
+          scan.client,
+          [...uploadPlaces(scan.start, scan.pages, scan.scripts), ...answered],
+          tick,
+          signal,
+        ),
       );
     },
   },
