@@ -29,5 +29,6 @@ export type FromChild =
   | { type: 'progress'; progress: ScanProgress }
   | { type: 'finding'; finding: Finding }
   | { type: 'warning'; message: string }
-  | { type: 'result'; result: ScanResult }
+  /** `peakRssMb`: the scan process's own peak resident memory (its children not included). */
+  | { type: 'result'; result: ScanResult; peakRssMb: number }
   | { type: 'error'; name: string; message: string; target?: string; reason?: string };

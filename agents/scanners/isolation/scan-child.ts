@@ -56,7 +56,7 @@ process.on('message', (raw: ToChild) => {
     onProgress: (progress) => send({ type: 'progress', progress }),
     onFinding: (finding) => send({ type: 'finding', finding }),
   }).then(
-    (result) => send({ type: 'result', result }),
+    (result) => send({ type: 'result', result, peakRssMb: Math.ceil(process.resourceUsage().maxRSS / 1024) }),
     (error: unknown) =>
       send({
         type: 'error',

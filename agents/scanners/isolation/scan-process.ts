@@ -147,13 +147,10 @@ export async function runIsolatedScan(
         limits.timeMs + DEADLINE_GRACE_MS,
       ),
     );
-    let sampling = false;
-    const sampler = setInterval(() => {
-      if (sampling) {
-        return;
-      }
-      sampling = true;
-      void tree
+    let sampling: Promise<void> | null = null;
+    /** One measure of the scan's process tree: its peak is kept, and over the cap the scan is stopped. */
+    const sample = (): Promise<void> => {
+      sampling ??= tree
         .memory()
         .then((memory) => {
           if (!memory || settled) {
@@ -172,10 +169,15 @@ export async function runIsolatedScan(
             );
           }
         })
+        .catch(() => undefined)
         .finally(() => {
-          sampling = false;
+          sampling = null;
         });
-    }, SAMPLE_MS);
+      return sampling;
+    };
+    // The first at once, so that a scan over within one interval is measured too.
+    void sample();
+    const sampler = setInterval(() => void sample(), SAMPLE_MS);
 
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
@@ -196,6 +198,9 @@ export async function runIsolatedScan(
           log(message.message);
           break;
         case 'result':
+          // The scan process's own peak, as it hands over: a scan that ended before a sample of its tree
+          // came back (under half a second) has a peak too.
+          resources.peak_memory_mb = Math.max(resources.peak_memory_mb ?? 0, message.peakRssMb);
           finish({ kind: 'result', result: message.result });
           break;
         case 'error':

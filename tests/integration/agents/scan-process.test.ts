@@ -132,6 +132,22 @@ describe('scan process', requires(linux()), () => {
     expect(await scanProcesses()).toEqual([]);
   });
 
+  it('reports the peak memory of a short scan (its own peak joins the samples of its tree)', async () => {
+    const started = Date.now();
+    // One closed port (the same single connection as the refused target below): over in a moment.
+    const result = await runIsolatedScan('infrastructure', {
+      target: '127.0.0.1',
+      mode: 'local',
+      ports: '1',
+    });
+    expect(result.partial).toBe(false);
+    // A Node process holds tens of MB. (A scan over before a 500 ms sample of its tree came back reported
+    // none: the hostile-host suite's fastest cases, now and then.)
+    expect(result.resources.peak_memory_mb).toBeGreaterThan(20);
+    expect(Date.now() - started).toBeGreaterThan(0);
+    expect(await scanProcesses()).toEqual([]);
+  });
+
   it('fails a scan of a target that does not answer, as before, with the reason', async () => {
     await expect(
       runIsolatedScan('webapp', { ...base, target: 'http://127.0.0.1:1/', limits: { timeMs: 30_000 } }),
