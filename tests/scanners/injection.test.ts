@@ -11,6 +11,7 @@ import type { ScanResult } from '../../agents/scanners/run-scan.ts';
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import { TargetPolicy } from '../../agents/scanners/target-policy.ts';
 import { injectionFindings } from '../../agents/scanners/webapp/injection/index.ts';
+import type { Untimed } from '../../agents/scanners/webapp/injection/index.ts';
 import type { Finding } from '../../shared/findings.ts';
 import { findingSchema } from '../../shared/findings.ts';
 import { flaskShopMissing, startFlaskShop } from '../fixtures/web/injection/flask-shop.ts';
@@ -31,7 +32,7 @@ type Variant = 'vulnerable' | 'twin';
 const runs = new Map<string, { fixture: RunningFixture; result: ScanResult }>();
 let tricky: { fixture: RunningFixture; result: ScanResult } | null = null;
 const started: RunningFixture[] = [];
-let rateLimited: { target: string; findings: Finding[] } | null = null;
+let rateLimited: { target: string; findings: Finding[]; untimed: Untimed[] } | null = null;
 
 /**
  * The time-based probes under a tight --rate: requests wait for their slot in the client, and that wait
@@ -46,17 +47,17 @@ async function probeUnderRate(fixture: RunningFixture, rateLimit: number) {
     params: [new URL(p, fixture.target).searchParams.keys().next().value!],
   }));
   try {
-    await injectionFindings(client, endpoints, {
+    const { untimed } = await injectionFindings(client, endpoints, {
       maxParams: 10,
       requestsLeft: 1000,
       sqlKnown: () => false,
       onFinding: (f) => findings.push(f),
       onProgress: () => undefined,
     });
+    rateLimited = { target: fixture.target, findings, untimed };
   } finally {
     client.close();
   }
-  rateLimited = { target: fixture.target, findings };
 }
 
 beforeAll(async () => {
@@ -91,7 +92,15 @@ function run(stack: Stack, variant: Variant) {
   if (!found) {
     throw new Error(`no scan of the ${stack} ${variant} fixture`);
   }
-  return { ...found, evidence: (rule: string, location: string) => evidenceOf(found, rule, location) };
+  return {
+    ...found,
+    evidence: (rule: string, location: string) => evidenceOf(found, rule, location),
+    /** The scan said its time-based checks could not judge the parameter at `location`. */
+    notJudged: (location: string) =>
+      found.result.phase_errors.some(
+        (e) => e.error.startsWith(untimedPrefix) && e.error.includes(`${found.fixture.target}${location} (`),
+      ),
+  };
 }
 
 function evidenceOf(
@@ -105,12 +114,29 @@ function evidenceOf(
   );
 }
 
+/** The rules a time-based check files (command injection also by its echo, which needs no timing). */
+const timedRules = new Set(['web.sqli.time', 'web.command-injection']);
+const untimedPrefix = 'time-based injection not judged';
+
+/**
+ * Every planted issue found and nothing else. The one exception is a time-based injection at a parameter
+ * the scan itself reported as not judged (too unsteady to time: a jittery page, or a host so busy that
+ * two sequences in a row were spoilt); the scan is then partial for that reason alone.
+ */
 function expectExact(stack: Stack, variant: Variant) {
   const { fixture, result } = run(stack, variant);
   const m = measure(result.findings, fixture.planted, fixture.target);
-  expect(m.missed).toEqual([]);
+  const notJudged = result.phase_errors.map((e) => e.error).filter((e) => e.startsWith(untimedPrefix));
+  const admitted = (issue: { rule_id: string; location: string }) =>
+    timedRules.has(issue.rule_id) &&
+    notJudged.some((e) => e.includes(`${fixture.target}${issue.location} (`));
+  expect(
+    m.missed.filter((issue) => !admitted(issue)),
+    JSON.stringify(result.phase_errors),
+  ).toEqual([]);
   expect(m.unexpected).toEqual([]);
-  expect(result.partial).toBe(false);
+  expect(result.phase_errors.filter((e) => !e.error.startsWith(untimedPrefix))).toEqual([]);
+  expect(result.partial).toBe(notJudged.length > 0);
   for (const finding of result.findings) {
     expect(findingSchema.parse(finding)).toEqual(finding);
   }
@@ -141,10 +167,12 @@ describe('pages that fool careless probes (Node)', () => {
 describe('PHP shop on php-fpm, nginx and MariaDB', needs('php'), () => {
   it('finds every planted injection, the JavaScript-only and OpenAPI-only endpoints, and nothing else', () => {
     expectExact('php', 'vulnerable');
-    const { evidence } = run('php', 'vulnerable');
-    expect(evidence('web.sqli.time', '/track.php?ref=')).toMatch(
-      /MySQL\/MariaDB SLEEP\(\).*4 s in [4-9],\d{3} ms/,
-    );
+    const { evidence, notJudged } = run('php', 'vulnerable');
+    if (!notJudged('/track.php?ref=')) {
+      expect(evidence('web.sqli.time', '/track.php?ref=')).toMatch(
+        /MySQL\/MariaDB SLEEP\(\).*4 s in [4-9],\d{3} ms/,
+      );
+    }
     expect(evidence('web.sqli.boolean', '/product.php?id=')).toMatch(/numeric context/);
     expect(evidence('web.command-injection', '/lookup.php?host=')).toMatch(/printed \d+/);
     expect(evidence('web.path-traversal', '/view.php?file=')).toMatch(/root:x:0:0:/);
@@ -164,19 +192,27 @@ describe('PHP shop on php-fpm, nginx and MariaDB', needs('php'), () => {
   });
 
   it('times the server, not the wait for a rate-limit slot, under --rate 3', () => {
-    const { target, findings } = rateLimited!;
-    expect(findings.map((f) => [f.rule_id, f.location.replace(target, '')])).toEqual([
-      ['web.sqli.time', '/track.php?ref='],
-    ]);
+    const { target, findings, untimed } = rateLimited!;
+    const relative = (location: string) => location.replace(target, '');
+    // The one injection found, unless the probe said it could not time it; the slow and jittery pages
+    // may be untimed, never reported.
+    const judged = !untimed.some((u) => relative(u.location) === '/track.php?ref=');
+    expect(findings.map((f) => [f.rule_id, relative(f.location)])).toEqual(
+      judged ? [['web.sqli.time', '/track.php?ref=']] : [],
+    );
   });
 });
 
 describe('Flask shop on Werkzeug with SQLite, PostgreSQL and GraphQL', needs('flask'), () => {
   it('finds the Jinja2 injection, the blind injections, GraphQL and the JavaScript-only API, and nothing else', () => {
     expectExact('flask', 'vulnerable');
-    const { evidence } = run('flask', 'vulnerable');
-    expect(evidence('web.sqli.time', '/api/reports?year=')).toMatch(/PostgreSQL pg_sleep\(\)/);
-    expect(evidence('web.command-injection', '/api/lookup?domain=')).toMatch(/sleep .*4 s in/);
+    const { evidence, notJudged } = run('flask', 'vulnerable');
+    if (!notJudged('/api/reports?year=')) {
+      expect(evidence('web.sqli.time', '/api/reports?year=')).toMatch(/PostgreSQL pg_sleep\(\)/);
+    }
+    if (!notJudged('/api/lookup?domain=')) {
+      expect(evidence('web.command-injection', '/api/lookup?domain=')).toMatch(/sleep .*4 s in/);
+    }
     expect(evidence('web.api.personal-data', '/graphql')).toMatch(/query \{ users \{ .*email.* \} \}/);
     expect(evidence('web.api.personal-data', '/api/admin/users')).not.toMatch(/maria\.lopez@|b7f3c9e1/);
   });

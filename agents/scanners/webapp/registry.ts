@@ -20,7 +20,7 @@ import type { Discovery } from './discovery/index.ts';
 import { errorPageFindings, methodErrorFindings } from './error-pages.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
-import { injectionFindings } from './injection/index.ts';
+import { injectionFindings, untimedNote } from './injection/index.ts';
 import { nosqlFindings } from './injection/nosql.ts';
 import { methodBypassFindings } from './method-bypass.ts';
 import { findPlaces, type Places } from './places.ts';
@@ -555,16 +555,20 @@ export const webappChecks: readonly Check<WebScan>[] = [
     summary:
       'Differential probes per parameter: blind SQL injection (boolean and time), path traversal, template and command injection.',
     async run(scan, { tick, report, incomplete }) {
-      const { skipped } = await injectionFindings(scan.client, probed(scan), {
+      const { skipped, untimed } = await injectionFindings(scan.client, probed(scan), {
         maxParams: webappLimits.maxInjectionParams,
         requestsLeft: webappLimits.maxRequests - scan.client.requests,
         sqlKnown: (location) => scan.found('web.sqli.error', location),
         onFinding: (finding) => report([finding]),
         onProgress: tick,
       });
-      // Parameters left unprobed for want of budget make the scan partial, saying so.
+      // Parameters left unprobed for want of budget, or that the time-based checks could not time, make
+      // the scan partial, saying so: a clean result there would prove nothing.
       if (skipped > 0) {
         incomplete(`${skipped} parameter(s) left unprobed: the scan's request budget ran out`);
+      }
+      if (untimed.length > 0) {
+        incomplete(untimedNote(untimed));
       }
     },
   },

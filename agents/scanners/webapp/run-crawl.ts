@@ -18,6 +18,7 @@ import { browserCrawl, routeKey } from './browser/crawl.ts';
 import { domXssFindings } from './browser/dom-xss.ts';
 import type { FormBudget } from './browser/form-exercise.ts';
 import type { BrowserCrawlResult, SessionCheck, StorageItem } from './browser/crawl.ts';
+import { loadStretch } from './browser/load-stretch.ts';
 import { initScript } from './browser/page-scripts.ts';
 import { BrowserRouter } from './browser/router.ts';
 import { crawl } from './crawl.ts';
@@ -144,8 +145,22 @@ function staticCredentials(login: TargetLogin): Record<string, string> {
   return login.kind === 'header' ? { [login.header_name.toLowerCase()]: login.header_value } : {};
 }
 
+/**
+ * The rendering's time budgets on a host whose load stretches every page's deadlines by `stretch`
+ * (load-stretch.ts): stretched alike, or two hostile pages cut after their stretched deadlines would
+ * leave a busy host no time for the pages after them.
+ */
+export function stretchedBudgets(limits: CrawlLimits, stretch: number): CrawlLimits {
+  return {
+    ...limits,
+    browserMs: Math.round(limits.browserMs * stretch),
+    domXssMs: Math.round(limits.domXssMs * stretch),
+  };
+}
+
 export async function runCrawl(input: CrawlInput): Promise<CrawlOutcome> {
-  const { client, start, limits, login, signal } = input;
+  const { client, start, login, signal } = input;
+  const limits = stretchedBudgets(input.limits, loadStretch());
   const html = await crawl(client, start, limits, input.tick, input.seeds);
   const outcome: CrawlOutcome = {
     pages: html.pages,

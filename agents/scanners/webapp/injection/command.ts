@@ -6,8 +6,8 @@ import { randomInt } from 'node:crypto';
 
 import type { Finding } from '../../../../shared/findings.ts';
 import { webappFinding } from '../rules.ts';
-import { delayEvidence } from './delay.ts';
-import type { DelayPayload } from './delay.ts';
+import { delayEvidence, timedFinding } from './delay.ts';
+import type { DelayPayload, TimedFinding } from './delay.ts';
 import type { ParamProbe } from './param-probe.ts';
 
 interface Separator {
@@ -68,7 +68,6 @@ export async function commandEcho(probe: ParamProbe): Promise<Finding | null> {
 }
 
 /** The output never reaches the page: sleep, confirmed by the timing check. */
-export async function commandDelay(probe: ParamProbe): Promise<Finding | null> {
-  const evidence = await delayEvidence(probe, commandDelayPayloads);
-  return evidence ? webappFinding('web.command-injection', { location: probe.location, evidence }) : null;
+export async function commandDelay(probe: ParamProbe): Promise<TimedFinding> {
+  return timedFinding(probe, 'web.command-injection', await delayEvidence(probe, commandDelayPayloads));
 }

@@ -9,12 +9,17 @@ import type { Endpoint } from '../crawl.ts';
 import { crawledValue, where } from '../parameter-probes.ts';
 import { carries, urlParamsFirst } from '../url-params.ts';
 import { commandDelay, commandEcho } from './command.ts';
+import type { TimedFinding } from './delay.ts';
 import { TimingLane } from './lane.ts';
 import { ParamProbe } from './param-probe.ts';
 import { booleanSqlInjection } from './sql-boolean.ts';
 import { timeSqlInjection } from './sql-time.ts';
 import { templateInjection } from './ssti.ts';
 import { pathTraversal } from './traversal.ts';
+
+/** Timed checks tried a second time at the end of the phase when the first could not judge, and for how long. */
+const maxRetimed = 6;
+const retimeMs = 60_000;
 
 /** Requests one parameter takes when nothing is found (about 27), with room for one confirmation. */
 export const requestsPerParam = 35;
@@ -27,6 +32,12 @@ export interface InjectionOptions {
   sqlKnown: (location: string) => boolean;
   onFinding: (finding: Finding) => void;
   onProgress: (done: number, total: number) => void;
+}
+
+/** A parameter the time-based checks could not judge, and why (the scan is partial for it). */
+export interface Untimed {
+  location: string;
+  reason: string;
 }
 
 /**
@@ -61,8 +72,10 @@ export async function injectionFindings(
   client: HttpClient,
   endpoints: Endpoint[],
   options: InjectionOptions,
-): Promise<{ skipped: number }> {
+): Promise<{ skipped: number; untimed: Untimed[] }> {
   const lane = new TimingLane();
+  // Timed checks that could not judge their parameter, by location and check: tried again at the end.
+  const untimed = new Map<string, { reason: string; again: () => Promise<TimedFinding> }>();
   const wanted = injectionTargets(endpoints, options.maxParams);
   const targets = wanted.slice(0, Math.max(0, Math.floor(options.requestsLeft / requestsPerParam)));
   let done = 0;
@@ -73,6 +86,14 @@ export async function injectionFindings(
       const probe = new ParamProbe(client, endpoint, param, lane);
       if (await probe.originalOnce()) {
         const report = (finding: Finding | null) => (finding ? options.onFinding(finding) : undefined);
+        const timed = async (check: (probe: ParamProbe) => Promise<TimedFinding>, name: string) => {
+          const result = await check(probe);
+          if (result && 'untimed' in result) {
+            untimed.set(`${probe.location} ${name}`, { reason: result.untimed, again: () => check(probe) });
+          } else {
+            report(result);
+          }
+        };
         const sql = !options.sqlKnown(probe.location);
         // Output-based checks side by side (the lane bounds the requests in flight), then the timed ones.
         const [, , echoed, boolean] = await Promise.all([
@@ -84,15 +105,46 @@ export async function injectionFindings(
         report(echoed);
         report(boolean);
         if (sql && !boolean) {
-          report(await timeSqlInjection(probe));
+          await timed(timeSqlInjection, 'sql');
         }
         if (!echoed) {
-          report(await commandDelay(probe));
+          await timed(commandDelay, 'command');
         }
       }
       options.onProgress(++done, targets.length);
     },
     client.signal,
   );
-  return { skipped: wanted.length - targets.length };
+  // Once more, one at a time with nothing else of ours in flight (a busy moment may have passed).
+  const retimeEnds = Date.now() + retimeMs;
+  for (const [key, { again }] of [...untimed].slice(0, maxRetimed)) {
+    if (client.signal?.aborted || Date.now() > retimeEnds) {
+      break;
+    }
+    const result = await again();
+    if (result && 'untimed' in result) {
+      untimed.set(key, { reason: result.untimed, again });
+    } else {
+      untimed.delete(key);
+      if (result) {
+        options.onFinding(result);
+      }
+    }
+  }
+  const byLocation = new Map<string, string>();
+  for (const [key, { reason }] of untimed) {
+    const location = key.slice(0, key.lastIndexOf(' '));
+    byLocation.set(location, byLocation.get(location) ?? reason);
+  }
+  return {
+    skipped: wanted.length - targets.length,
+    untimed: [...byLocation].map(([location, reason]) => ({ location, reason })),
+  };
+}
+
+/** The partial scan's words for parameters the time-based checks could not judge (five named at most). */
+export function untimedNote(untimed: readonly Untimed[]): string {
+  const named = untimed.slice(0, 5).map((u) => `${u.location} (${u.reason})`);
+  const more = untimed.length > named.length ? `; and ${untimed.length - named.length} more` : '';
+  return `time-based injection not judged at ${untimed.length} parameter(s), too unsteady to time: ${named.join('; ')}${more}`;
 }

@@ -2,9 +2,8 @@
 // payload waits once per query, whatever rows match: MySQL/MariaDB's SLEEP in a derived table (evaluated
 // once, not per row), PostgreSQL's pg_sleep in a one-time subquery, SQL Server's WAITFOR. Nothing is
 // changed on the server; SQLite has no sleep and is left to the boolean check.
-import type { Finding } from '../../../../shared/findings.ts';
-import { webappFinding } from '../rules.ts';
-import { delayEvidence } from './delay.ts';
+import { delayEvidence, timedFinding } from './delay.ts';
+import type { TimedFinding } from './delay.ts';
 import type { DelayPayload } from './delay.ts';
 import type { ParamProbe } from './param-probe.ts';
 
@@ -21,7 +20,7 @@ export const sqlDelayPayloads: DelayPayload[] = [
   { label: "SQL Server WAITFOR, '…'", build: (p, s) => `${p.original}'; WAITFOR DELAY '0:0:${s}'-- -` },
 ];
 
-export async function timeSqlInjection(probe: ParamProbe): Promise<Finding | null> {
-  const evidence = await delayEvidence(probe, sqlDelayPayloads);
-  return evidence ? webappFinding('web.sqli.time', { location: probe.location, evidence }) : null;
+/** The finding, the reason the parameter could not be timed, or null when it was timed and is clean. */
+export async function timeSqlInjection(probe: ParamProbe): Promise<TimedFinding> {
+  return timedFinding(probe, 'web.sqli.time', await delayEvidence(probe, sqlDelayPayloads));
 }
