@@ -37,17 +37,33 @@ function redirectValues(original: string): string[] {
   return values;
 }
 
+/** A field that carries a password or another secret. */
+export const passwordField = /pass(?:word|wd|phrase)?$|^pwd?$|secret/i;
+/** A field of a form that changes a password, which only works logged in. */
+const passwordChange = /new|old|current|change/i;
+
+/**
+ * A login (or a sign-up): a password field and no field of a password change. It is probed logged out,
+ * where its bypass matters: a payload that logs in must not swap the scan's session for another account's
+ * (its Set-Cookie would land in the scan's jar), and a refused login is an answer, not a lost session.
+ */
+export const probedLoggedOut = (endpoint: Endpoint): boolean =>
+  endpoint.params.some((param) => passwordField.test(param)) &&
+  !endpoint.params.some((param) => passwordChange.test(param));
+
 /**
  * Sends `value` in `param` of the endpoint, the other parameters at their crawled values (or "test"); a
- * JSON endpoint gets the app's own body with that one field replaced.
+ * JSON endpoint gets the app's own body with that one field replaced. A login goes without the scan's
+ * session (probedLoggedOut).
  */
 export function send(
   client: HttpClient,
   endpoint: Endpoint,
   param: string,
   value: string,
-  init: RequestInit = {},
+  options: RequestInit = {},
 ): Promise<HttpResponse | null> {
+  const init: RequestInit = probedLoggedOut(endpoint) ? { ...options, anonymous: true } : options;
   if (endpoint.json) {
     return client.tryRequest(endpoint.url, {
       ...init,

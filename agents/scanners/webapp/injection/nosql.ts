@@ -20,7 +20,7 @@ import { header } from '../../core/http-client.ts';
 import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
 import { forEachLimit } from '../../core/pool.ts';
 import type { Endpoint } from '../crawl.ts';
-import { where } from '../parameter-probes.ts';
+import { probedLoggedOut, where } from '../parameter-probes.ts';
 import { webappFinding } from '../rules.ts';
 import { Baseline, observe } from './compare.ts';
 import { injectionTargets } from './index.ts';
@@ -30,7 +30,6 @@ import { shuffle } from './param-probe.ts';
 /** What one parameter carries in a probe: a plain value, or one operator with its operand. */
 export type Carried = { literal: string } | { operator: '$ne' | '$gt' | '$in'; operand: string | string[] };
 
-const passwordField = /pass(?:word|wd|phrase)?$|^pwd$|secret/i;
 const antiForgery = /csrf|xsrf|authenticity|nonce|^_?token$|requestverification/i;
 /** Parameters tried together at most (the rest keep their crawled values). */
 const maxTogether = 6;
@@ -356,9 +355,8 @@ export async function nosqlFindings(
     targets,
     4,
     async ([endpoint, params]) => {
-      // A login is probed without the scan's session: logged out is where its bypass matters, and an
-      // operator that logs in must not swap the session the scan works in for another account's.
-      const anonymous = endpoint.params.some((param) => passwordField.test(param));
+      // A login is probed without the scan's session, as every parameter probe does.
+      const anonymous = probedLoggedOut(endpoint);
       const send: NosqlSender = (carried) => {
         const request = nosqlRequest(endpoint, carried);
         return lane.shared(() =>
