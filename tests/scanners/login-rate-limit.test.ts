@@ -1,7 +1,8 @@
-// web.auth.no-login-rate-limit and web.auth.no-reset-rate-limit on real forms: an Express 4 app
+// web.auth.no-login-rate-limit and web.auth.no-reset-rate-limit on real forms and JSON: an Express 4 app
 // (express.urlencoded; a login answered 401 on a wrong password, a forgot-password form answered 200) and a
 // Fastify 5 app (@fastify/formbody; a login answered 200 with a message and a hidden field, a recover form
-// with a user name and a hidden step answered with a redirect), each without a limiter, and the same two apps
+// with a user name and a hidden step answered with a redirect), the Express shop's single-page app sending
+// its sign-in and reset request as JSON (rendered through Chromium), each without a limiter, and the same apps
 // with the limiter their ecosystems document (express-rate-limit, @fastify/rate-limit: 5 logins, 3 reset
 // requests), which must stay silent; the planted lists in tests/fixtures/web/api-docs-apps.ts were written
 // from that configuration before the scanner ran. The reset check is intrusive, so the scans allow intrusive
@@ -14,6 +15,7 @@ import type { Finding } from '../../shared/findings.ts';
 import type { ApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import { apiDocsApp, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
+import { chromium } from '../fixtures/debian-packages.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
@@ -22,15 +24,29 @@ const rules = {
   'web.auth.no-reset-rate-limit': `${LOGIN_ATTEMPTS} password-reset requests in a row for a made-up account`,
 } as const;
 
-const suites: { name: string; app: ApiDocsApp; limited: boolean }[] = [
-  { name: 'Express forms, no limiter', app: 'expressLogin', limited: false },
-  { name: 'Fastify forms, no limiter', app: 'fastifyLogin', limited: false },
-  { name: 'Express forms with express-rate-limit (silent)', app: 'expressLogin', limited: true },
-  { name: 'Fastify forms with @fastify/rate-limit (silent)', app: 'fastifyLogin', limited: true },
+/** The Express shop also has a single-page app sending JSON: rendered through Chromium to find it. */
+const suites: { name: string; app: ApiDocsApp; limited: boolean; rendered: boolean }[] = [
+  { name: 'Express forms and JSON, no limiter', app: 'expressLogin', limited: false, rendered: true },
+  { name: 'Fastify forms, no limiter', app: 'fastifyLogin', limited: false, rendered: false },
+  {
+    name: 'Express forms and JSON with express-rate-limit (silent)',
+    app: 'expressLogin',
+    limited: true,
+    rendered: true,
+  },
+  {
+    name: 'Fastify forms with @fastify/rate-limit (silent)',
+    app: 'fastifyLogin',
+    limited: true,
+    rendered: false,
+  },
 ];
 
 for (const suite of suites) {
-  describe(`login and reset rate limits: ${suite.name}`, requires(apiDocsApp(suite.app)), () => {
+  const needs = suite.rendered
+    ? requires(apiDocsApp(suite.app), chromium())
+    : requires(apiDocsApp(suite.app));
+  describe(`login and reset rate limits: ${suite.name}`, needs, () => {
     let fixture: RunningFixture;
     let findings: Finding[];
     beforeAll(async () => {
@@ -38,7 +54,7 @@ for (const suite of suites) {
       const result = await runScan('webapp', {
         target: fixture.target,
         mode: 'local',
-        browser: null,
+        ...(suite.rendered ? {} : { browser: null }),
         allowIntrusive: true,
       });
       findings = result.findings;

@@ -30,7 +30,8 @@ export interface SessionCookie {
   sameSite: string | null;
 }
 
-const tokenName =
+/** A field named for an anti-forgery token (the probes of other checks leave such fields alone too). */
+export const antiForgeryField =
   /csrf|xsrf|_token$|^token$|authenticity|verification|nonce|form_?key|anti_?forgery|request_?token|__requestverificationtoken|_wpnonce|sesskey|formhash/i;
 /** Cookies that are not the session: anti-forgery cookies (double-submit), preferences, analytics. */
 const notSession = /csrf|xsrf|^_ga|^_gid|^_pk_|consent|lang|locale|theme|timezone|^tz$/i;
@@ -61,7 +62,7 @@ export function looksRandom(value: string): boolean {
 /** The hidden field that protects the form, or null. */
 export function tokenField(form: HtmlForm): string | null {
   for (const [name, value] of Object.entries(form.hidden ?? {})) {
-    if ((tokenName.test(name) && value.length >= 8) || looksRandom(value)) {
+    if ((antiForgeryField.test(name) && value.length >= 8) || looksRandom(value)) {
       return name;
     }
   }

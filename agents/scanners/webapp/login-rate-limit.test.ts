@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { HttpResponse } from '../core/http-client.ts';
 import { parseHtml } from './html.ts';
-import { loginForms, resetForms, throttleSign } from './login-rate-limit.ts';
+import type { Endpoint } from './crawl.ts';
+import { jsonLogins, jsonResets, loginForms, resetForms, throttleSign } from './login-rate-limit.ts';
 
 const page = new URL('http://shop.test/account/');
 const forms = (html: string) => parseHtml(html, page).forms;
@@ -74,6 +75,59 @@ describe('password-reset forms', () => {
       <form method="post" action="/forgot"><input name="email"><input name="phone"><input name="note"></form>`),
     );
     expect(found).toEqual([]);
+  });
+});
+
+const posted = (path: string, json: Record<string, unknown>, method: 'GET' | 'POST' = 'POST'): Endpoint => ({
+  url: new URL(path, page),
+  method,
+  params: Object.keys(json),
+  json,
+});
+const paths = (endpoints: Endpoint[]) => endpoints.map((e) => e.url.pathname);
+
+describe('JSON logins and resets of single-page apps', () => {
+  it('takes the JSON posts the app made to a login, with one password field and an account field, once per path', () => {
+    const found = jsonLogins([
+      posted('/rest/user/login', { email: 'vigil.scan@example.com', password: 'Vigil-scan-7x' }),
+      posted('/rest/user/login', { email: 'a@b.c', password: 'x' }),
+      posted('/api/auth/signin', { username: 'vigil', passwd: 'x', remember: true }),
+      posted('/api/session', { user: 'vigil', pw: 'x' }),
+    ]);
+    expect(paths(found)).toEqual(['/rest/user/login', '/api/auth/signin', '/api/session']);
+  });
+
+  it('never takes a sign-up, a password change, a form post, a GET or a login without an account field', () => {
+    expect(
+      jsonLogins([
+        posted('/api/users/register', { email: 'a', password: 'x' }),
+        posted('/api/auth/signup', { email: 'a', password: 'x' }),
+        posted('/api/auth/change-password', { current: 'x', password: 'y' }),
+        posted('/api/login', { email: 'a', password: 'x', passwordRepeat: 'x' }),
+        posted('/api/login', { pin: '1234', password: 'x' }),
+        posted('/api/login', { email: 'a', password: 'x' }, 'GET'),
+        { url: new URL('/login', page), method: 'POST', params: ['email', 'password'] },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('takes a JSON reset request with one account field and no password; never a reset that sets a password', () => {
+    const found = jsonResets([
+      posted('/api/forgot-password', { email: 'vigil.scan@example.com' }),
+      posted('/api/password/reset-request', { username: 'vigil', csrf_token: 'k3y' }),
+      posted('/api/account/recover', { email: 'a', locale: 'en' }),
+      // Juice Shop's reset: a new password by a security answer, not a request for a link.
+      posted('/rest/user/reset-password', { email: 'a', answer: 'b', new: 'c', repeat: 'c' }),
+      posted('/api/reset', { email: 'a', newPassword: 'x' }),
+      posted('/api/signup/recover', { email: 'a' }),
+      posted('/api/newsletter', { email: 'a' }),
+      posted('/api/forgot', { email: 'a', username: 'b' }),
+    ]);
+    expect(paths(found)).toEqual([
+      '/api/forgot-password',
+      '/api/password/reset-request',
+      '/api/account/recover',
+    ]);
   });
 });
 

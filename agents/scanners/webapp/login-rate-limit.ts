@@ -5,18 +5,24 @@
 // request), a CAPTCHA or "too many attempts" in the answer, or answers that slow down markedly. A form whose
 // first answer refuses the request itself (400, 403, 419, 422: a CSRF token bound to a cookie, a missing
 // field) cannot be judged and is left alone. Active: failed logins change nothing but counters.
-// Password-reset request forms get the same attempts and the same judgement (resetRateLimitFindings).
+// Password-reset request forms get the same attempts and the same judgement (resetRateLimitFindings). The
+// JSON logins and resets of single-page apps (the endpoints the app itself posted JSON to, seen by the
+// rendered crawl) are chosen by the same words and fields, and sent the app's own body with the account,
+// password and address replaced.
 import { randomBytes } from 'node:crypto';
 
 import type { Finding } from '../../../shared/findings.ts';
 import type { HttpClient, HttpResponse } from '../core/http-client.ts';
 import { header } from '../core/http-client.ts';
+import type { Endpoint } from './crawl.ts';
 import type { HtmlForm } from './html.ts';
+import { passwordField } from './parameter-probes.ts';
 import { webappFinding } from './rules.ts';
+import { antiForgeryField } from './csrf.ts';
 
 /** Attempts per form (failed logins, reset requests): enough to pass the usual limits of 3 to 5, few enough to be harmless. */
 export const LOGIN_ATTEMPTS = 8;
-/** Login forms tried per scan. */
+/** Logins (forms and JSON endpoints together) tried per scan, and as many resets. */
 const MAX_FORMS = 3;
 const refusedFirst = new Set([400, 403, 405, 419, 422]);
 const throttleText =
@@ -68,7 +74,7 @@ export function throttleSign(response: HttpResponse): string | null {
   return text ? `"${text[0]}" in the answer` : null;
 }
 
-function body(form: HtmlForm, user: string, password: string): string {
+function formLoginBody(form: HtmlForm, user: string, password: string): string {
   const params = new URLSearchParams();
   for (const field of form.fields) {
     const hidden = form.hidden?.[field];
@@ -94,17 +100,48 @@ interface Unlimited {
 }
 
 /**
- * Sends one form `ATTEMPTS` times, without the session, and judges whether anything limited it. Shared by the
- * login and the password-reset checks: one way to tell a limit.
+ * Where attempts go: a crawled form's action, or a JSON endpoint the app posted to; the made-up account
+ * they are for (an e-mail address under example.invalid), and one attempt's body.
  */
-async function unlimited(client: HttpClient, form: HtmlForm, fill: () => string): Promise<Unlimited | null> {
+interface AttemptPlace {
+  action: URL;
+  contentType: string;
+  email: string;
+  fill: () => string;
+}
+
+const madeUp = () => `vigil-nobody-${randomBytes(4).toString('hex')}`;
+
+/** A place for a form or a JSON endpoint, with a made-up account of its own (its name and address). */
+function attemptPlace(
+  at: { form: HtmlForm } | { endpoint: Endpoint },
+  fill: (account: { name: string; email: string }) => string,
+): AttemptPlace {
+  const name = madeUp();
+  const account = { name, email: `${name}@example.invalid` };
+  return {
+    ...('form' in at
+      ? { action: at.form.action, contentType: 'application/x-www-form-urlencoded' }
+      : { action: at.endpoint.url, contentType: 'application/json' }),
+    email: account.email,
+    fill: () => fill(account),
+  };
+}
+
+const where = (action: URL) => `${action.origin}${action.pathname}`;
+
+/**
+ * Sends one place `ATTEMPTS` times, without the session, and judges whether anything limited it. Shared by
+ * the login and the password-reset checks: one way to tell a limit.
+ */
+async function unlimited(client: HttpClient, place: AttemptPlace): Promise<Unlimited | null> {
   const answers: { status: number; ms: number }[] = [];
   for (let i = 0; i < LOGIN_ATTEMPTS && !client.signal?.aborted; i += 1) {
     const started = performance.now();
-    const response = await client.tryRequest(form.action, {
+    const response = await client.tryRequest(place.action, {
       method: 'POST',
-      body: fill(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: place.fill(),
+      headers: { 'content-type': place.contentType },
       followRedirects: 'none',
       // Guard: never in the scan's session, and never a login of the scan's own.
       anonymous: true,
@@ -129,30 +166,84 @@ async function unlimited(client: HttpClient, form: HtmlForm, fill: () => string)
   return { statuses: [...new Set(answers.map((a) => a.status))].join('/'), first, last };
 }
 
-const madeUp = () => `vigil-nobody-${randomBytes(4).toString('hex')}`;
+/** The fields of a JSON endpoint's body that carry a password, and those that name the account. */
+const passwordsOf = (endpoint: Endpoint) => endpoint.params.filter((p) => passwordField.test(p));
+const identitiesOf = (endpoint: Endpoint) =>
+  endpoint.params.filter((p) => identity.test(p) && !passwordField.test(p));
 
-/** Tries each login form with failed logins; a finding for each that showed no limit at all. */
+/** One per action: a form and a JSON endpoint at the same place are the same login. */
+function oncePerAction<T>(items: readonly T[], action: (item: T) => URL): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = where(action(item));
+    const first = !seen.has(key);
+    seen.add(key);
+    return first;
+  });
+}
+
+/** A field that repeats another (a sign-up's "repeat password"): never in a login. */
+const confirmation = /repeat|confirm|again|retype/i;
+
+/**
+ * The JSON logins the app posted to: POST with a JSON body, a path named for a login (never a sign-up),
+ * exactly one password field, none repeating it, and a field naming the account.
+ */
+export function jsonLogins(endpoints: readonly Endpoint[]): Endpoint[] {
+  return oncePerAction(
+    endpoints.filter(
+      (e) =>
+        e.method === 'POST' &&
+        e.json !== undefined &&
+        loginAction.test(e.url.pathname) &&
+        !notLogin.test(e.url.pathname) &&
+        passwordsOf(e).length === 1 &&
+        !e.params.some((p) => confirmation.test(p)) &&
+        identitiesOf(e).length > 0,
+    ),
+    (e) => e.url,
+  );
+}
+
+/** The app's own JSON body with the account and the password replaced; its other fields as it sent them. */
+function jsonLoginBody(endpoint: Endpoint, user: string, password: string): string {
+  const body: Record<string, unknown> = { ...endpoint.json };
+  for (const field of identitiesOf(endpoint)) {
+    body[field] = user;
+  }
+  body[passwordsOf(endpoint)[0]!] = password;
+  return JSON.stringify(body);
+}
+
+/** Tries each login (form or JSON) with failed logins; a finding for each that showed no limit at all. */
 export async function loginRateLimitFindings(
   client: HttpClient,
   forms: readonly HtmlForm[],
+  endpoints: readonly Endpoint[],
   tick: (done: number, total: number) => void,
   skip: (form: HtmlForm) => boolean = () => false,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  const candidates = loginForms(forms)
-    .filter((form) => !skip(form))
-    .slice(0, MAX_FORMS);
+  const wrong = () => `wrong-${randomBytes(6).toString('hex')}`;
+  const places = oncePerAction(
+    [
+      ...loginForms(forms)
+        .filter((form) => !skip(form))
+        .map((form) => attemptPlace({ form }, ({ email }) => formLoginBody(form, email, wrong()))),
+      ...jsonLogins(endpoints).map((endpoint) =>
+        attemptPlace({ endpoint }, ({ email }) => jsonLoginBody(endpoint, email, wrong())),
+      ),
+    ],
+    (place) => place.action,
+  ).slice(0, MAX_FORMS);
   let done = 0;
-  for (const form of candidates) {
-    const user = `${madeUp()}@example.invalid`;
-    const seen = await unlimited(client, form, () =>
-      body(form, user, `wrong-${randomBytes(6).toString('hex')}`),
-    );
-    tick(++done, candidates.length);
+  for (const place of places) {
+    const seen = await unlimited(client, place);
+    tick(++done, places.length);
     if (seen) {
       findings.push(
         webappFinding('web.auth.no-login-rate-limit', {
-          location: `${form.action.origin}${form.action.pathname}`,
+          location: where(place.action),
           evidence: `${LOGIN_ATTEMPTS} failed logins in a row for a made-up account were each answered HTTP ${seen.statuses}, with no 429, Retry-After or RateLimit header, CAPTCHA or slow-down (first ${Math.round(seen.first)} ms, last ${Math.round(seen.last)} ms)`,
         }),
       );
@@ -205,6 +296,37 @@ function resetBody(form: HtmlForm, email: string, name: string): string {
 }
 
 /**
+ * The JSON password-reset requests the app posted: POST with a JSON body, a reset named in the path or a
+ * field, no password field, exactly one field for the address or name and at most one other (beside any
+ * anti-forgery token). The same guards as the forms: never a login, a sign-up or a change of password.
+ */
+export function jsonResets(endpoints: readonly Endpoint[]): Endpoint[] {
+  return oncePerAction(
+    endpoints.filter((e) => {
+      const own = e.params.filter((p) => !antiForgeryField.test(p));
+      return (
+        e.method === 'POST' &&
+        e.json !== undefined &&
+        (resetWords.test(e.url.pathname) || e.params.some((p) => resetWords.test(p))) &&
+        !notReset.test(e.url.pathname) &&
+        passwordsOf(e).length === 0 &&
+        own.length <= 2 &&
+        own.filter((p) => identity.test(p)).length === 1
+      );
+    }),
+    (e) => e.url,
+  );
+}
+
+function jsonResetBody(endpoint: Endpoint, email: string, name: string): string {
+  const body: Record<string, unknown> = { ...endpoint.json };
+  for (const field of identitiesOf(endpoint)) {
+    body[field] = /mail/i.test(field) ? email : name;
+  }
+  return JSON.stringify(body);
+}
+
+/**
  * Tries each password-reset form with the same made-up account `LOGIN_ATTEMPTS` times; a finding for each
  * that showed no limit at all. Intrusive: an app may write a reset token or queue an e-mail per request, for
  * an address that cannot exist (example.invalid is reserved and never resolves).
@@ -212,21 +334,30 @@ function resetBody(form: HtmlForm, email: string, name: string): string {
 export async function resetRateLimitFindings(
   client: HttpClient,
   forms: readonly HtmlForm[],
+  endpoints: readonly Endpoint[],
   tick: (done: number, total: number) => void,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  const candidates = resetForms(forms).slice(0, MAX_FORMS);
+  const places = oncePerAction(
+    [
+      ...resetForms(forms).map((form) =>
+        attemptPlace({ form }, ({ name, email }) => resetBody(form, email, name)),
+      ),
+      ...jsonResets(endpoints).map((endpoint) =>
+        attemptPlace({ endpoint }, ({ name, email }) => jsonResetBody(endpoint, email, name)),
+      ),
+    ],
+    (place) => place.action,
+  ).slice(0, MAX_FORMS);
   let done = 0;
-  for (const form of candidates) {
-    const name = madeUp();
-    const email = `${name}@example.invalid`;
-    const seen = await unlimited(client, form, () => resetBody(form, email, name));
-    tick(++done, candidates.length);
+  for (const place of places) {
+    const seen = await unlimited(client, place);
+    tick(++done, places.length);
     if (seen) {
       findings.push(
         webappFinding('web.auth.no-reset-rate-limit', {
-          location: `${form.action.origin}${form.action.pathname}`,
-          evidence: `${LOGIN_ATTEMPTS} password-reset requests in a row for a made-up account were each answered HTTP ${seen.statuses}, with no 429, Retry-After or RateLimit header, CAPTCHA or slow-down (first ${Math.round(seen.first)} ms, last ${Math.round(seen.last)} ms); any reset token or mail they caused is for ${email}, an address that cannot exist`,
+          location: where(place.action),
+          evidence: `${LOGIN_ATTEMPTS} password-reset requests in a row for a made-up account were each answered HTTP ${seen.statuses}, with no 429, Retry-After or RateLimit header, CAPTCHA or slow-down (first ${Math.round(seen.first)} ms, last ${Math.round(seen.last)} ms); any reset token or mail they caused is for ${place.email}, an address that cannot exist`,
         }),
       );
     }

@@ -639,7 +639,7 @@ export const webappChecks: readonly Check<WebScan>[] = [
     share: 1,
     category: 'active',
     rules: ['web.auth.no-login-rate-limit'],
-    summary: `Each login form (one password field; three at most): ${LOGIN_ATTEMPTS} failed logins for a made-up account, without the session; no 429, Retry-After or RateLimit header, CAPTCHA or slow-down is a finding.`,
+    summary: `Each login form or JSON login the app posted to (one password field; three at most): ${LOGIN_ATTEMPTS} failed logins for a made-up account, without the session; no 429, Retry-After or RateLimit header, CAPTCHA or slow-down is a finding.`,
     async run(scan, { tick, report }) {
       const login = scan.options.login;
       const own = (form: HtmlForm) =>
@@ -647,7 +647,7 @@ export const webappChecks: readonly Check<WebScan>[] = [
         form.fields.includes(login.username_field) &&
         form.fields.includes(login.password_field);
       const forms = scan.pages.flatMap((page) => page.facts?.forms ?? []);
-      report(await loginRateLimitFindings(scan.client, forms, tick, own));
+      report(await loginRateLimitFindings(scan.client, forms, probed(scan), tick, own));
     },
   },
   {
@@ -658,10 +658,10 @@ export const webappChecks: readonly Check<WebScan>[] = [
     // example.invalid, which never resolves), which is more than a counter.
     category: 'intrusive',
     rules: ['web.auth.no-reset-rate-limit'],
-    summary: `Each password-reset form (forgot/reset/recover, one e-mail or user name field, no password; three at most): ${LOGIN_ATTEMPTS} reset requests for one made-up account under example.invalid, without the session; no 429, Retry-After or RateLimit header, CAPTCHA or slow-down is a finding.`,
+    summary: `Each password-reset form or JSON reset request (forgot/reset/recover, one e-mail or user name field, no password; three at most): ${LOGIN_ATTEMPTS} reset requests for one made-up account under example.invalid, without the session; no 429, Retry-After or RateLimit header, CAPTCHA or slow-down is a finding.`,
     async run(scan, { tick, report }) {
       const forms = scan.pages.flatMap((page) => page.facts?.forms ?? []);
-      report(await resetRateLimitFindings(scan.client, forms, tick));
+      report(await resetRateLimitFindings(scan.client, forms, probed(scan), tick));
     },
   },
   {

@@ -26,11 +26,11 @@ import { Baseline, observe } from './compare.ts';
 import { injectionTargets } from './index.ts';
 import { TimingLane } from './lane.ts';
 import { shuffle } from './param-probe.ts';
+import { antiForgeryField } from '../csrf.ts';
 
 /** What one parameter carries in a probe: a plain value, or one operator with its operand. */
 export type Carried = { literal: string } | { operator: '$ne' | '$gt' | '$in'; operand: string | string[] };
 
-const antiForgery = /csrf|xsrf|authenticity|nonce|^_?token$|requestverification/i;
 /** Parameters tried together at most (the rest keep their crawled values). */
 const maxTogether = 6;
 /** Requests a parameter takes when nothing is found: three literals and one operator (the same together). */
@@ -295,7 +295,7 @@ export async function nosqlEndpointFindings(
     }
   }
   // An anti-forgery token keeps the app's value: as an operator it would only get the request refused.
-  const together = params.filter((param) => !antiForgery.test(param)).slice(0, maxTogether);
+  const together = params.filter((param) => !antiForgeryField.test(param)).slice(0, maxTogether);
   if (findings.length === 0 && together.length > 1) {
     const verdict = await judgeNosql(endpoint, together, send, true);
     if (verdict) {
