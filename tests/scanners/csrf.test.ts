@@ -4,7 +4,9 @@
 // apps with the protection their ecosystems document (csrf-sync, @fastify/csrf-protection), with a
 // SameSite=Strict or Lax session cookie, and on a logged-out scan (its forms act for nobody). The planted
 // lists in tests/fixtures/web/api-docs-apps.ts were written from the apps' configuration before the scanner
-// ran. Measured on this rule only: the check is passive, it sends nothing.
+// ran. The Express app's account page also posts JSON that its parser takes as text/plain: with intrusive
+// checks allowed, the rendered scans send it as another site's page could (web.csrf.json-simple-request),
+// found without a token and silent with csrf-sync. Measured on these two rules only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
@@ -17,6 +19,8 @@ import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
 
 const rule = 'web.csrf.missing-token';
+/** The intrusive proof on JSON endpoints (write/json-csrf.ts): measured where the scan may run it. */
+const jsonRule = 'web.csrf.json-simple-request';
 
 const logins: Record<'expressAccount' | 'fastifyAccount', (target: string) => TargetLogin> = {
   expressAccount: (target) => ({
@@ -46,15 +50,26 @@ interface Suite {
   loggedIn: boolean;
   /** Rendered, and logged in, through Chromium instead of plain HTTP. */
   rendered?: boolean;
+  /** Intrusive checks allowed: the JSON endpoints get the forged simple request as well. */
+  intrusive?: boolean;
 }
 
 const suites: Suite[] = [
   {
-    name: 'Express, express-session, no token, logged in through Chromium',
+    name: 'Express, express-session, no token, logged in through Chromium, intrusive checks allowed',
     app: 'expressAccount',
     mode: 'plain',
     loggedIn: true,
     rendered: true,
+    intrusive: true,
+  },
+  {
+    name: 'Express with csrf-sync, logged in through Chromium, intrusive checks allowed (silent)',
+    app: 'expressAccount',
+    mode: 'token',
+    loggedIn: true,
+    rendered: true,
+    intrusive: true,
   },
   { name: 'Express, express-session, no token', app: 'expressAccount', mode: 'plain', loggedIn: true },
   { name: 'Fastify, @fastify/session, no token', app: 'fastifyAccount', mode: 'plain', loggedIn: true },
@@ -83,6 +98,7 @@ for (const suite of suites) {
     let fixture: RunningFixture;
     let findings: Finding[];
     let loginStatus: string | undefined;
+    const measured: string[] = suite.intrusive && suite.rendered ? [rule, jsonRule] : [rule];
     beforeAll(async () => {
       fixture = await startApiDocsApp(suite.app, { args: [suite.mode] });
       const result = await runScan('webapp', {
@@ -90,9 +106,10 @@ for (const suite of suites) {
         mode: 'local',
         ...(suite.rendered ? {} : { browser: null }),
         ...(suite.loggedIn ? { login: logins[suite.app](fixture.target) } : {}),
+        ...(suite.intrusive ? { allowIntrusive: true } : {}),
       });
       loginStatus = result.crawl?.login?.status;
-      findings = result.findings.filter((f) => f.rule_id === rule);
+      findings = result.findings.filter((f) => measured.includes(f.rule_id));
     }, 120_000);
     afterAll(async () => {
       await fixture?.close();
@@ -102,12 +119,16 @@ for (const suite of suites) {
       if (suite.loggedIn) {
         expect(loginStatus).toBe('logged-in');
       }
-      const planted = suite.loggedIn ? fixture.planted : [];
+      const planted = suite.loggedIn ? fixture.planted.filter((p) => measured.includes(p.rule_id)) : [];
       const m = measure(findings, planted, fixture.target);
       expect(m.missed).toEqual([]);
       expect(m.unexpected).toEqual([]);
       for (const finding of findings) {
-        expect(finding.evidence).toMatch(/carries no anti-forgery token/);
+        expect(finding.evidence).toMatch(
+          finding.rule_id === rule
+            ? /carries no anti-forgery token/
+            : /Content-Type text\/plain.*without the cookies: HTTP 401/,
+        );
         expect(finding.evidence).toMatch(/(connect\.sid|sessionId) \(no SameSite\)/);
       }
     });

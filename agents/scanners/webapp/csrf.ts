@@ -13,10 +13,11 @@
 // nobody, and a session carried in an Authorization header is not sent by the browser on its own.
 // Login forms are left alone: a forged login signs the victim into the attacker's account (login CSRF), a
 // real but minor risk that needs a victim to then type secrets into that account; sign-up and logout forms
-// likewise, and POST forms that only read (a search or a filter, by their action or their only fields). JSON endpoints that might take a cross-site simple request (a text/plain or form body) can only
-// be proven by sending them one, which may change data: that proof belongs to the intrusive checks and is
-// not made here.
+// likewise, and POST forms that only read (a search or a filter, by their action or their only fields). JSON
+// endpoints that might take a cross-site simple request (a text/plain body) can only be proven by sending
+// them one, which may change data: that proof is the intrusive check write/json-csrf.ts.
 import type { Finding } from '../../../shared/findings.ts';
+import type { ScanSession } from './auth/session.ts';
 import type { Page } from './crawl.ts';
 import type { HtmlForm } from './html.ts';
 import { webappFinding } from './rules.ts';
@@ -83,8 +84,8 @@ function harmless(form: HtmlForm): boolean {
   return loginAction.test(path) && (form.passwords?.length ?? 0) === 1 && !/change|reset|update/i.test(path);
 }
 
-/** The session's cookies that SameSite would keep from being sent cross-site, or null when none does. */
-function unprotected(cookies: readonly SessionCookie[]): SessionCookie[] | null {
+/** The session's cookies that go with cross-site requests, or null when SameSite keeps any of them home. */
+export function unprotected(cookies: readonly SessionCookie[]): SessionCookie[] | null {
   const session = cookies.filter((c) => !notSession.test(c.name));
   if (session.length === 0 || session.some((c) => c.sameSite && /^(lax|strict)$/i.test(c.sameSite))) {
     return null;
@@ -178,4 +179,12 @@ export function sessionCookies(
     // Cookie header has no attribute at all, and is not judged.
     return sameSite ? [{ name, sameSite }] : [];
   });
+}
+
+/** The cookies of the scan's session as sessionCookies judges them, from its jar and the crawled answers. */
+export function sessionCookiesOf(session: ScanSession, start: URL, pages: readonly Page[]): SessionCookie[] {
+  const jar = session.jar
+    .getCookiesSync(start.href)
+    .map((c) => ({ name: c.key, sameSite: c.sameSite ?? undefined }));
+  return sessionCookies(jar, pages);
 }

@@ -35,7 +35,7 @@ import type { SiteMaps } from './site-maps.ts';
 import { spaFindings } from './spa-checks.ts';
 import { libraryFindings } from './vulnerable-libs.ts';
 import { apiDocsFindings, findApiDocuments } from './api-docs.ts';
-import { csrfFindings, sessionCookies } from './csrf.ts';
+import { csrfFindings, sessionCookiesOf } from './csrf.ts';
 import { jwtFindings, tokensIn, tokensOfAnswer } from './jwt-tokens.ts';
 import type { TokenSighting } from './jwt-tokens.ts';
 import type { HtmlForm } from './html.ts';
@@ -301,10 +301,9 @@ export const webappChecks: readonly Check<WebScan>[] = [
     run(scan, { report }) {
       const session = scan.crawled?.session;
       if (session && session.login.kind !== 'header') {
-        const jar = session.jar
-          .getCookiesSync(scan.start.href)
-          .map((c) => ({ name: c.key, sameSite: c.sameSite ?? undefined }));
-        report(csrfFindings(scan.pages, scan.start.origin, sessionCookies(jar, scan.pages)));
+        report(
+          csrfFindings(scan.pages, scan.start.origin, sessionCookiesOf(session, scan.start, scan.pages)),
+        );
       }
       return Promise.resolve();
     },

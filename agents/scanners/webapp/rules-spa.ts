@@ -37,6 +37,15 @@ export const spaRules = {
     remediation:
       "Give every state-changing form an anti-forgery token bound to the session and check it on the server (csrf-csrf or csrf-sync for Express, @fastify/csrf-protection, your framework's built-in protection), and set SameSite=Lax or Strict on the session cookie as a second line.",
   },
+  'web.csrf.json-simple-request': {
+    title: 'JSON API open to cross-site request forgery (a text/plain request with the session cookie is accepted)',
+    cwe: 'CWE-352',
+    owasp: A01,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:N/I:H/A:N',
+    remediation:
+      "Parse JSON only from requests whose Content-Type is application/json (express.json() and most parsers do by default: remove a type: '*/*' or text/plain option), so that another site's page must ask first and CORS refuses it; check an anti-forgery token or the Origin header on every state-changing request, and set SameSite=Lax or Strict on the session cookie.",
+  },
   'web.api.nosniff-missing': {
     title: 'API responses without X-Content-Type-Options: nosniff',
     cwe: 'CWE-693',

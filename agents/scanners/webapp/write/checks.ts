@@ -2,7 +2,9 @@
 // owner's consent (core/checks.ts), writes markers of its own and cleans up where the app lets it.
 import type { Check } from '../../core/checks.ts';
 import type { HttpClient } from '../../core/http-client.ts';
+import { sessionCookiesOf, unprotected } from '../csrf.ts';
 import type { CrawlOutcome } from '../run-crawl.ts';
+import { jsonCsrfFindings } from './json-csrf.ts';
 import { massAssignmentFindings } from './mass-assignment.ts';
 import type { WriteInput } from './places.ts';
 import { storedXssFindings } from './stored-xss.ts';
@@ -62,6 +64,35 @@ export const writeChecks: readonly Check<WriteScan>[] = [
       'Signs up two marker accounts at each registration form or endpoint, the second with role "admin" and admin flags added: a privileged value the server keeps is mass assignment.',
     async run(scan, { tick, signal, report }) {
       report(await massAssignmentFindings(input(scan, signal), tick));
+    },
+  },
+  {
+    id: 'web.csrf-json',
+    phase: 'json csrf',
+    share: 1,
+    // Intrusive: the app's own request runs once more, so a record may be written twice.
+    category: 'intrusive',
+    rules: ['web.csrf.json-simple-request'],
+    summary:
+      "Logged in with a cookie session that goes with cross-site requests: each JSON POST the app made (five at most; never a login, logout, deletion, payment or order) sent again as another site's page can (text/plain, the session's cookies alone, a foreign Origin). Accepted, while refused without the cookies, is cross-site request forgery.",
+    async run(scan, { tick, signal, report }) {
+      const session = scan.crawled?.session;
+      if (!session || session.login.kind === 'header') {
+        return;
+      }
+      report(
+        await jsonCsrfFindings(
+          {
+            client: scan.client,
+            origin: scan.start.origin,
+            apiCalls: scan.crawled!.apiCalls,
+            exposed: unprotected(sessionCookiesOf(session, scan.start, scan.pages)),
+            cookieFor: (url) => session.headers(url).cookie ?? '',
+            signal,
+          },
+          tick,
+        ),
+      );
     },
   },
 ];
