@@ -127,8 +127,12 @@ export class AddressUnavailableError extends Error {
 function listen(config: StackConfig, fetch: Fetch): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port: config.port, hostname: config.host }, () =>
-      resolve(server as Server),
-    );
+      resolve(server),
+    ) as Server;
+    // Idle keep-alive connections stay open 30 s, not Node's 5 s. A client that reuses one just as the
+    // server closes it gets ECONNRESET; undici keeps an idle socket until 1 s before the timeout the server
+    // advertises, a margin a loaded host's event loop can overrun (a test's request failed so at load 12).
+    server.keepAliveTimeout = 30_000;
     server.once('error', (error: NodeJS.ErrnoException) => {
       const reason =
         error.code === 'EADDRINUSE'

@@ -170,9 +170,11 @@ describe('the rendered crawl against hostile pages', requires(chromiumNeeded()),
   it(
     'kills a browser whose processes pass their cap, and the scan goes on without rendering, saying why',
     async () => {
-      const saved = browserLimits.treeBytes;
-      // Below one renderer's own cap: the whole tree's is the one that trips.
+      const saved = { tree: browserLimits.treeBytes, renderer: browserLimits.rendererBytes };
+      // Below one renderer's own cap, which is lifted: the whole tree's is the one that trips (a renderer
+      // over its own cap is killed first, and would spare the browser).
       browserLimits.treeBytes = 600 * mb;
+      browserLimits.rendererBytes = 8192 * mb;
       try {
         const { value: result, took } = await scanCase(allocationLoop);
         expect(took).toBeLessThan(allocationLoop.budgetMs);
@@ -183,7 +185,8 @@ describe('the rendered crawl against hostile pages', requires(chromiumNeeded()),
         expect(unhandled).toEqual([]);
         expect(await chromiumLeft(2000)).toEqual([]);
       } finally {
-        browserLimits.treeBytes = saved;
+        browserLimits.treeBytes = saved.tree;
+        browserLimits.rendererBytes = saved.renderer;
       }
     },
     allocationLoop.budgetMs + 30_000,

@@ -44,6 +44,27 @@ describe('watchMemory', () => {
     expect(trees[0]).toBe(1200 * mb);
     expect(watch.peak).toBe(1200 * mb);
   });
+
+  it('kills a renderer that alone put the tree over its cap, and leaves the rest of the browser running', async () => {
+    // A look that came late: one renderer grew far past its cap, and the tree with it.
+    const processes: BrowserProcess[] = [
+      { pid: 1, bytes: 200 * mb, cpu: 0, renderer: false },
+      { pid: 2, bytes: 2000 * mb, cpu: 0, renderer: true },
+      { pid: 3, bytes: 150 * mb, cpu: 0, renderer: true },
+    ];
+    const renderers: number[] = [];
+    const trees: number[] = [];
+    const watch = watchMemory(
+      { list: () => processes, measure: () => processes },
+      { rendererBytes: 768 * mb, treeBytes: 1280 * mb },
+      5,
+      { renderer: (pid) => renderers.push(pid), tree: (bytes) => trees.push(bytes) },
+    );
+    await sleep(30);
+    watch.stop();
+    expect(new Set(renderers)).toEqual(new Set([2]));
+    expect(trees).toEqual([]);
+  });
 });
 
 const watchable = canWatch

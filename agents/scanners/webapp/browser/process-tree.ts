@@ -237,14 +237,17 @@ export function watchMemory(
     }
     const total = processes.reduce((sum, p) => sum + p.bytes, 0);
     peak = Math.max(peak, total);
-    if (total > caps.treeBytes) {
-      on.tree(total);
-      return;
-    }
+    // A renderer over its own cap is killed first, and the tree judged without it: when one page is what
+    // put the whole tree over (a look that came late on a loaded host), that page pays, not the rendering.
+    let rest = total;
     for (const p of processes) {
       if (p.renderer && p.bytes > caps.rendererBytes) {
         on.renderer(p.pid, p.bytes);
+        rest -= p.bytes;
       }
+    }
+    if (rest > caps.treeBytes) {
+      on.tree(total);
     }
   };
   const timer = setInterval(look, everyMs);
