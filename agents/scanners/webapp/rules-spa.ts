@@ -38,7 +38,8 @@ export const spaRules = {
       "Give every state-changing form an anti-forgery token bound to the session and check it on the server (csrf-csrf or csrf-sync for Express, @fastify/csrf-protection, your framework's built-in protection), and set SameSite=Lax or Strict on the session cookie as a second line.",
   },
   'web.csrf.json-simple-request': {
-    title: 'JSON API open to cross-site request forgery (a text/plain request with the session cookie is accepted)',
+    title:
+      'JSON API open to cross-site request forgery (a text/plain request with the session cookie is accepted)',
     cwe: 'CWE-352',
     owasp: A01,
     family: 'access',

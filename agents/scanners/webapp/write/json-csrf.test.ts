@@ -39,7 +39,7 @@ function server(judge: (init: RequestInit) => number): { client: HttpClient; see
 }
 
 const exposed = [{ name: 'connect.sid', sameSite: null }];
-const cookieOf = (init: RequestInit) => (init.headers as Record<string, string> | undefined)?.cookie;
+const cookieOf = (init: RequestInit) => init.headers?.cookie;
 
 describe('JSON endpoints open to a cross-site simple request', () => {
   it("takes the logged-in JSON POSTs of the app's own origin, once per path", () => {
