@@ -68,6 +68,10 @@ export async function commandEcho(probe: ParamProbe): Promise<Finding | null> {
 }
 
 /** The output never reaches the page: sleep, confirmed by the timing check. */
-export async function commandDelay(probe: ParamProbe): Promise<TimedFinding> {
-  return timedFinding(probe, 'web.command-injection', await delayEvidence(probe, commandDelayPayloads));
+export async function commandDelay(probe: ParamProbe, fresh = false): Promise<TimedFinding> {
+  return timedFinding(
+    probe,
+    'web.command-injection',
+    await delayEvidence(probe, commandDelayPayloads, fresh),
+  );
 }

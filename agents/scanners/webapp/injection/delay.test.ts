@@ -95,6 +95,22 @@ describe('the time-based confirmation', () => {
     });
   });
 
+  it('calls a delay the app cuts short (its own subprocess timeout) unsteady, and a fresh try with the smallest delay proves it', async () => {
+    // Among other requests the page spreads 0.1–1.6 s (D = 5 s); the app kills its command after 9 s,
+    // so 2D comes back at 9 s.
+    const capped = (value: string, n: number, alone: boolean) => {
+      if (value === 'x') {
+        return alone ? 100 : [100, 1600, 600][n % 3]!;
+      }
+      return Math.min(9000, sleepsThrough('a')(value));
+    };
+    expect(await delayEvidence(fakeProbe(capped), payloads)).toEqual({
+      untimed: 'a: a 10 s delay answered in 9,000 ms, short of it',
+    });
+    // Timed alone, the page is steady: D = 2 s, and 2D fits under the app's limit.
+    expect(await delayEvidence(fakeProbe(capped), payloads, true)).toHaveProperty('evidence');
+  });
+
   it('times the original value alone when its answers among other requests spread too wide', async () => {
     // Among the scan's other requests the original value takes 0.1–6 s; alone, 100 ms.
     const answer = (value: string, n: number, alone: boolean) =>

@@ -21,6 +21,6 @@ export const sqlDelayPayloads: DelayPayload[] = [
 ];
 
 /** The finding, the reason the parameter could not be timed, or null when it was timed and is clean. */
-export async function timeSqlInjection(probe: ParamProbe): Promise<TimedFinding> {
-  return timedFinding(probe, 'web.sqli.time', await delayEvidence(probe, sqlDelayPayloads));
+export async function timeSqlInjection(probe: ParamProbe, fresh = false): Promise<TimedFinding> {
+  return timedFinding(probe, 'web.sqli.time', await delayEvidence(probe, sqlDelayPayloads, fresh));
 }
