@@ -84,6 +84,13 @@ function harmless(form: HtmlForm): boolean {
   return loginAction.test(path) && (form.passwords?.length ?? 0) === 1 && !/change|reset|update/i.test(path);
 }
 
+/** The evidence's words for the session's cookies: four at most, each with its SameSite. */
+export const describeCookies = (cookies: readonly SessionCookie[]): string =>
+  cookies
+    .slice(0, 4)
+    .map((c) => `${c.name} (${c.sameSite ? `SameSite=${c.sameSite}` : 'no SameSite'})`)
+    .join(', ');
+
 /** The session's cookies that go with cross-site requests, or null when SameSite keeps any of them home. */
 export function unprotected(cookies: readonly SessionCookie[]): SessionCookie[] | null {
   const session = cookies.filter((c) => !notSession.test(c.name));
@@ -106,10 +113,7 @@ export function csrfFindings(
   if (!exposed) {
     return [];
   }
-  const described = exposed
-    .slice(0, 4)
-    .map((c) => `${c.name} (${c.sameSite ? `SameSite=${c.sameSite}` : 'no SameSite'})`)
-    .join(', ');
+  const described = describeCookies(exposed);
   const findings: Finding[] = [];
   const seen = new Set<string>();
   for (const page of pages) {

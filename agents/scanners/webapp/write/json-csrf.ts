@@ -13,7 +13,7 @@ import type { Finding } from '../../../../shared/findings.ts';
 import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
 import type { ApiCall } from '../browser/api-calls.ts';
 import { riskyForm } from '../browser/form-exercise.ts';
-import { antiForgeryField } from '../csrf.ts';
+import { antiForgeryField, describeCookies } from '../csrf.ts';
 import type { SessionCookie } from '../csrf.ts';
 import { passwordField } from '../parameter-probes.ts';
 import { webappFinding } from '../rules.ts';
@@ -86,10 +86,7 @@ export async function jsonCsrfFindings(
   if (!exposed) {
     return [];
   }
-  const described = exposed
-    .slice(0, 4)
-    .map((c) => `${c.name} (${c.sameSite ? `SameSite=${c.sameSite}` : 'no SameSite'})`)
-    .join(', ');
+  const described = describeCookies(exposed);
   const candidates = jsonCsrfCandidates(input.apiCalls, input.origin)
     .filter((call) => accepted(call.response))
     .slice(0, maxEndpoints);
