@@ -111,6 +111,19 @@ describe('the time-based confirmation', () => {
     expect(await delayEvidence(fakeProbe(capped), payloads, true)).toHaveProperty('evidence');
   });
 
+  it('times a payload alone when its screening went unanswered, never calling it clean', async () => {
+    // Among the scan's other requests the delayed payload's answer is lost (a reset connection on a busy
+    // host); alone it shows the delay in full.
+    const lost = (value: string, n: number, alone: boolean) =>
+      !alone && value === 'a:2' && n === 0 ? null : sleepsThrough('a')(value);
+    expect(await delayEvidence(fakeProbe(lost), payloads)).toHaveProperty('evidence');
+    // Lost alone too: not timed, and said so.
+    const alwaysLost = (value: string) => (value.startsWith('a:') && value !== 'a:0' ? null : 100);
+    expect(await delayEvidence(fakeProbe(alwaysLost), payloads)).toEqual({
+      untimed: expect.stringMatching(/^a: a 2 s delay went unanswered within [\d,]+ ms$/) as unknown,
+    });
+  });
+
   it('times the original value alone when its answers among other requests spread too wide', async () => {
     // Among the scan's other requests the original value takes 0.1–6 s; alone, 100 ms.
     const answer = (value: string, n: number, alone: boolean) =>

@@ -1,9 +1,9 @@
 // Time-based confirmation, shared by blind SQL and blind command injection. A slow page is not an
 // injection, and neither is a page whose answer time wanders or that stalls now and then. The payloads
 // are first screened together among the scan's other requests (which can only make an answer slower, so
-// a fast answer is a sure no); when three or more different payloads seem delayed twice in a row, the
-// page stalls by itself and is not timed. A payload that did delay is measured alone in the timing lane:
-// D, 0, 2D, 0, D. Each delay must show up in full, vanish at zero, grow in proportion (2D takes about
+// a fast answer is a sure no, and no answer is timed alone); when three or more different payloads seem
+// delayed twice in a row, the page stalls by itself and is not timed. A payload that did delay is
+// measured alone in the timing lane: D, 0, 2D, 0, D. Each delay must show up in full, vanish at zero, grow in proportion (2D takes about
 // twice D's extra time) and repeat (the second D close to the first). D is at least 2 s and at least
 // three times the spread of the page's own answer times (measured again alone when the spread among the
 // scan's other requests is too wide to time).
@@ -153,7 +153,10 @@ export async function delayEvidence(
 
   let unsteady: string | null = null;
   for (const [i, payload] of payloads.entries()) {
-    if (!delayed(screened[i] ?? null)) {
+    // A fast answer is a sure no. No answer at all is not (a busy host, a reset connection): the payload
+    // is timed alone, where a second silence makes the parameter untimed, never clean.
+    const first = screened[i] ?? null;
+    if (first !== null && !delayed(first)) {
       continue;
     }
     let outcome = await sequence(payload);
