@@ -133,8 +133,28 @@ export const reviews: readonly Review[] = [
     verdict: 'policy',
     why: "ssh-audit fails the NIST P-curves as suspect; that is its policy, not a known break, and OpenSSH's own defaults offer them",
   },
+  {
+    tool: 'wapiti',
+    finding: /^HTTP Secure Headers: X-XSS-Protection/,
+    verdict: 'policy',
+    why: "X-XSS-Protection drove the browsers' XSS auditors, which they have all removed; current advice is not to send it (or to send 0), so its absence is no weakness",
+  },
+  {
+    tool: 'wapiti',
+    finding: /^anomaly Internal Server Error: /,
+    verdict: 'policy',
+    why: 'a bare HTTP 500 to an attack payload shows nothing by itself; what it shows is judged by web.error.verbose (a stack trace or debug page), and by the injection checks when the payload took effect',
+  },
+  {
+    tool: 'wapiti',
+    finding: /^anomaly Resource consumption: /,
+    verdict: 'policy',
+    why: 'an answer slower than usual to one payload, with no proof behind it; time-based injection is judged by measured, repeated delays (web.sqli.time, web.command-injection)',
+  },
 ];
 
-/** The verdict on a tool-only line, if someone has given one. */
+/** The verdict on a tool-only line, if someone has given one; a review of a tool holds for its variants ("wapiti (given …)"). */
 export const reviewOf = (tool: string, finding: string): Review | undefined =>
-  reviews.find((review) => review.tool === tool && review.finding.test(finding));
+  reviews.find(
+    (review) => (review.tool === tool || tool.startsWith(`${review.tool} `)) && review.finding.test(finding),
+  );

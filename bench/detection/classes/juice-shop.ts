@@ -4,7 +4,7 @@
 // without the internet and is too large to vendor.
 //
 // The planted list is what an unauthenticated scanner can see, each with the line of Juice Shop's source
-// that causes it. Two problems are server-wide (`app.use(cors())` and the errorhandler middleware): each is
+// that causes it (29 problems; those with no rule of ours yet count as misses). Two problems are server-wide (`app.use(cors())` and the errorhandler middleware): each is
 // one issue wherever it shows, so their findings are counted once at the location "*"; the search
 // component's DOM XSS is one issue on either route that renders it.
 import { spawn } from 'node:child_process';
@@ -56,6 +56,34 @@ export const juiceShopPlanted: PlantedIssue[] = [
   { rule_id: 'web.api.personal-data', location: '/rest/memories/' },
   // frontend/src/index.html: jQuery 2.2.4 (CVE-2019-11358, CVE-2020-11022, CVE-2020-11023).
   { rule_id: 'web.vulnerable-library', location: cdnJquery },
+  // Added from v19.0.0's source before a scan ran on them (the first list left them out as out of reach):
+  // server.ts:286 swagger-ui-express at /api-docs, the B2B API's document.
+  { rule_id: 'web.exposed.api-docs', location: '/' },
+  // server.ts:273, 277, 281 serveIndex on /.well-known, /encryptionkeys and /support/logs (the access log).
+  { rule_id: 'web.directory-listing', location: '/.well-known/' },
+  { rule_id: 'web.directory-listing', location: '/encryptionkeys/' },
+  { rule_id: 'web.directory-listing', location: '/support/logs/' },
+  // server.ts:270 servePublicFiles: /ftp's .bak files refused unless a %2500.md suffix cuts the check.
+  { rule_id: 'web.exposed.backup', location: '/ftp/package.json.bak' },
+  // routes/appConfiguration.ts: the whole configuration, to anyone. No rule of ours yet.
+  { rule_id: 'web.api.open-configuration', location: '/rest/admin/application-configuration' },
+  // server.ts:364: PUT /api/Products/:id left without isAuthorized (an intrusive check proves it).
+  { rule_id: 'web.auth.unauth-write', location: '/api/Products/1' },
+  // routes/showProductReviews.ts:36 and trackOrder.ts:18: the id is concatenated into a MongoDB $where.
+  { rule_id: 'web.nosqli', location: '/rest/products/{id}/reviews' },
+  { rule_id: 'web.nosqli', location: '/rest/track-order/{id}' },
+  // track-result.component.ts:45: the order id the API echoes goes through bypassSecurityTrustHtml.
+  { rule_id: 'web.xss.dom', location: '/#/track-result?id=' },
+  // routes/fileUpload.ts:83: XML uploads parsed with noent: true (outside containers).
+  { rule_id: 'web.xxe', location: 'POST /file-upload' },
+  // server.ts:402: POST /api/Users takes any "role", admin included (an intrusive check proves it).
+  { rule_id: 'web.auth.mass-assignment', location: '/api/Users' },
+  // routes/login.ts: no limit on failed logins (only the reset is limited, server.ts:338).
+  { rule_id: 'web.auth.no-login-rate-limit', location: '/rest/user/login' },
+  // server.ts:197: X-Recruiting names the hidden /#/jobs route on every answer.
+  { rule_id: 'web.disclosure.header-path', location: '/#/jobs' },
+  // server.ts:225: robots.txt disallows /ftp, which is listed to anyone.
+  { rule_id: 'web.robots.sensitive-path', location: '/ftp' },
 ];
 
 const key = (issue: PlantedIssue) => `${issue.rule_id} @ ${issue.location}`;
@@ -122,12 +150,12 @@ const wapiti: ReferenceTool = {
     ['web.header.csp-missing', 'web.open-redirect'].includes(issue.rule_id) ||
     issue.rule_id.startsWith('web.sqli.'),
   async run(fixture) {
-    const { run, found: reported } = await wapitiScan(fixture.target, [], 900);
+    const { run, found: reported, toolOnly } = await wapitiScan(fixture.target, [], 900);
     // wapiti names pages by path; the shop's pages are its hash routes, which it does not run.
     const found = reported.map((f) =>
       f.rule_id === 'web.header.csp-missing' ? { ...f, location: '/#/' } : f,
     );
-    return { ...judge(found, (rule) => /sqli|xss|redirect|backup/.test(rule)), ms: run.ms };
+    return { ...judge(found, (rule) => /sqli|xss|redirect|backup/.test(rule)), toolOnly, ms: run.ms };
   },
 };
 
@@ -224,7 +252,8 @@ export const fixtures: DetectionFixture[] = available
             : 'juice shop',
         start: startJuiceShop,
         scan: async (f) => {
-          const result = await runScan('webapp', { target: f.target, mode: 'local' });
+          // As the shop's owner would run it: intrusive checks allowed (they write only markers of their own).
+          const result = await runScan('webapp', { target: f.target, mode: 'local', allowIntrusive: true });
           const findings = result.findings.map((finding) => collapse(finding));
           const unique = [...new Map(findings.map((x) => [`${x.rule_id} @ ${x.location}`, x])).values()];
           return { ...result, findings: unique, detail: `${result.crawl?.engine ?? 'html'} crawl` };

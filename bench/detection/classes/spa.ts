@@ -44,9 +44,38 @@ interface WapitiItem {
   info: string;
 }
 
-/** wapiti's JSON report: each vulnerability category mapped to our rule, where one does the same job. */
-export function wapitiFindings(report: { vulnerabilities?: Record<string, WapitiItem[]> }): PlantedIssue[] {
+/** wapiti 3.0.4's vulnerability categories that one of our rules does the same job as. */
+const wapitiRules: Record<string, string> = {
+  'SQL Injection': 'web.sqli.error',
+  'Blind SQL Injection': 'web.sqli.error',
+  'Cross Site Scripting': 'web.xss.reflected',
+  'Open Redirect': 'web.open-redirect',
+  'HttpOnly Flag cookie': 'web.cookie.httponly-missing',
+  'Secure Flag cookie': 'web.cookie.secure-missing',
+  'Backup file': 'web.exposed.backup',
+  'Commands execution': 'web.command-injection',
+  'Command execution': 'web.command-injection',
+  'Path Traversal': 'web.path-traversal',
+  'XML External Entity': 'web.xxe',
+  'Cross Site Request Forgery': 'web.csrf.missing-token',
+  'Htaccess Bypass': 'web.auth.method-bypass',
+};
+
+/** One tool-only line: the category and wapiti's words, bounded, at the place it names. */
+const toolOnlyLine = (category: string, item: WapitiItem) =>
+  `${category}: ${item.info.replace(/\s+/g, ' ').slice(0, 160)} at ${item.path}${item.parameter ? `?${item.parameter}=` : ''}`;
+
+/**
+ * wapiti's JSON report: each vulnerability category mapped to our rule, where one does the same job; every
+ * other item (other categories, header notes no rule of ours shares, its anomalies) kept as tool-only, for a
+ * person's verdict (tool-only-review.ts).
+ */
+export function wapitiFindings(report: {
+  vulnerabilities?: Record<string, WapitiItem[]>;
+  anomalies?: Record<string, WapitiItem[]>;
+}): { found: PlantedIssue[]; toolOnly: string[] } {
   const found: PlantedIssue[] = [];
+  const toolOnly = new Set<string>();
   for (const [category, items] of Object.entries(report.vulnerabilities ?? {})) {
     for (const item of items) {
       const at = item.parameter ? `${item.path}?${item.parameter}=` : item.path;
@@ -58,21 +87,23 @@ export function wapitiFindings(report: { vulnerabilities?: Record<string, Wapiti
               ? 'web.clickjacking'
               : /X-Content-Type-Options/i.test(item.info)
                 ? 'web.header.nosniff-missing'
-                : null
-            : ({
-                'SQL Injection': 'web.sqli.error',
-                'Blind SQL Injection': 'web.sqli.error',
-                'Cross Site Scripting': 'web.xss.reflected',
-                'Open Redirect': 'web.open-redirect',
-                'HttpOnly Flag cookie': 'web.cookie.httponly-missing',
-                'Backup file': 'web.exposed.backup',
-              }[category] ?? null);
+                : /Strict-Transport-Security/i.test(item.info)
+                  ? 'web.header.hsts-missing'
+                  : null
+            : (wapitiRules[category] ?? null);
       if (rule) {
         found.push({ rule_id: rule, location: at });
+      } else {
+        toolOnly.add(toolOnlyLine(category, item));
       }
     }
   }
-  return found;
+  for (const [category, items] of Object.entries(report.anomalies ?? {})) {
+    for (const item of items) {
+      toolOnly.add(toolOnlyLine(`anomaly ${category}`, item));
+    }
+  }
+  return { found, toolOnly: [...toolOnly].slice(0, 40) };
 }
 
 /** wapiti's crawl and attack modules on `target`, read back through wapitiFindings. */
@@ -80,7 +111,7 @@ export async function wapitiScan(
   target: string,
   extraArgs: string[],
   maxScanSeconds: number,
-): Promise<{ run: ProcessRun; found: PlantedIssue[] }> {
+): Promise<{ run: ProcessRun; found: PlantedIssue[]; toolOnly: string[] }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-wapiti-'));
   const out = path.join(dir, 'report.json');
   try {
@@ -95,7 +126,7 @@ export async function wapitiScan(
     const report = JSON.parse(await readFile(out, 'utf8').catch(() => '{}')) as Parameters<
       typeof wapitiFindings
     >[0];
-    return { run, found: wapitiFindings(report) };
+    return { run, ...wapitiFindings(report) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -138,9 +169,10 @@ function wapiti(loggedIn: boolean): ReferenceTool {
     async run(fixture: RunningFixture): Promise<ToolRun> {
       const app = fixture as RunningShop | RunningDesk;
       const header = loggedIn ? ['-H', `Authorization: Bearer ${await sessionToken(app)}`] : [];
-      const { run, found } = await wapitiScan(fixture.target, header, 600);
+      const { run, found, toolOnly } = await wapitiScan(fixture.target, header, 600);
       const plantedKeys = new Set(fixture.planted.map((p) => `${p.rule_id} @ ${p.location}`));
       return {
+        toolOnly,
         found: found.filter((f) => plantedKeys.has(`${f.rule_id} @ ${f.location}`)),
         // Injection and redirect reports where none was planted would be false; header notes are not.
         falsePositives: found

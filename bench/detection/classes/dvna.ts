@@ -1,0 +1,342 @@
+// DVNA, the Damn Vulnerable NodeJS Application (appsecco/dvna at 9ba473a: Express 4, Sequelize, MySQL),
+// which nobody on the team configured: our scan logged out, and logged in as a regular user, beside wapiti
+// (logged out; given the session cookie logged in) and sqlmap (given the user search the running app posts).
+// It runs when VIGIL_BENCH_DVNA names a checkout built by bench/detection/dvna-build.sh, on Debian's
+// MariaDB, and is skipped otherwise: it cannot be fetched without the internet.
+//
+// The planted lists were written from DVNA's source and its own documented solutions (docs/solution/*.md)
+// before our scanner ran on it: each problem a black-box scanner can see, with the line that causes it.
+// Some have no rule of ours yet (node-serialize, mathjs's eval, an id in a form that edits another
+// account): they are planted all the same and count as misses.
+// Header and cookie problems are server-wide: one issue each, at "*", in a class of their own.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { runScan } from '../../../agents/scanners/run-scan.ts';
+import type { TargetLogin } from '../../../shared/target-login.ts';
+import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
+import { startMariaDb } from '../../../tests/fixtures/web/injection/mariadb.ts';
+import { runTool } from '../tool-process.ts';
+import type { DetectionFixture, ReferenceTool, ToolRun } from '../types.ts';
+import { wapitiScan } from './spa.ts';
+import { sqlmapInjectionPoints } from './web-injection.ts';
+
+export const dvnaPort = 18196;
+const home = process.env.VIGIL_BENCH_DVNA ?? '';
+const node = process.env.VIGIL_BENCH_DVNA_NODE ?? process.execPath;
+const bootstrapCdn = 'https://maxcdn.bootstrapcdn.com/bootstrap/3.3.7/js/bootstrap.min.js';
+/** The regular user the logged-in scan uses, and the administrator whose records the users API gives it. */
+const regular = { login: 'user', password: 'a regular user password 41' };
+const admin = { login: 'admin', password: 'the administrator password 97' };
+
+const headers: PlantedIssue[] = [
+  // server.js: no helmet, plain HTTP, express-session's cookie without SameSite.
+  { rule_id: 'web.transport.cleartext', location: '*' },
+  { rule_id: 'web.header.csp-missing', location: '*' },
+  { rule_id: 'web.header.referrer-policy-missing', location: '*' },
+  { rule_id: 'web.header.permissions-policy-missing', location: '*' },
+  { rule_id: 'web.header.nosniff-missing', location: '*' },
+  { rule_id: 'web.clickjacking', location: '*' },
+  { rule_id: 'web.cookie.samesite-missing', location: '*' },
+];
+
+/** What anyone sees: the login, registration and reset pages, and what every page carries. */
+const loggedOut: PlantedIssue[] = [
+  ...headers,
+  // Express's X-Powered-By, left on (docs/solution/a6: "X-Powered-By header").
+  { rule_id: 'web.disclosure.powered-by', location: '*' },
+  // server.js: session({ secret: 'keyboard cat' }), express-session's README secret (a2: "Insecure Session Secret").
+  { rule_id: 'web.auth.cookie-weak-secret', location: '*' },
+  // views/common/head.ejs: jQuery 3.2.1 (CVE-2019-11358, CVE-2020-11022/11023), Bootstrap 3.3.7 (CVE-2019-8331).
+  { rule_id: 'web.vulnerable-library', location: '/assets/jquery-3.2.1.min.js' },
+  { rule_id: 'web.vulnerable-library', location: bootstrapCdn },
+  // routes/main.js: passport's login and the reset request, with no limit at all.
+  { rule_id: 'web.auth.no-login-rate-limit', location: '/login' },
+  { rule_id: 'web.auth.no-reset-rate-limit', location: '/forgotpw' },
+  // routes/app.js: /app/redirect is the one app route without isAuthenticated (ax: unvalidated redirects).
+  { rule_id: 'web.open-redirect', location: '/app/redirect?url=' },
+];
+
+/** Logged in as a regular user: every page of the app besides. */
+const loggedIn: PlantedIssue[] = [
+  ...loggedOut,
+  // core/appHandler.js userSearch: the login is concatenated into SQL (a1).
+  { rule_id: 'web.sqli', location: 'POST /app/usersearch?login=' },
+  // ping: exec('ping -c 2 ' + address) (a1).
+  { rule_id: 'web.command-injection', location: 'POST /app/ping?address=' },
+  // views/app/products.ejs: <%- output.searchTerm %> (a7, reflected) and the products' fields (a7, stored).
+  { rule_id: 'web.xss.reflected', location: 'POST /app/products?name=' },
+  { rule_id: 'web.xss.stored', location: '/app/modifyproduct' },
+  // No anti-forgery token on the product and account forms (ax: CSRF).
+  { rule_id: 'web.csrf.missing-token', location: '/app/modifyproduct' },
+  { rule_id: 'web.csrf.missing-token', location: '/app/useredit' },
+  // calc: mathjs.eval throws on a bad equation and Express prints the stack (a6); mathjs 3.10.1's eval runs
+  // code (a9). No rule yet for the second.
+  { rule_id: 'web.error.verbose', location: 'POST /app/calc?eqn=' },
+  { rule_id: 'web.code-injection', location: 'POST /app/calc?eqn=' },
+  // bulkProducts: libxmljs with noent: true; the entity's text shows on /app/products (a4).
+  { rule_id: 'web.xxe', location: 'POST /app/bulkproducts' },
+  // bulkProductsLegacy: node-serialize's unserialize of the upload (a8). No rule yet.
+  { rule_id: 'web.deserialization', location: 'POST /app/bulkproductslegacy' },
+  // listUsersAPI: every user's whole record, bcrypt hash included, to any logged-in user (a3, a5).
+  { rule_id: 'web.api.password-hashes', location: '/app/admin/usersapi' },
+  // userEditSubmit: the account edited is the form's hidden id, not the session's user (a5).
+  { rule_id: 'web.auth.idor', location: 'POST /app/useredit?id=' },
+  // core/authHandler.js resetPw: the token is md5(login) (a2: "Insecure Reset Password"). Only an account
+  // name makes it visible: logged out, a scan knows none.
+  { rule_id: 'web.auth.predictable-reset-token', location: '/resetpw' },
+];
+
+const serverWide = new Set([
+  ...headers.map((h) => h.rule_id),
+  'web.disclosure.powered-by',
+  'web.auth.cookie-weak-secret',
+]);
+
+/** A finding in the planted lists' terms: server-wide problems at "*", paths without the origin, SQL injection by family. */
+function collapse<T extends PlantedIssue>(issue: T): T {
+  if (serverWide.has(issue.rule_id)) {
+    return { ...issue, location: '*' };
+  }
+  const rule = issue.rule_id.startsWith('web.sqli.') ? 'web.sqli' : issue.rule_id;
+  const location =
+    issue.rule_id === 'web.vulnerable-library' && issue.location.startsWith('https://')
+      ? issue.location
+      : issue.location.replace(/^(POST )?https?:\/\/[^/]+/, '$1');
+  return { ...issue, rule_id: rule, location };
+}
+
+const key = (issue: PlantedIssue) => `${issue.rule_id} @ ${issue.location}`;
+
+function judge(
+  planted: PlantedIssue[],
+  found: PlantedIssue[],
+  falseRule: (rule: string) => boolean,
+): Omit<ToolRun, 'ms'> {
+  const keys = new Set(planted.map(key));
+  const unique = [...new Map(found.map(collapse).map((f) => [key(f), f])).values()];
+  return {
+    found: unique.filter((f) => keys.has(key(f))),
+    falsePositives: unique.filter((f) => !keys.has(key(f)) && falseRule(f.rule_id)).map(key),
+  };
+}
+
+const databaseSeed = `
+CREATE DATABASE dvna;
+CREATE USER 'dvna'@'localhost' IDENTIFIED BY 'dvna-bench-password';
+GRANT ALL ON dvna.* TO 'dvna'@'localhost';
+`;
+
+async function post(
+  target: string,
+  path: string,
+  form: Record<string, string>,
+  cookie = '',
+): Promise<Response> {
+  return fetch(`${target}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+    body: new URLSearchParams(form),
+    redirect: 'manual',
+  });
+}
+
+/** A session cookie of `who`, logged in through DVNA's own form. */
+async function logIn(target: string, who: { login: string; password: string }): Promise<string> {
+  const answer = await post(target, '/login', { username: who.login, password: who.password });
+  const cookie = (answer.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  if (answer.headers.get('location') !== '/learn' || !cookie) {
+    throw new Error(`DVNA: ${who.login} could not log in (HTTP ${answer.status})`);
+  }
+  return cookie;
+}
+
+/** DVNA on a fresh MariaDB: its two users registered through its own form, the admin made one, two products. */
+async function startDvna(): Promise<RunningFixture> {
+  const db = await startMariaDb(databaseSeed);
+  const child = spawn(node, ['server.js'], {
+    cwd: home,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      // Sequelize 4 takes a URL's query as the driver's options: mysql2 connects through the socket.
+      DATABASE_URL: `mysql://dvna:dvna-bench-password@localhost/dvna?socketPath=${encodeURIComponent(db.socket)}`,
+      APP_LISTEN: '127.0.0.1',
+      APP_PORT: String(dvnaPort),
+    },
+    stdio: 'ignore',
+  });
+  const close = async () => {
+    child.kill();
+    if (child.exitCode === null) {
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    await db.close();
+  };
+  const target = `http://127.0.0.1:${dvnaPort}`;
+  try {
+    const deadline = Date.now() + 60_000;
+    while (
+      !(await fetch(`${target}/login`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
+      if (Date.now() > deadline || child.exitCode !== null) {
+        throw new Error(`DVNA in ${home} did not start within a minute`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    // Sequelize creates the tables just after the server listens.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    for (const who of [admin, regular]) {
+      await post(target, '/register', {
+        name: who.login === 'admin' ? 'Ada Admin' : 'Ursula User',
+        username: who.login,
+        email: `${who.login}@dvna.test`,
+        password: who.password,
+        cpassword: who.password,
+      });
+    }
+    await runAsAdmin(db.socket, "UPDATE dvna.Users SET role = 'admin' WHERE login = 'admin';");
+    const adminCookie = await logIn(target, admin);
+    for (const [name, code] of [
+      ['Playstation 4', 'PS4'],
+      ['Nintendo Switch', 'NSW'],
+    ] as const) {
+      await post(
+        target,
+        '/app/modifyproduct',
+        { name, code, tags: 'gaming', description: `A ${name}.` },
+        adminCookie,
+      );
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { target, planted: loggedOut, close };
+}
+
+async function runAsAdmin(socket: string, sql: string): Promise<void> {
+  const run = await runTool('mariadb', ['--no-defaults', '-S', socket, '-u', 'root', '-e', sql], {
+    timeoutMs: 30_000,
+  });
+  if (run.code !== 0) {
+    throw new Error(`mariadb: ${run.stderr || run.stdout}`);
+  }
+}
+
+const login = (target: string): TargetLogin => ({
+  kind: 'form',
+  login_url: `${target}/login`,
+  username_field: 'username',
+  password_field: 'password',
+  username: regular.login,
+  password: regular.password,
+  logged_in_marker: 'Logout',
+});
+
+function wapiti(planted: PlantedIssue[], loggedInAs: boolean): ReferenceTool {
+  return {
+    name: loggedInAs ? 'wapiti (given the session cookie)' : 'wapiti',
+    command: 'wapiti',
+    aptPackage: 'wapiti',
+    covers: (issue) =>
+      [
+        'web.header.csp-missing',
+        'web.clickjacking',
+        'web.header.nosniff-missing',
+        'web.xss.reflected',
+        'web.xss.stored',
+        'web.open-redirect',
+        'web.csrf.missing-token',
+        'web.command-injection',
+        'web.xxe',
+      ].includes(issue.rule_id) || issue.rule_id === 'web.sqli',
+    async run(fixture) {
+      // wapiti 3.0.4 takes a session as a header; it is kept away from the logout link as a person would keep it.
+      const extra = loggedInAs
+        ? [
+            ...['-H', `Cookie: ${await logIn(fixture.target, regular)}`],
+            ...['-s', `${fixture.target}/learn`, '-x', `${fixture.target}/logout`],
+          ]
+        : [];
+      const { run, found, toolOnly } = await wapitiScan(fixture.target, extra, 600);
+      return {
+        ...judge(planted, found, (rule) => /sqli|xss|redirect|command|xxe/.test(rule)),
+        toolOnly,
+        ms: run.ms,
+      };
+    },
+  };
+}
+
+/** sqlmap has no discovery of its own: it is given the user search as the app posts it, in the session. */
+const sqlmap: ReferenceTool = {
+  name: 'sqlmap --batch --level 2 (given the user search)',
+  command: 'sqlmap',
+  aptPackage: 'sqlmap',
+  covers: (issue) => issue.rule_id === 'web.sqli',
+  async run(fixture) {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'vigil-sqlmap-'));
+    const cookie = await logIn(fixture.target, regular);
+    const run = await runTool(
+      'sqlmap',
+      [
+        ...['-u', `${fixture.target}/app/usersearch`, '--data', 'login=user', '--cookie', cookie],
+        ...['--batch', '--level', '2', '--flush-session', '--output-dir', dir, '--disable-coloring'],
+      ],
+      { timeoutMs: 300_000, env: { ...process.env, HOME: dir } },
+    ).finally(() => rm(dir, { recursive: true, force: true }));
+    const found = sqlmapInjectionPoints(run.stdout).map((point) => ({
+      rule_id: 'web.sqli',
+      location: `POST /app/usersearch?${point.param}=`,
+    }));
+    return { ...judge(loggedIn, found, (rule) => rule === 'web.sqli'), ms: run.ms };
+  },
+};
+
+const available = home !== '' && existsSync(path.join(home, 'node_modules/libxmljs2'));
+if (!available) {
+  console.error('dvna: skipped (set VIGIL_BENCH_DVNA to a checkout built by bench/detection/dvna-build.sh)');
+}
+
+const classOf = (issue: PlantedIssue) =>
+  headers.some((h) => h.rule_id === issue.rule_id) ? 'dvna: headers' : 'dvna';
+
+async function ourScan(fixture: RunningFixture, loggedInAs: boolean) {
+  const result = await runScan('webapp', {
+    target: fixture.target,
+    mode: 'local',
+    allowIntrusive: true,
+    ...(loggedInAs ? { login: login(fixture.target) } : {}),
+  });
+  const findings = [...new Map(result.findings.map((f) => [key(collapse(f)), collapse(f)])).values()];
+  return {
+    ...result,
+    findings,
+    detail: `${result.crawl?.engine ?? 'html'} crawl, login ${result.crawl?.login?.status ?? 'none'}`,
+  };
+}
+
+export const fixtures: DetectionFixture[] = available
+  ? [
+      {
+        name: 'DVNA (Express 4 + Sequelize + MariaDB), not logged in',
+        classOf,
+        start: startDvna,
+        scan: (f) => ourScan(f, false),
+        tools: [wapiti(loggedOut, false)],
+      },
+      {
+        name: 'DVNA, logged in as a regular user',
+        classOf,
+        start: async () => ({ ...(await startDvna()), planted: loggedIn }),
+        scan: (f) => ourScan(f, true),
+        tools: [wapiti(loggedIn, true), sqlmap],
+      },
+    ]
+  : [];
