@@ -242,14 +242,19 @@ app.use(helmet.hsts({ maxAge: 31536000, includeSubDomains: true }));`,
   {
     key: 'token-signing',
     title: 'Sign session tokens with a strong key and verify them strictly',
-    rules: ['web.auth.jwt-unsigned', 'web.auth.jwt-weak-secret'],
+    rules: [
+      'web.auth.jwt-unsigned',
+      'web.auth.jwt-weak-secret',
+      'web.auth.session-cookie-forgeable',
+      'web.auth.cookie-weak-secret',
+    ],
     summary:
-      'Anyone can write a token the app takes for its own: an unsigned one, or one signed with a key anyone can guess.',
+      'Anyone can write a token the app takes for its own: an unsigned one, or one (a JSON Web Token, a session cookie) signed with a key anyone can guess.',
     steps: [
       {
         title: 'Sign with a random key of 32 bytes or more, or an asymmetric key, kept out of the source',
         detail:
-          'openssl rand -base64 48 for HS256; or RS256/ES256/EdDSA with a private key. Rotate the key: every token signed with the old one must then be refused.',
+          "openssl rand -base64 48 for HS256 and for session secrets (express-session's secret, cookie-session's and Koa's keys, Flask's SECRET_KEY), read from the environment; or RS256/ES256/EdDSA with a private key for tokens. Rotate the key: every token signed with the old one must then be refused.",
       },
       {
         title: 'Verify every token with a fixed list of algorithms that never holds "none"',

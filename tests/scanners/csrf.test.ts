@@ -6,14 +6,18 @@
 // lists in tests/fixtures/web/api-docs-apps.ts were written from the apps' configuration before the scanner
 // ran. The Express app's account page also posts JSON that its parser takes as text/plain: with intrusive
 // checks allowed, the rendered scans send it as another site's page could (web.csrf.json-simple-request),
-// found without a token and silent with csrf-sync. Measured on these two rules only.
+// found without a token and silent with csrf-sync. A second framework for that proof: the Flask tutorial's
+// app (tests/fixtures/web/flask-session.ts), whose preferences API reads any body as JSON
+// (get_json(force=True)), found; silent when it reads only application/json (Flask's default). Measured on
+// these two rules only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { Finding } from '../../shared/findings.ts';
 import type { TargetLogin } from '../../shared/target-login.ts';
-import { chromium } from '../fixtures/debian-packages.ts';
+import { chromium, debian } from '../fixtures/debian-packages.ts';
 import { apiDocsApp, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
+import { startFlaskSession } from '../fixtures/web/flask-session.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
@@ -22,7 +26,9 @@ const rule = 'web.csrf.missing-token';
 /** The intrusive proof on JSON endpoints (write/json-csrf.ts): measured where the scan may run it. */
 const jsonRule = 'web.csrf.json-simple-request';
 
-const logins: Record<'expressAccount' | 'fastifyAccount', (target: string) => TargetLogin> = {
+type App = 'expressAccount' | 'fastifyAccount' | 'flask';
+
+const logins: Record<App, (target: string) => TargetLogin> = {
   expressAccount: (target) => ({
     kind: 'form',
     login_url: `${target}/login`,
@@ -41,11 +47,26 @@ const logins: Record<'expressAccount' | 'fastifyAccount', (target: string) => Ta
     password: 'correct horse battery staple',
     logged_in_marker: 'Signed in as',
   }),
+  flask: (target) => ({
+    kind: 'form',
+    login_url: `${target}/auth/login`,
+    username_field: 'username',
+    password_field: 'password',
+    username: 'owner',
+    password: 'correct horse battery staple',
+    logged_in_marker: 'Log Out',
+  }),
 };
+
+const start = (app: App, mode: string): Promise<RunningFixture> =>
+  app === 'flask'
+    ? startFlaskSession(mode === 'plain' ? 'tutorial' : 'configured')
+    : startApiDocsApp(app, { args: [mode] });
+const installed = (app: App) => (app === 'flask' ? debian('python3-flask') : apiDocsApp(app));
 
 interface Suite {
   name: string;
-  app: 'expressAccount' | 'fastifyAccount';
+  app: App;
   mode: string;
   loggedIn: boolean;
   /** Rendered, and logged in, through Chromium instead of plain HTTP. */
@@ -88,19 +109,33 @@ const suites: Suite[] = [
   },
   { name: 'Fastify, SameSite=Lax session (silent)', app: 'fastifyAccount', mode: 'lax', loggedIn: true },
   { name: 'Express, no token, logged out (silent)', app: 'expressAccount', mode: 'plain', loggedIn: false },
+  {
+    name: 'Flask, get_json(force=True), logged in through Chromium, intrusive checks allowed',
+    app: 'flask',
+    mode: 'plain',
+    loggedIn: true,
+    rendered: true,
+    intrusive: true,
+  },
+  {
+    name: 'Flask, get_json(), logged in through Chromium, intrusive checks allowed (silent)',
+    app: 'flask',
+    mode: 'strict',
+    loggedIn: true,
+    rendered: true,
+    intrusive: true,
+  },
 ];
 
 for (const suite of suites) {
-  const needs = suite.rendered
-    ? requires(apiDocsApp(suite.app), chromium())
-    : requires(apiDocsApp(suite.app));
+  const needs = suite.rendered ? requires(installed(suite.app), chromium()) : requires(installed(suite.app));
   describe(`CSRF: ${suite.name}`, needs, () => {
     let fixture: RunningFixture;
     let findings: Finding[];
     let loginStatus: string | undefined;
     const measured: string[] = suite.intrusive && suite.rendered ? [rule, jsonRule] : [rule];
     beforeAll(async () => {
-      fixture = await startApiDocsApp(suite.app, { args: [suite.mode] });
+      fixture = await start(suite.app, suite.mode);
       const result = await runScan('webapp', {
         target: fixture.target,
         mode: 'local',
@@ -129,7 +164,7 @@ for (const suite of suites) {
             ? /carries no anti-forgery token/
             : /Content-Type text\/plain.*without the cookies: HTTP 401/,
         );
-        expect(finding.evidence).toMatch(/(connect\.sid|sessionId) \(no SameSite\)/);
+        expect(finding.evidence).toMatch(/(connect\.sid|sessionId|session) \(no SameSite\)/);
       }
     });
   });

@@ -51,6 +51,7 @@ async function probeUnderRate(fixture: RunningFixture, rateLimit: number) {
       maxParams: 10,
       requestsLeft: 1000,
       sqlKnown: () => false,
+      verboseKnown: () => false,
       onFinding: (f) => findings.push(f),
       onProgress: () => undefined,
     });

@@ -55,6 +55,8 @@ export async function errorPageFindings(
   directories: URL[],
   endpoints: Endpoint[],
   tick: (done: number, total: number) => void,
+  /** Places already reported (the injection probes' answers showed a trace there): not probed again. */
+  known: (location: string) => boolean = () => false,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   /** Malformed-path disclosures by the directory that showed them. */
@@ -101,6 +103,9 @@ export async function errorPageFindings(
       base.search = '';
       const normal = await client.tryRequest(endpoint.url);
       search: for (const param of endpoint.params.slice(0, 4)) {
+        if (known(`${base.href}?${param}=`)) {
+          continue;
+        }
         for (const value of malformedValues) {
           const others = endpoint.params
             .filter((p) => p !== param)

@@ -4,15 +4,8 @@ import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 
 import type { HttpResponse } from '../core/http-client.ts';
-import {
-  jwtFindings,
-  jwtLimits,
-  siteKeys,
-  tokensIn,
-  tokensOfAnswer,
-  WELL_KNOWN_KEYS,
-  weakKey,
-} from './jwt-tokens.ts';
+import { jwtFindings, jwtLimits, tokensIn, tokensOfAnswer, weakKey } from './jwt-tokens.ts';
+import { maxKeyCandidates, siteKeys, WELL_KNOWN_KEYS } from './well-known-keys.ts';
 
 const claims = { sub: 'owner@example.com', role: 'user' };
 const hs = (key: string | Uint8Array, alg = 'HS256') =>
@@ -31,7 +24,7 @@ const answer = (headers: HttpResponse['headers'], body = ''): HttpResponse => ({
 
 describe('the keys tried', () => {
   it('are a bounded list, with the site name and its variants', () => {
-    expect(WELL_KNOWN_KEYS.length).toBeLessThan(jwtLimits.maxCandidates);
+    expect(WELL_KNOWN_KEYS.length).toBeLessThan(maxKeyCandidates);
     expect(new Set(WELL_KNOWN_KEYS).size).toBe(WELL_KNOWN_KEYS.length);
     expect(siteKeys(['Notes', '127', 'ab'])).toEqual(
       expect.arrayContaining(['notes', 'notes-secret', 'notes_key']),

@@ -8,7 +8,7 @@
 //   tutorial examples, "secret", "changeme", the site's own name and a few variants): a key found so is a
 //   key anyone can sign with. The list is bounded (at most a few hundred candidates), so is the work.
 // Tokens found only in HTML or scripts (a library's example) are not the app's and are never judged.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 
 import { decodeProtectedHeader } from 'jose';
 
@@ -16,200 +16,12 @@ import type { Finding } from '../../../shared/findings.ts';
 import type { HttpResponse } from '../core/http-client.ts';
 import { header } from '../core/http-client.ts';
 import { webappFinding } from './rules.ts';
+import { keyCandidates, keySigning } from './well-known-keys.ts';
 
 /** Distinct tokens judged per scan, the longest token taken, the body read of one answer. */
-export const jwtLimits = { maxTokens: 30, maxTokenChars: 8192, maxBodyChars: 256 * 1024, maxCandidates: 300 };
+export const jwtLimits = { maxTokens: 30, maxTokenChars: 8192, maxBodyChars: 256 * 1024 };
 /** Findings per rule: one cause, shown at a few places. */
 const maxFindingsPerRule = 5;
-
-/** Keys seen in frameworks' defaults, READMEs, tutorials and the wordlists testers start from. */
-export const WELL_KNOWN_KEYS: readonly string[] = [
-  'secret',
-  'Secret',
-  'SECRET',
-  'secretkey',
-  'secret_key',
-  'secret-key',
-  'secretKey',
-  'mysecret',
-  'my_secret',
-  'mysecretkey',
-  'my-secret-key',
-  'my_secret_key',
-  'your-256-bit-secret',
-  'your-384-bit-secret',
-  'your-512-bit-secret',
-  'your_jwt_secret',
-  'your-jwt-secret',
-  'your-secret-key',
-  'your_secret_key',
-  'yoursecret',
-  'jwt',
-  'jwtsecret',
-  'jwt_secret',
-  'jwt-secret',
-  'jwtSecret',
-  'JWT_SECRET',
-  'jwtkey',
-  'jwt_key',
-  'jwt-key',
-  'token',
-  'tokensecret',
-  'token_secret',
-  'auth',
-  'authsecret',
-  'auth_secret',
-  'access',
-  'access_secret',
-  'accesstoken',
-  'refresh_secret',
-  'changeme',
-  'change_me',
-  'change-me',
-  'changethis',
-  'changeit',
-  'CHANGE_ME',
-  'password',
-  'Password',
-  'password1',
-  'Password1',
-  'passw0rd',
-  'P@ssw0rd',
-  'pass',
-  'admin',
-  'administrator',
-  'root',
-  'test',
-  'testing',
-  'test123',
-  'dev',
-  'development',
-  'prod',
-  'production',
-  'default',
-  'example',
-  'sample',
-  'demo',
-  'key',
-  'private',
-  'privatekey',
-  'private_key',
-  'public',
-  'shhhhh',
-  'shhhhhhared-secret',
-  'shared-secret',
-  'sharedsecret',
-  'supersecret',
-  'super_secret',
-  'super-secret',
-  'supersecretkey',
-  'topsecret',
-  'top_secret',
-  'keyboard cat',
-  'keyboardcat',
-  'hello',
-  'helloworld',
-  'hello world',
-  'qwerty',
-  'qwertyuiop',
-  'letmein',
-  'welcome',
-  'abc123',
-  'abcdef',
-  'abcdefg',
-  'abcdefgh',
-  '123',
-  '1234',
-  '12345',
-  '123456',
-  '1234567',
-  '12345678',
-  '123456789',
-  '1234567890',
-  '0123456789',
-  '000000',
-  '111111',
-  'iloveyou',
-  'monkey',
-  'dragon',
-  'master',
-  'session',
-  'session_secret',
-  'cookie',
-  'cookie_secret',
-  'app',
-  'app_secret',
-  'appsecret',
-  'application',
-  'api',
-  'api_secret',
-  'apisecret',
-  'apikey',
-  'api_key',
-  'server',
-  'node',
-  'nodejs',
-  'express',
-  'flask',
-  'django',
-  'laravel',
-  'rails',
-  'spring',
-  'symfony',
-  'ThisIsMySecretKey',
-  'thisismysecret',
-  'this_is_a_secret',
-  'this-is-a-secret',
-  'notasecret',
-  'not-a-secret',
-  'not_so_secret',
-  'null',
-  'undefined',
-  'none',
-  'false',
-  'true',
-  'secret123',
-  'secret1',
-  'secret!',
-  's3cr3t',
-  's3cret',
-  'Secret123',
-  'mySecret',
-  'MySecret',
-  'gsdfgsdfg',
-  'fe1a1915a379f3be5394b64d14794932',
-  'bad_secret',
-  'insecure',
-  'unsafe',
-  'weak',
-  'weaksecret',
-];
-
-/** The site's own name, and the variants of it developers sign with. */
-export function siteKeys(names: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const raw of names) {
-    const name = raw.trim().toLowerCase().slice(0, 40);
-    if (name.length < 3 || /^\d+$/.test(name)) {
-      continue;
-    }
-    for (const variant of [
-      name,
-      `${name}secret`,
-      `${name}-secret`,
-      `${name}_secret`,
-      `${name}key`,
-      `${name}-key`,
-      `${name}_key`,
-      `${name}123`,
-      `${name}-jwt`,
-      `${name}_jwt`,
-    ]) {
-      out.add(variant);
-    }
-  }
-  return [...out];
-}
 
 /** Where a token was seen: the answer or request that carried it, and how. */
 export interface TokenSighting {
@@ -263,15 +75,10 @@ export function weakKey(token: string, alg: string, candidates: readonly string[
   if (!hash || !head || !payload || !signature) {
     return null;
   }
-  const expected = Buffer.from(signature, 'base64url');
   const input = `${head}.${payload}`;
-  for (const key of candidates.slice(0, jwtLimits.maxCandidates)) {
-    const actual = createHmac(hash, key).update(input).digest();
-    if (actual.length === expected.length && timingSafeEqual(actual, expected)) {
-      return key;
-    }
-  }
-  return null;
+  return keySigning(candidates, Buffer.from(signature, 'base64url'), (key) =>
+    createHmac(hash, key).update(input).digest(),
+  );
 }
 
 /** The names of a token's claims (never their values: they may be personal). */
@@ -288,7 +95,7 @@ function claimNames(token: string): string {
 
 /** Findings for the tokens sighted, judged once each; `names` give the site's own keys to try. */
 export function jwtFindings(sightings: readonly TokenSighting[], names: readonly string[]): Finding[] {
-  const candidates = [...new Set([...WELL_KNOWN_KEYS, ...siteKeys(names)])].slice(0, jwtLimits.maxCandidates);
+  const candidates = keyCandidates(names);
   const judged = new Set<string>();
   const filed = new Map<string, Finding>();
   const count = { 'web.auth.jwt-unsigned': 0, 'web.auth.jwt-weak-secret': 0 };

@@ -37,12 +37,16 @@ import { libraryFindings } from './vulnerable-libs.ts';
 import { apiDocsFindings, findApiDocuments } from './api-docs.ts';
 import { csrfFindings, sessionCookiesOf } from './csrf.ts';
 import { jwtFindings, tokensIn, tokensOfAnswer } from './jwt-tokens.ts';
+import type { CookieSighting } from './signed-cookies.ts';
+import { cookiesOfAnswer, signedCookieFindings } from './signed-cookies.ts';
+import { passwordExposureFindings } from './password-exposure.ts';
+import { resetTokenFindings } from './reset-tokens.ts';
 import type { TokenSighting } from './jwt-tokens.ts';
 import type { HtmlForm } from './html.ts';
 import { LOGIN_ATTEMPTS, loginRateLimitFindings, resetRateLimitFindings } from './login-rate-limit.ts';
 import { writeMethodFindings } from './write-methods.ts';
 import { writeChecks } from './write/checks.ts';
-import { uploadPlaces, xmlPlaces, xxeFindings } from './xxe.ts';
+import { uploadPlaces, xmlPlaces, xxeFindings, xxeUnjudgedNote } from './xxe.ts';
 
 export const webappLimits = {
   maxPages: 60,
@@ -134,6 +138,21 @@ function tokenSightings(scan: WebScan): TokenSighting[] {
 }
 
 /** The site's own names, which developers sign with: its host's first label and its start page's title. */
+/** Every cookie the app has set that the scan saw: its answers' Set-Cookie lines, then the session's jar. */
+function cookieSightings(scan: WebScan): CookieSighting[] {
+  const sightings: CookieSighting[] = [];
+  for (const page of scan.pages) {
+    sightings.push(...cookiesOfAnswer(page.response, `the answer of ${placeOf(page.requested ?? page.url)}`));
+  }
+  for (const call of scan.crawled?.apiCalls ?? []) {
+    sightings.push(...cookiesOfAnswer(call.response, `the answer of ${placeOf(call.url)}`));
+  }
+  for (const cookie of scan.crawled?.session?.jar.getCookiesSync(scan.start.href) ?? []) {
+    sightings.push({ name: cookie.key, value: cookie.value, seenIn: "the scan's session" });
+  }
+  return sightings;
+}
+
 function siteNames(scan: WebScan): string[] {
   const names = [scan.start.hostname.split('.')[0] ?? ''];
   const title = /<title[^>]*>([^<]{1,60})</i.exec(scan.pages[0]?.response.body.slice(0, 20_000) ?? '')?.[1];
@@ -318,6 +337,34 @@ export const webappChecks: readonly Check<WebScan>[] = [
       'The JSON Web Tokens the app issues (its cookies, JSON answers and headers, the login\'s among them; the Authorization header and web storage of its pages; the scan\'s session): unsigned ("alg": "none"), or HMAC-signed with one of a few hundred well-known keys or the site\'s name. Nothing is sent.',
     run(scan, { report }) {
       report(jwtFindings(tokenSightings(scan), siteNames(scan)));
+      return Promise.resolve();
+    },
+  },
+  {
+    id: 'web.signed-cookies',
+    phase: 'forms & tokens',
+    share: 1,
+    category: 'passive',
+    rules: ['web.auth.session-cookie-forgeable', 'web.auth.cookie-weak-secret'],
+    summary:
+      "The cookies the app signs (its answers' Set-Cookie lines and the scan session's cookies), by the signing scheme their shape shows: express-session's and cookie-parser's `s:` cookies, Keygrip's `.sig` cookies (cookie-session, Koa), Flask's itsdangerous session. Signed with one of a few hundred well-known keys or the site's name: a session anyone can write when the cookie holds it, a signature that protects nothing otherwise. Nothing is sent.",
+    run(scan, { report }) {
+      report(signedCookieFindings(cookieSightings(scan), siteNames(scan), placeOf(new URL('/', scan.start))));
+      return Promise.resolve();
+    },
+  },
+  {
+    id: 'web.password-exposure',
+    phase: 'forms & tokens',
+    share: 1,
+    category: 'passive',
+    rules: ['web.api.password-hashes'],
+    summary:
+      "Logged in: the JSON the app fetched only in the login session, and the JSON pages the crawl read, carrying accounts' passwords or password hashes (a record naming a person with a password field that holds one; the hash formats named, never a value). Nothing is sent.",
+    run(scan, { report }) {
+      report(
+        passwordExposureFindings(scan.crawled?.apiCalls ?? [], scan.pages, Boolean(scan.crawled?.session)),
+      );
       return Promise.resolve();
     },
   },
@@ -550,14 +597,22 @@ export const webappChecks: readonly Check<WebScan>[] = [
     phase: 'injection',
     share: 20,
     category: 'active',
-    rules: ['web.sqli.boolean', 'web.sqli.time', 'web.path-traversal', 'web.ssti', 'web.command-injection'],
+    rules: [
+      'web.sqli.boolean',
+      'web.sqli.time',
+      'web.path-traversal',
+      'web.ssti',
+      'web.command-injection',
+      'web.error.verbose',
+    ],
     summary:
-      'Differential probes per parameter: blind SQL injection (boolean and time), path traversal, template and command injection.',
+      "Differential probes per parameter (query, form and JSON, any method): blind SQL injection (boolean and time), path traversal, template and command injection; a stack trace a probe's answer shows and the original value's does not.",
     async run(scan, { tick, report, incomplete }) {
       const { skipped, untimed } = await injectionFindings(scan.client, probed(scan), {
         maxParams: webappLimits.maxInjectionParams,
         requestsLeft: webappLimits.maxRequests - scan.client.requests,
         sqlKnown: (location) => scan.found('web.sqli.error', location),
+        verboseKnown: (location) => scan.found('web.error.verbose', location),
         onFinding: (finding) => report([finding]),
         onProgress: tick,
       });
@@ -601,11 +656,17 @@ export const webappChecks: readonly Check<WebScan>[] = [
     rules: ['web.xxe'],
     summary:
       'POSTs a small XML document declaring an external entity that reads /etc/passwd (and, failing that, a parameter entity whose parse error would quote it) to each place the app itself sent XML (ten at most), each beside a control with a harmless internal entity: a passwd line only the probe brings back is XXE. No network entities, no entity expansion.',
-    async run(scan, { tick, signal, report }) {
+    async run(scan, { tick, signal, report, incomplete }) {
       const places = xmlPlaces(scan.start, scan.pages, scan.crawled?.apiCalls ?? []).filter(
         (place) => place.template !== undefined,
       );
-      report(await xxeFindings(scan.client, places, tick, signal));
+      const unjudged: string[] = [];
+      report(
+        await xxeFindings(scan.client, places, tick, signal, (at, why) => unjudged.push(`${at} (${why})`)),
+      );
+      if (unjudged.length > 0) {
+        incomplete(xxeUnjudgedNote(unjudged));
+      }
     },
   },
   {
@@ -618,18 +679,23 @@ export const webappChecks: readonly Check<WebScan>[] = [
     rules: ['web.xxe'],
     summary:
       "Uploads the same XML control and probe as small .xml files to each POST form with a file field, and to up to three upload paths the site's scripts name (no login or password forms), and POSTs them to the places that only answered XML to a GET (ten at most each): a passwd line only the probe brings back is XXE.",
-    async run(scan, { tick, signal, report }) {
+    async run(scan, { tick, signal, report, incomplete }) {
       const answered = xmlPlaces(scan.start, scan.pages, scan.crawled?.apiCalls ?? []).filter(
         (place) => place.template === undefined,
       );
+      const unjudged: string[] = [];
       report(
         await xxeFindings(
           scan.client,
           [...uploadPlaces(scan.start, scan.pages, scan.scripts), ...answered],
           tick,
           signal,
+          (at, why) => unjudged.push(`${at} (${why})`),
         ),
       );
+      if (unjudged.length > 0) {
+        incomplete(xxeUnjudgedNote(unjudged));
+      }
     },
   },
   {
@@ -664,6 +730,22 @@ export const webappChecks: readonly Check<WebScan>[] = [
     },
   },
   {
+    id: 'web.reset-tokens',
+    phase: 'error pages',
+    share: 1,
+    category: 'active',
+    rules: ['web.auth.predictable-reset-token'],
+    summary:
+      "Logged in with a login form: the page a password-reset link opens (a crawled path that reads as one, else ten usual paths), asked without the session for the scan's own account with tokens derived from its name (MD5, SHA-1, SHA-256, base64, hex, the name) and with a random one: a new-password form opened by a derived token and not by the random one is a finding. GET only: nothing is submitted.",
+    async run(scan, { tick, report }) {
+      const login = scan.crawled?.session?.login;
+      if (login?.kind === 'form') {
+        const crawled = knownUrls(scan.pages, scan.endpoints, scan.siteMaps);
+        report(await resetTokenFindings(scan.client, scan.start, crawled, login.username, tick));
+      }
+    },
+  },
+  {
     id: 'web.error-pages',
     phase: 'error pages',
     share: 5,
@@ -672,7 +754,11 @@ export const webappChecks: readonly Check<WebScan>[] = [
     summary:
       'Malformed requests to each directory and endpoint (GET), and a malformed JSON body with POST, PATCH and DELETE to made-up paths: stack traces and internals in the error.',
     async run(scan, { tick, report }) {
-      report(await errorPageFindings(scan.client, directories(scan), scan.endpoints, tick));
+      report(
+        await errorPageFindings(scan.client, directories(scan), scan.endpoints, tick, (location) =>
+          scan.found('web.error.verbose', location),
+        ),
+      );
       report(await methodErrorFindings(scan.client, scan.start, directories(scan), tick));
     },
   },

@@ -110,6 +110,42 @@ export const spaRules = {
     remediation:
       'Replace the signing key with one of 32 random bytes or more (openssl rand -base64 48) kept out of the source, or move to an asymmetric algorithm (RS256, ES256, EdDSA); every token signed with the old key must then be refused.',
   },
+  'web.auth.session-cookie-forgeable': {
+    title: 'Session cookie signed with a well-known key: anyone can write a session',
+    cwe: 'CWE-798',
+    owasp: A02,
+    family: 'secrets',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      "Set the app's secret key to 32 random bytes or more (python -c 'import secrets; print(secrets.token_hex(32))', openssl rand -base64 48), kept out of the source and read from the environment or a secrets store: Flask's SECRET_KEY, cookie-session's and Koa's keys. Every session signed with the old key is then refused; keep sessions server-side where they carry roles.",
+  },
+  'web.auth.cookie-weak-secret': {
+    title: 'The app signs its cookies with a well-known key',
+    cwe: 'CWE-798',
+    owasp: A02,
+    family: 'secrets',
+    cvss: 'CVSS:3.1/AV:N/AC:H/PR:N/UI:R/S:U/C:L/I:L/A:N',
+    remediation:
+      "Set the cookie-signing secret (express-session's and cookie-parser's secret) to 32 random bytes or more (openssl rand -base64 48), kept out of the source and read from the environment or a secrets store; list the old secret after the new one for a while if live sessions must survive the change.",
+  },
+  'web.api.password-hashes': {
+    title: "API answer gives a logged-in user accounts' passwords or password hashes",
+    cwe: 'CWE-200',
+    owasp: A01,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:H/I:N/A:N',
+    remediation:
+      "Never send a password or its hash to a client: select only the fields the page shows (Sequelize attributes, Mongoose select('-password'), a serializer or DTO that leaves the hash out, toJSON that deletes it), and check the caller's role on user-listing endpoints.",
+  },
+  'web.auth.predictable-reset-token': {
+    title: 'Password-reset token computed from the account name',
+    cwe: 'CWE-640',
+    owasp: A07,
+    family: 'access',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:N',
+    remediation:
+      'Make each reset token 32 random bytes or more (crypto.randomBytes, secrets.token_urlsafe), store only its hash with the account and an expiry of an hour or less, accept it once, and look the account up by the token, never by a name the link carries.',
+  },
   'web.auth.token-in-storage': {
     title: 'Session token kept in web storage, readable by any script on the site',
     cwe: 'CWE-922',

@@ -342,16 +342,21 @@ export const xxeLocation = (place: XxePlace) => `POST ${placeKey(place.url)}`;
 /**
  * Each place: the external-entity control and probe, then, when that proved nothing, the
  * parameter-entity ones; at most four documents a place (each answer's same-origin redirect followed
- * once), two places at a time.
+ * once), two places at a time. A document that got no answer is sent once more; a place that still
+ * answers neither control nor probe is not judged (`onUnjudged`), never called clean.
  */
 export async function xxeFindings(
   client: HttpClient,
   places: XxePlace[],
   onProgress: (done: number, total: number) => void,
   signal?: AbortSignal,
+  onUnjudged: (location: string, why: string) => void = () => undefined,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   let done = 0;
+  const answered = async (place: XxePlace, document: string, token: string) =>
+    (await sendDocument(client, place, document, token)) ??
+    (signal?.aborted ? null : await sendDocument(client, place, document, token));
   await forEachLimit(
     places.slice(0, xxeLimits.maxPlaces),
     2,
@@ -363,8 +368,12 @@ export async function xxeFindings(
         }
         // The control first: where the app stores what it parses and shows it afterwards, the probe's
         // file must not be what the control's answer shows.
-        const control = await sendDocument(client, place, document.control, token);
-        const probe = control ? await sendDocument(client, place, document.probe, token) : null;
+        const control = await answered(place, document.control, token);
+        const probe = control ? await answered(place, document.probe, token) : null;
+        if (!control || !probe) {
+          onUnjudged(xxeLocation(place), `the ${control ? 'probe' : 'control'} got no answer, twice`);
+          break;
+        }
         const line = judgeXxe(probe, control);
         if (line && probe) {
           const how = place.upload
@@ -384,4 +393,10 @@ export async function xxeFindings(
     signal ?? client.signal,
   );
   return findings;
+}
+
+/** The partial scan's words for places the XXE check could not judge (five named at most). */
+export function xxeUnjudgedNote(unjudged: readonly string[]): string {
+  const more = unjudged.length > 5 ? `; and ${unjudged.length - 5} more` : '';
+  return `XXE not judged at ${unjudged.length} place(s): ${unjudged.slice(0, 5).join('; ')}${more}`;
 }

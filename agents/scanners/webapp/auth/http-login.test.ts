@@ -35,7 +35,14 @@ describe('form login without a browser', () => {
     expect(looksLoggedIn(page('<p>Welcome</p>'), 'Log out', '/login')).toBe(false);
     expect(looksLoggedIn(page('<p>Welcome</p>'), undefined, '/login')).toBe(true);
     expect(looksLoggedIn(page('<input type="password" name="p">'), undefined, '/login')).toBe(false);
-    expect(looksLoggedIn(page('Log out', 'https://shop.example/login'), 'Log out', '/login')).toBe(false);
+    // The login page still showing its form is a failed login, marker or not; the same address showing
+    // the home page once logged in (a form at "/") is a working one.
+    const form = '<form><input name="u"><input type="password" name="p"></form>';
+    expect(looksLoggedIn(page(`Log out ${form}`, 'https://shop.example/login'), 'Log out', '/login')).toBe(
+      false,
+    );
+    expect(looksLoggedIn(page('hello! Log out', 'https://shop.example/'), 'Log out', '/')).toBe(true);
+    expect(looksLoggedIn(page(form, 'https://shop.example/'), undefined, '/')).toBe(false);
     expect(looksLoggedIn(page('Log out', 'https://shop.example/a', 500), 'Log out', '/login')).toBe(false);
   });
 });

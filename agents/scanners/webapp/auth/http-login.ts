@@ -61,16 +61,21 @@ const matches = (input: FormInput, ref: string) =>
   input.name === ref || (input.id !== '' && input.id === ref);
 const hasPasswordField = (html: string) => /<input[^>]+type\s*=\s*["']?password/i.test(html);
 
-/** Whether a page answered in the session shows a working login. */
+/**
+ * Whether a page answered in the session shows a working login. The login page's own address counts only
+ * while it still shows the password field: some apps answer their home page there once logged in
+ * (express-session's README puts the form at "/").
+ */
 export function looksLoggedIn(
   response: HttpResponse,
   marker: string | undefined,
   loginPath: string | null,
 ): boolean {
-  if (response.status >= 400 || (loginPath && new URL(response.url).pathname === loginPath)) {
+  const password = hasPasswordField(response.body);
+  if (response.status >= 400 || (loginPath && new URL(response.url).pathname === loginPath && password)) {
     return false;
   }
-  return marker ? response.body.includes(marker) : !hasPasswordField(response.body);
+  return marker ? response.body.includes(marker) : !password;
 }
 
 export class HttpLogin implements LoginDriver {

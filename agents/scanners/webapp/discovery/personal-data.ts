@@ -57,8 +57,44 @@ interface PersonRecord {
   emails: string[];
   named: boolean;
   roles: string[];
-  credentials: { field: string; length: number }[];
+  credentials: { field: string; length: number; format: string | null }[];
 }
+
+/** Fields that hold an account's password, plain or hashed. */
+const passwordKeys = new Set([
+  'password',
+  'passwd',
+  'pwd',
+  'passwordhash',
+  'passworddigest',
+  'hashedpassword',
+  'encryptedpassword',
+  'passhash',
+]);
+
+/** A stored password's format, as its shape shows it; null for anything else (plain text, perhaps). */
+export function hashFormat(value: string): string | null {
+  const formats: [string, RegExp][] = [
+    ['bcrypt', /^\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}$/],
+    ['Argon2', /^\$argon2(?:id|i|d)\$/],
+    ['scrypt', /^\$(?:scrypt|7)\$/],
+    ['PBKDF2', /^(?:\$pbkdf2|pbkdf2[_:])/i],
+    ['SHA-crypt', /^\$[56]\$/],
+    ['MD5-crypt', /^\$(?:1|apr1)\$/],
+    ['LDAP', /^\{(?:SSHA|SHA|SMD5|MD5|CRYPT|PBKDF2[\w-]*)\}/i],
+    ['MD5 (hex)', /^[a-f0-9]{32}$/i],
+    ['SHA-1 (hex)', /^[a-f0-9]{40}$/i],
+    ['SHA-256 (hex)', /^[a-f0-9]{64}$/i],
+    ['SHA-512 (hex)', /^[a-f0-9]{128}$/i],
+  ];
+  return formats.find(([, pattern]) => pattern.test(value))?.[0] ?? null;
+}
+
+/** A value that stands in for a password rather than being one: masked, redacted, a placeholder. */
+const placeholder = (value: string) =>
+  /\s/.test(value) ||
+  /^[*•x.#-]+$/i.test(value) ||
+  /^[[<({]?(?:redacted|filtered|hidden|masked|secret|null|undefined)[\]>)}]?$/i.test(value);
 
 function records(value: unknown, out: PersonRecord[], budget = { nodes: 2000 }): PersonRecord[] {
   if (budget.nodes-- <= 0 || value === null || typeof value !== 'object') {
@@ -75,8 +111,13 @@ function records(value: unknown, out: PersonRecord[], budget = { nodes: 2000 }):
       record.emails.push(item);
     } else if (typeof item === 'string' && usernameKeys.has(k) && item !== '') {
       record.named = true;
-    } else if (credentialKeys.has(k) && typeof item === 'string' && item.length >= 8) {
-      record.credentials.push({ field, length: item.length });
+    } else if (
+      (credentialKeys.has(k) || passwordKeys.has(k)) &&
+      typeof item === 'string' &&
+      item.length >= 8 &&
+      !(passwordKeys.has(k) && placeholder(item))
+    ) {
+      record.credentials.push({ field, length: item.length, format: hashFormat(item) });
     } else if (roleKeys.has(k) && roleValue(item)) {
       record.roles.push(roleValue(item)!);
     } else {
@@ -121,4 +162,30 @@ export function personalData(json: unknown): { evidence: string; credentials: bo
     ),
   ];
   return { evidence: parts.filter(Boolean).join('; '), credentials: withCredentials.length > 0 };
+}
+
+/**
+ * Accounts' passwords or password hashes in a JSON answer: records that name a person and carry a password
+ * field whose value is one (no placeholder, no masked value). Redacted: the field, the count and the formats
+ * the values' shapes show (bcrypt, MD5 hex…), never a value. Null when there are none.
+ */
+export function passwordsIn(json: unknown): { evidence: string; accounts: number } | null {
+  const held = records(json, [])
+    .map((person) => person.credentials.filter((c) => passwordKeys.has(key(c.field))))
+    .filter((credentials) => credentials.length > 0);
+  if (held.length === 0) {
+    return null;
+  }
+  const all = held.flat();
+  const fields = [...new Set(all.map((c) => c.field))];
+  const formats = new Map<string, number>();
+  for (const { format } of all) {
+    const name = format ?? 'not a known hash format (plain text?)';
+    formats.set(name, (formats.get(name) ?? 0) + 1);
+  }
+  const shapes = [...formats].map(([name, count]) => `${count} ${name}`).join(', ');
+  return {
+    evidence: `${held.length} account record${held.length === 1 ? '' : 's'} with ${list(fields)} (${shapes}; values not shown)`,
+    accounts: held.length,
+  };
 }

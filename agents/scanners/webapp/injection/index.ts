@@ -4,9 +4,11 @@
 // class: a parameter already proven injectable by the SQL error probe is not probed for SQL again.
 import type { Finding } from '../../../../shared/findings.ts';
 import type { HttpClient } from '../../core/http-client.ts';
+import { findStackTrace } from '../../core/stack-trace.ts';
 import { forEachLimit } from '../../core/pool.ts';
 import type { Endpoint } from '../crawl.ts';
 import { crawledValue, where } from '../parameter-probes.ts';
+import { webappFinding } from '../rules.ts';
 import { carries, urlParamsFirst } from '../url-params.ts';
 import { commandDelay, commandEcho } from './command.ts';
 import type { TimedFinding } from './delay.ts';
@@ -30,6 +32,8 @@ export interface InjectionOptions {
   requestsLeft: number;
   /** Parameters already reported as SQL-injectable (by location). */
   sqlKnown: (location: string) => boolean;
+  /** Places already reported as showing a stack trace (by location). */
+  verboseKnown: (location: string) => boolean;
   onFinding: (finding: Finding) => void;
   onProgress: (done: number, total: number) => void;
 }
@@ -74,6 +78,7 @@ export async function injectionFindings(
   options: InjectionOptions,
 ): Promise<{ skipped: number; untimed: Untimed[] }> {
   const lane = new TimingLane();
+  const traces = { filed: 0 };
   // Timed checks that could not judge their parameter, by location and check: tried again at the end.
   const untimed = new Map<string, { reason: string; again: () => Promise<TimedFinding> }>();
   const wanted = injectionTargets(endpoints, options.maxParams);
@@ -117,6 +122,7 @@ export async function injectionFindings(
         if (!echoed) {
           await timed(commandDelay, 'command');
         }
+        report(await traceShown(probe, options, traces));
       }
       options.onProgress(++done, targets.length);
     },
@@ -147,6 +153,38 @@ export async function injectionFindings(
     skipped: wanted.length - targets.length,
     untimed: [...byLocation].map(([location, reason]) => ({ location, reason })),
   };
+}
+
+/** Stack traces filed per scan from the probes' answers: one handler usually shows them all. */
+const maxTraces = 5;
+
+/**
+ * `web.error.verbose` when a value made the page fail and show a stack trace or debug page: the input
+ * reached code that failed, and the error handler printed the trace. An error answer (4xx, 5xx) with a trace
+ * is one whatever the original value got (a calculator fails on the plain "test" too); a trace in a
+ * successful answer counts only when the original value's answer has none (a page may show one as content).
+ * Any method (a POST form's field too): the answers are the probes' own, no request is added.
+ */
+async function traceShown(
+  probe: ParamProbe,
+  options: InjectionOptions,
+  traces: { filed: number },
+): Promise<Finding | null> {
+  const shown = probe.trace;
+  if (!shown || traces.filed >= maxTraces || options.verboseKnown(probe.location)) {
+    return null;
+  }
+  if (shown.status < 400) {
+    const original = await probe.originalOnce();
+    if (!original || findStackTrace(original.body)) {
+      return null;
+    }
+  }
+  traces.filed += 1;
+  return webappFinding('web.error.verbose', {
+    location: probe.location,
+    evidence: `${probe.param}=${JSON.stringify(shown.value.slice(0, 40))} (an injection probe) answered HTTP ${shown.status}; stack trace or debug page: "${shown.trace}"`,
+  });
 }
 
 /** The partial scan's words for parameters the time-based checks could not judge (five named at most). */

@@ -1,6 +1,7 @@
 // One parameter of one endpoint under test: sends values in it (through the timing lane), observes the
 // answers with reflections removed, and keeps what the checks share (its original value, its baseline).
 import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
+import { findStackTrace } from '../../core/stack-trace.ts';
 import type { Endpoint } from '../crawl.ts';
 import { crawledValue, send, where } from '../parameter-probes.ts';
 import { Baseline, observe } from './compare.ts';
@@ -31,7 +32,23 @@ export class ParamProbe {
   }
 
   request(value: string): Promise<HttpResponse | null> {
-    return this.lane.shared(() => send(this.client, this.endpoint, this.param, value));
+    return this.lane.shared(async () => {
+      const response = await send(this.client, this.endpoint, this.param, value);
+      this.noteTrace(value, response);
+      return response;
+    });
+  }
+
+  /** The first answer (to any value, the original too) that showed a stack trace or debug page (index.ts judges it). */
+  trace: { value: string; status: number; trace: string } | null = null;
+
+  private noteTrace(value: string, response: HttpResponse | null): void {
+    if (this.trace === null && response) {
+      const trace = findStackTrace(response.body);
+      if (trace) {
+        this.trace = { value, status: response.status, trace };
+      }
+    }
   }
 
   async observe(value: string): Promise<Observation | null> {
