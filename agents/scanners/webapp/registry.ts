@@ -260,6 +260,7 @@ export const webappChecks: readonly Check<WebScan>[] = [
         browser: chooseBrowser(scan.options.browser),
         ...(scan.siteMaps ? { seeds: scan.siteMaps.seeds } : {}),
         ...(scan.options.login ? { login: scan.options.login } : {}),
+        allowIntrusive: scan.options.allowIntrusive ?? false,
         signal,
         tick,
       });
@@ -407,7 +408,6 @@ export const webappChecks: readonly Check<WebScan>[] = [
           pages: scan.pages,
           scripts: scan.scripts,
           known: scan.endpoints,
-          loggedIn: Boolean(scan.crawled?.session),
         },
         { maxResources: webappLimits.maxDiscovered },
         tick,

@@ -16,6 +16,7 @@ import type { ApiCall } from './browser/api-calls.ts';
 import { browserLimits } from './browser/chromium.ts';
 import { browserCrawl, routeKey } from './browser/crawl.ts';
 import { domXssFindings } from './browser/dom-xss.ts';
+import { signUpForm } from './browser/form-exercise.ts';
 import type { FormBudget } from './browser/form-exercise.ts';
 import type { BrowserCrawlResult, SessionCheck, StorageItem } from './browser/crawl.ts';
 import { loadStretch } from './browser/load-stretch.ts';
@@ -53,6 +54,8 @@ export interface CrawlInput {
   start: URL;
   limits: CrawlLimits;
   login?: TargetLogin;
+  /** The owner allows intrusive checks: the crawl may send sign-up forms (they create an account). */
+  allowIntrusive?: boolean;
   /** Same-origin URLs the site names without linking (robots.txt, sitemaps), crawled after the start page. */
   seeds?: URL[];
   /** The browser to render with, or the reason there is none. */
@@ -126,15 +129,25 @@ function boundsReport(router: BrowserRouter): CrawlReport['bounds'] {
     : undefined;
 }
 
-/** The logged-out crawl's forms; with a login form configured, never that one (by page or by its fields). */
-function formBudget(limits: CrawlLimits, login: TargetLogin | undefined): FormBudget {
+/**
+ * The logged-out crawl's forms; with a login form configured, never that one (by page or by its fields);
+ * a sign-up only with consent to intrusive checks (it creates an account).
+ */
+function formBudget(
+  limits: CrawlLimits,
+  login: TargetLogin | undefined,
+  allowIntrusive: boolean,
+): FormBudget {
   const loginPage = login?.kind === 'form' ? routeKey(new URL(login.login_url)) : null;
   const loginFields = login?.kind === 'form' ? [login.username_field, login.password_field] : [];
   return {
     left: limits.maxForms,
     perPage: limits.formsPerPage,
     sent: new Set(),
-    skip: (page, form) => routeKey(page) === loginPage || form.keys.some((key) => loginFields.includes(key)),
+    skip: (page, form) =>
+      routeKey(page) === loginPage ||
+      form.keys.some((key) => loginFields.includes(key)) ||
+      (!allowIntrusive && signUpForm(form)),
   };
 }
 
@@ -233,7 +246,7 @@ export async function runCrawl(input: CrawlInput): Promise<CrawlOutcome> {
         onPage: input.tick,
         seeds: scripted.map((p) => p.url),
         skip: (url) => still.has(routeKey(url)),
-        forms: formBudget(limits, login),
+        forms: formBudget(limits, login, input.allowIntrusive ?? false),
       });
       merge(outcome, anonymous, true);
       if (!anonymous.stopped) {

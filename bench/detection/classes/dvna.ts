@@ -2,7 +2,8 @@
 // which nobody on the team configured: our scan logged out, and logged in as a regular user, beside wapiti
 // (logged out; given the session cookie logged in) and sqlmap (given the user search the running app posts).
 // It runs when VIGIL_BENCH_DVNA names a checkout built by bench/detection/dvna-build.sh, on Debian's
-// MariaDB, and is skipped otherwise: it cannot be fetched without the internet.
+// MariaDB (on MySQL's port 3306, inside the bench's private network namespace), and is skipped otherwise:
+// it cannot be fetched without the internet.
 //
 // The planted lists were written from DVNA's source and its own documented solutions (docs/solution/*.md)
 // before our scanner ran on it: each problem a black-box scanner can see, with the line that causes it.
@@ -48,6 +49,9 @@ const loggedOut: PlantedIssue[] = [
   ...headers,
   // Express's X-Powered-By, left on (docs/solution/a6: "X-Powered-By header").
   { rule_id: 'web.disclosure.powered-by', location: '*' },
+  // No NODE_ENV=production: Express's default error handler prints the stack of every error (a6: the
+  // calculator's; also a malformed path's URIError and an upload without a file). One cause, wherever seen.
+  { rule_id: 'web.error.verbose', location: '*' },
   // server.js: session({ secret: 'keyboard cat' }), express-session's README secret (a2: "Insecure Session Secret").
   { rule_id: 'web.auth.cookie-weak-secret', location: '*' },
   // views/common/head.ejs: jQuery 3.2.1 (CVE-2019-11358, CVE-2020-11022/11023), Bootstrap 3.3.7 (CVE-2019-8331).
@@ -73,16 +77,22 @@ const loggedIn: PlantedIssue[] = [
   // No anti-forgery token on the product and account forms (ax: CSRF).
   { rule_id: 'web.csrf.missing-token', location: '/app/modifyproduct' },
   { rule_id: 'web.csrf.missing-token', location: '/app/useredit' },
-  // calc: mathjs.eval throws on a bad equation and Express prints the stack (a6); mathjs 3.10.1's eval runs
-  // code (a9). No rule yet for the second.
-  { rule_id: 'web.error.verbose', location: 'POST /app/calc?eqn=' },
+  // calc: mathjs 3.10.1's eval runs code (a9). No rule yet. (Its stack trace on a bad equation, a6, is
+  // the server-wide error handler's, above.)
   { rule_id: 'web.code-injection', location: 'POST /app/calc?eqn=' },
+  // listUsersAPI's JSON, fetched by the admin page's script: no nosniff, no no-store on a session's answer.
+  { rule_id: 'web.api.nosniff-missing', location: '/app/admin/usersapi' },
+  { rule_id: 'web.api.cache-control-missing', location: '/app/admin/usersapi' },
   // bulkProducts: libxmljs with noent: true; the entity's text shows on /app/products (a4).
   { rule_id: 'web.xxe', location: 'POST /app/bulkproducts' },
   // bulkProductsLegacy: node-serialize's unserialize of the upload (a8). No rule yet.
   { rule_id: 'web.deserialization', location: 'POST /app/bulkproductslegacy' },
   // listUsersAPI: every user's whole record, bcrypt hash included, to any logged-in user (a3, a5).
   { rule_id: 'web.api.password-hashes', location: '/app/admin/usersapi' },
+  // modifyProduct: Sequelize 4's string operator aliases take id[$ne]=x from the query (qs) as an operator,
+  // and another product comes back. Added after our first logged-in scan reported it, checked against
+  // appHandler.js and Sequelize 4's default operatorsAliases (DVNA's docs do not list it).
+  { rule_id: 'web.nosqli', location: '/app/modifyproduct?id=' },
   // userEditSubmit: the account edited is the form's hidden id, not the session's user (a5).
   { rule_id: 'web.auth.idor', location: 'POST /app/useredit?id=' },
   // core/authHandler.js resetPw: the token is md5(login) (a2: "Insecure Reset Password"). Only an account
@@ -94,6 +104,13 @@ const serverWide = new Set([
   ...headers.map((h) => h.rule_id),
   'web.disclosure.powered-by',
   'web.auth.cookie-weak-secret',
+  'web.error.verbose',
+]);
+/** Header problems, counted in a class of their own: the server's and its API answers'. */
+const headerRules = new Set([
+  ...headers.map((h) => h.rule_id),
+  'web.api.nosniff-missing',
+  'web.api.cache-control-missing',
 ]);
 
 /** A finding in the planted lists' terms: server-wide problems at "*", paths without the origin, SQL injection by family. */
@@ -127,8 +144,14 @@ function judge(
 const databaseSeed = `
 CREATE DATABASE dvna;
 CREATE USER 'dvna'@'localhost' IDENTIFIED BY 'dvna-bench-password';
+CREATE USER 'dvna'@'127.0.0.1' IDENTIFIED BY 'dvna-bench-password';
 GRANT ALL ON dvna.* TO 'dvna'@'localhost';
+GRANT ALL ON dvna.* TO 'dvna'@'127.0.0.1';
 `;
+/** DVNA's models/index.js passes its database host but not its port: MySQL's own, in the bench's namespace. */
+const mysqlPort = 3306;
+/** Every request of the set-up has a deadline: a DVNA whose database is unreachable never answers. */
+const setupRequestMs = 15_000;
 
 async function post(
   target: string,
@@ -141,6 +164,7 @@ async function post(
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
     body: new URLSearchParams(form),
     redirect: 'manual',
+    signal: AbortSignal.timeout(setupRequestMs),
   });
 }
 
@@ -156,13 +180,16 @@ async function logIn(target: string, who: { login: string; password: string }): 
 
 /** DVNA on a fresh MariaDB: its two users registered through its own form, the admin made one, two products. */
 async function startDvna(): Promise<RunningFixture> {
-  const db = await startMariaDb(databaseSeed);
+  const db = await startMariaDb(databaseSeed, mysqlPort);
   const child = spawn(node, ['server.js'], {
     cwd: home,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
-      // Sequelize 4 takes a URL's query as the driver's options: mysql2 connects through the socket.
-      DATABASE_URL: `mysql://dvna:dvna-bench-password@localhost/dvna?socketPath=${encodeURIComponent(db.socket)}`,
+      // config/db.js reads these.
+      MYSQL_USER: 'dvna',
+      MYSQL_PASSWORD: 'dvna-bench-password',
+      MYSQL_DATABASE: 'dvna',
+      MYSQL_HOST: '127.0.0.1',
       APP_LISTEN: '127.0.0.1',
       APP_PORT: String(dvnaPort),
     },
@@ -190,7 +217,18 @@ async function startDvna(): Promise<RunningFixture> {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     // Sequelize creates the tables just after the server listens.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const tablesBy = Date.now() + 30_000;
+    while (
+      !(await runAsAdmin(db.socket, 'SELECT 1 FROM dvna.Users, dvna.Products LIMIT 1;').then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      if (Date.now() > tablesBy) {
+        throw new Error("DVNA's tables were not created within 30 s (is its database reachable?)");
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
     for (const who of [admin, regular]) {
       await post(target, '/register', {
         name: who.login === 'admin' ? 'Ada Admin' : 'Ursula User',
@@ -304,8 +342,7 @@ if (!available) {
   console.error('dvna: skipped (set VIGIL_BENCH_DVNA to a checkout built by bench/detection/dvna-build.sh)');
 }
 
-const classOf = (issue: PlantedIssue) =>
-  headers.some((h) => h.rule_id === issue.rule_id) ? 'dvna: headers' : 'dvna';
+const classOf = (issue: PlantedIssue) => (headerRules.has(issue.rule_id) ? 'dvna: headers' : 'dvna');
 
 async function ourScan(fixture: RunningFixture, loggedInAs: boolean) {
   const result = await runScan('webapp', {

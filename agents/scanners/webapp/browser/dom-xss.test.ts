@@ -11,7 +11,7 @@ import { domSinkScript } from './dom-sinks.ts';
 import { domPayloads, routeTargets, withValues } from './dom-xss.ts';
 import { fillScript, listFormsScript } from './form-scripts.ts';
 import { urlParamNames } from './url-params.ts';
-import { riskyForm } from './form-exercise.ts';
+import { riskyForm, signUpForm } from './form-exercise.ts';
 import { initScript, snapshotScript } from './page-scripts.ts';
 
 const response: HttpResponse = {
@@ -126,6 +126,16 @@ describe('page scripts', () => {
     for (const words of ['Log in', 'Search', 'Send feedback', 'Subscribe', 'Register']) {
       expect(riskyForm.test(words), words).toBe(false);
     }
+  });
+
+  it('knows a sign-up (sent only with consent to intrusive checks) by its words or its two password fields', () => {
+    expect(signUpForm({ words: '/register register Submit', names: ['name', 'username', 'email'] })).toBe(
+      true,
+    );
+    expect(signUpForm({ words: 'Create an account', names: ['email'] })).toBe(true);
+    expect(signUpForm({ words: '/account', names: ['email', 'password', 'cpassword'] })).toBe(true);
+    expect(signUpForm({ words: '/login Sign in', names: ['username', 'password'] })).toBe(false);
+    expect(signUpForm({ words: '/search Go', names: ['q'] })).toBe(false);
   });
 });
 

@@ -2,7 +2,8 @@
 // only when a visitor submits something (a login API, a search, a feedback form) are seen and probed like
 // the rest. Bounded and careful: harmless typed values, a few forms per page and per scan, each kind of form
 // once (a search bar on every page is sent once), never a form whose action or button reads like it
-// deletes, pays, orders, resets or logs out, never the scan's own login form.
+// deletes, pays, orders, resets or logs out, never the scan's own login form, and a sign-up only when the
+// owner allows intrusive checks (it creates an account).
 import type { ScanBrowserTab } from '../../../../shared/scan-browser.ts';
 import { isBrowserEnd, within } from './bounded.ts';
 import { fillScript, listFormsScript } from './form-scripts.ts';
@@ -12,6 +13,14 @@ import type { BrowserRouter, Exchange } from './router.ts';
 /** What reads like a form whose sending changes or ends something that matters. */
 export const riskyForm =
   /\b(delete|remove|destroy|drop|erase|wipe|log ?out|sign ?out|unsubscribe|deactivate|cancel|close|pay|payment|checkout|check ?out|orders?|purchase|buy|transfer|withdraw|reset|revoke|ban|block)\b/i;
+
+/**
+ * What reads like a sign-up: sending it creates an account on the target (a write, so only with the
+ * owner's consent to intrusive checks), and may log the browser in as that account.
+ */
+export const signUpForm = (form: Pick<FormFound, 'words' | 'names'>) =>
+  /\b(register|registration|sign ?up|create (?:an )?account|join|enrol+)\b/i.test(form.words) ||
+  form.names.filter((name) => /pass|pwd/i.test(name)).length >= 2;
 
 /** Values a person could have typed; nothing in them is a payload. */
 export const formValues: Record<string, string> = {

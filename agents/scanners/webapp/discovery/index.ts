@@ -35,8 +35,6 @@ export interface DiscoveryInput {
   scripts: { url: URL; body: string }[];
   /** Endpoints the crawl already has. */
   known: Endpoint[];
-  /** The crawl ran logged in: its answers may be the account's own data, and are judged fetched again without it. */
-  loggedIn?: boolean;
 }
 
 export interface Discovery {
@@ -117,11 +115,12 @@ export async function discoverEndpoints(
       .filter((u) => u.origin === start.origin && !crawled.has(u.href) && !unsafePath.test(u.pathname))
       .forEach((u) => queue.size < limits.maxResources && queue.set(u.href, u));
 
-  // Pages the crawl fetched already: their JSON is checked without another request, unless the crawl was
-  // logged in (the account's own profile is no finding): then what the API gives anyone decides.
+  // Pages the crawl fetched already: JSON that gives personal data is fetched once more without any
+  // credential, and what that gives anyone decides. Logged in, the account's own profile is no finding;
+  // logged out, the browser may still hold a session of its own (a sign-up form it sent logs it in).
   for (const page of input.pages) {
     let finding = personalDataFinding(page.url, page.response);
-    if (finding && input.loggedIn) {
+    if (finding) {
       const open = await anonymously(client, page.url);
       finding = open ? personalDataFinding(page.url, open) : null;
     }
