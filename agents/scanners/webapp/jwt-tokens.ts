@@ -58,7 +58,8 @@ export function tokensOfAnswer(response: HttpResponse, location: string): TokenS
   return out;
 }
 
-function safeDecode(text: string): string {
+/** URL-decoded text, or the text as it is when it does not decode (a lone %). */
+export function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

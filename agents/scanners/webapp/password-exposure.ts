@@ -5,14 +5,13 @@
 // fetched only once logged in, and the JSON pages a logged-in crawl read. Redacted: the fields, the count and
 // the formats the values show, never a value.
 import type { Finding } from '../../../shared/findings.ts';
-import { header } from '../core/http-client.ts';
 import type { HttpResponse } from '../core/http-client.ts';
 import type { ApiCall } from './browser/api-calls.ts';
 import type { Page } from './crawl.ts';
 import { passwordsIn } from './discovery/personal-data.ts';
 import { webappFinding } from './rules.ts';
 import { sessionOnly } from './spa/api-headers.ts';
-import { parseJson } from './spa/personal-data.ts';
+import { jsonBody } from './write/marker.ts';
 
 /** Findings per scan: one per place that answered with passwords. */
 const maxFindings = 5;
@@ -21,9 +20,7 @@ const maxBodyChars = 512 * 1024;
 
 function jsonOf(response: HttpResponse): unknown {
   const ok = response.status >= 200 && response.status < 300;
-  const json =
-    /json/i.test(header(response, 'content-type') ?? '') || /^\s*[[{]/.test(response.body.slice(0, 16));
-  return ok && json && response.body.length <= maxBodyChars ? parseJson(response.body) : undefined;
+  return ok && response.body.length <= maxBodyChars ? jsonBody(response) : undefined;
 }
 
 /** `calls` are the app's API calls; `pages` the crawl's, read logged in when `loggedIn`. */

@@ -15,6 +15,7 @@ import { inflateSync } from 'node:zlib';
 
 import type { Finding } from '../../../shared/findings.ts';
 import type { HttpResponse } from '../core/http-client.ts';
+import { safeDecode } from './jwt-tokens.ts';
 import { webappFinding } from './rules.ts';
 import { keyCandidates, keySigning } from './well-known-keys.ts';
 
@@ -55,14 +56,6 @@ const schemeNames: Record<Scheme, string> = {
   keygrip: 'Keygrip (cookie-session, Koa)',
   itsdangerous: "itsdangerous (Flask's session), HMAC-SHA1",
 };
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 /** Whether base64 (or base64url) text, or its zlib-deflated form (Flask's leading "."), is a JSON object. */
 function isJsonObject(encoded: string): boolean {

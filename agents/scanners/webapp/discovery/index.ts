@@ -17,6 +17,7 @@ import { webappFinding } from '../rules.ts';
 import { graphqlFindings } from './graphql.ts';
 import { pathsInScript, unsafePath } from './js-paths.ts';
 import { personalData } from './personal-data.ts';
+import { jsonBody } from '../write/marker.ts';
 
 export const apiPrefixes = [
   '/api/',
@@ -45,20 +46,9 @@ export interface Discovery {
   findings: Finding[];
 }
 
-function json(response: HttpResponse): unknown {
-  if (!/json/i.test(header(response, 'content-type') ?? '') && !/^\s*[[{]/.test(response.body)) {
-    return undefined;
-  }
-  try {
-    return JSON.parse(response.body) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /** `web.api.personal-data` when `response` (a 2xx JSON answer to `url`) gives personal data. */
 export function personalDataFinding(url: URL, response: HttpResponse): Finding | null {
-  const body = response.status >= 200 && response.status < 300 ? json(response) : undefined;
+  const body = response.status >= 200 && response.status < 300 ? jsonBody(response) : undefined;
   const exposed = body === undefined ? null : personalData(body);
   return exposed
     ? webappFinding('web.api.personal-data', {
@@ -78,7 +68,7 @@ async function apiIndexes(client: HttpClient, start: URL): Promise<Map<string, H
   for (const prefix of apiPrefixes) {
     const url = new URL(prefix, start);
     const response = await anonymously(client, url);
-    if (response?.status !== 200 || json(response) === undefined) {
+    if (response?.status !== 200 || jsonBody(response) === undefined) {
       continue;
     }
     const other = await anonymously(
@@ -163,7 +153,7 @@ export async function discoverEndpoints(
     if (finding) {
       findings.push(finding);
     }
-    if (json(response) !== undefined) {
+    if (jsonBody(response) !== undefined) {
       enqueue(pathsInScript(response.body, start));
     }
     if (isHtml(header(response, 'content-type'), response.body)) {

@@ -3,10 +3,10 @@
 // are first screened together among the scan's other requests (which can only make an answer slower, so
 // a fast answer is a sure no, and no answer is timed alone); when three or more different payloads seem
 // delayed twice in a row, the page stalls by itself and is not timed. A payload that did delay is
-// measured alone in the timing lane: D, 0, 2D, 0, D. Each delay must show up in full, vanish at zero, grow in proportion (2D takes about
-// twice D's extra time) and repeat (the second D close to the first). D is at least 2 s and at least
-// three times the spread of the page's own answer times (measured again alone when the spread among the
-// scan's other requests is too wide to time).
+// measured alone in the timing lane: D, 0, 2D, 0, D. Each delay must show up in full, vanish at zero,
+// grow in proportion (2D takes about twice D's extra time) and repeat (the second D close to the first).
+// D is at least 2 s and at least three times the spread of the page's own answer times (measured again
+// alone when the spread among the scan's other requests is too wide to time).
 //
 // A real delay always shows up in full, so a sequence fails on an injectable parameter only when the host
 // (or the page) is too unsteady: a zero delay that came back slow, a 2D out of proportion, two Ds far

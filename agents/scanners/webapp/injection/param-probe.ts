@@ -8,6 +8,9 @@ import { Baseline, observe } from './compare.ts';
 import type { Observation } from './compare.ts';
 import type { TimingLane } from './lane.ts';
 
+/** How much of each probe answer is read for a stack trace. */
+const traceReadChars = 64 * 1024;
+
 export class ParamProbe {
   readonly location: string;
   /** The value the crawl saw (a link's query string, the app's JSON body), or a neutral one when none. */
@@ -44,7 +47,8 @@ export class ParamProbe {
 
   private noteTrace(value: string, response: HttpResponse | null): void {
     if (this.trace === null && response) {
-      const trace = findStackTrace(response.body);
+      // Bounded: every probe's answer passes here, and an error page shows its trace near its top.
+      const trace = findStackTrace(response.body.slice(0, traceReadChars));
       if (trace) {
         this.trace = { value, status: response.status, trace };
       }
