@@ -12,7 +12,13 @@ import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { TargetPolicy } from '../target-policy.ts';
-import { HttpClient, HttpProtocolError, HttpTimeoutError, ScanStoppedError } from './http-client.ts';
+import {
+  cookiesSet,
+  HttpClient,
+  HttpProtocolError,
+  HttpTimeoutError,
+  ScanStoppedError,
+} from './http-client.ts';
 import type { HttpClientOptions } from './http-client.ts';
 
 const servers: (net.Server | tls.Server)[] = [];
@@ -327,5 +333,39 @@ describe('HttpClient reads what browsers read', () => {
     const response = await client().request(server.url);
     expect(response.body).toBe('hi');
     expect(response.malformed).toEqual(['both Transfer-Encoding: chunked and Content-Length; chunked read']);
+  });
+});
+
+describe('HttpClient redirects', () => {
+  /** /page redirects to /next with a cookie (the login hop of many apps); /next sets its own. */
+  const redirecting = () =>
+    rawServer((socket, request) =>
+      socket.end(
+        request.startsWith('GET /page ')
+          ? 'HTTP/1.1 302 Found\r\nlocation: /app/next\r\nset-cookie: sid=1; HttpOnly\r\n' +
+              'set-cookie: theme=dark; Path=/\r\nconnection: close\r\ncontent-length: 0\r\n\r\n'
+          : 'HTTP/1.1 200 OK\r\nset-cookie: seen=yes\r\nconnection: close\r\ncontent-length: 2\r\n\r\nok',
+        'latin1',
+      ),
+    );
+
+  it('keeps the cookies each hop set, with the hop they came from, before the answer’s own', async () => {
+    const server = await redirecting();
+    const response = await client().request(server.url, { followRedirects: 'same-origin' });
+    expect(response.url).toBe(server.url.replace('/page', '/app/next'));
+    expect(response.headers['set-cookie']).toEqual(['seen=yes']);
+    expect(cookiesSet(response)).toEqual([
+      { url: server.url, line: 'sid=1; HttpOnly', earlier: true },
+      { url: server.url, line: 'theme=dark; Path=/', earlier: true },
+      { url: response.url, line: 'seen=yes', earlier: false },
+    ]);
+  });
+
+  it('has no hop cookies when it does not follow', async () => {
+    const server = await redirecting();
+    const response = await client().request(server.url);
+    expect(response.status).toBe(302);
+    expect(response.earlierCookies).toBeUndefined();
+    expect(cookiesSet(response).map((c) => c.earlier)).toEqual([false, false]);
   });
 });

@@ -65,6 +65,13 @@ export interface HttpResponse {
   /** Redirect hops followed before this response. */
   redirects: string[];
   /**
+   * Set-Cookie lines other answers on the way to this one carried, each with its URL (a cookie without
+   * Path takes its default path from it): the redirect hops followed before it, and, on a rendered page,
+   * the HTML crawl's answer for the same page it replaced. Absent when there were none. Read the cookies an
+   * answer set through `cookiesSet`, which includes them.
+   */
+  earlierCookies?: { url: string; lines: string[] }[];
+  /**
    * Milliseconds from sending the (last hop's) request, after its rate-limit slot, to the end of its body:
    * what time-based probes measure. Absent on responses this client did not fetch, and on bodies a
    * deadline or a silence cut short (they never ended, so their time says nothing).
@@ -156,6 +163,25 @@ export function header(response: HttpResponse, name: string): string | undefined
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** A Set-Cookie line and the URL whose answer carried it. */
+export interface CookieLine {
+  url: string;
+  line: string;
+  /** Set by an earlier answer (a redirect hop, the HTML crawl's answer), not by this answer itself. */
+  earlier: boolean;
+}
+
+/** Every cookie an answer set: the earlier answers' Set-Cookie lines first, in order, then its own. */
+export function cookiesSet(response: HttpResponse): CookieLine[] {
+  const earlier = (response.earlierCookies ?? []).flatMap(({ url, lines }) =>
+    lines.map((line) => ({ url, line, earlier: true })),
+  );
+  const own = ([] as string[])
+    .concat(response.headers['set-cookie'] ?? [])
+    .map((line) => ({ url: response.url, line, earlier: false }));
+  return [...earlier, ...own];
+}
+
 export class HttpClient {
   requests = 0;
   private readonly agents = {
@@ -193,14 +219,20 @@ export class HttpClient {
   async request(input: string | URL, init: RequestInit = {}): Promise<HttpResponse> {
     let url = new URL(input);
     const redirects: string[] = [];
+    const earlierCookies: { url: string; lines: string[] }[] = [];
     let renewed = false;
     for (;;) {
       const session = this.options.session;
-      let response = { ...(await this.once(url, init)), redirects };
+      const answer = async (): Promise<HttpResponse> => ({
+        ...(await this.once(url, init)),
+        redirects,
+        ...(earlierCookies.length > 0 ? { earlierCookies } : {}),
+      });
+      let response = await answer();
       // A lost session is renewed once per request, and the request sent again in the new session.
       if (session && !init.anonymous && !renewed && (await session.renewed(url, response))) {
         renewed = true;
-        response = { ...(await this.once(url, init)), redirects };
+        response = await answer();
       }
       const location = header(response, 'location');
       const follow = init.followRedirects ?? 'none';
@@ -218,6 +250,10 @@ export class HttpClient {
         return response;
       }
       redirects.push(url.href);
+      const lines = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
+      if (lines.length > 0) {
+        earlierCookies.push({ url: url.href, lines });
+      }
       url = next;
     }
   }

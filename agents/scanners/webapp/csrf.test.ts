@@ -54,14 +54,18 @@ describe('csrfFindings', () => {
      <form action="/search"><input name="q"></form>
      <form method="post" action="/app/usersearch"><input name="login"></form>
      <form method="post" action="/catalogue"><input name="q"><input name="sort"></form>
-     <form method="post" action="https://elsewhere.test/subscribe"><input name="email"></form>`,
+     <form method="post" action="https://elsewhere.test/subscribe"><input name="email"></form>
+     <form method="post" action="/forgotpw"><input name="login"></form>
+     <form method="post" action="/reset-password"><input type="password" name="password"><input type="password" name="cpassword"></form>`,
   );
 
-  it('reports state-changing forms without a token, never login, sign-up, logout, search, GET or foreign forms', () => {
+  it('reports state-changing forms without a token, never login, sign-up, logout, reset-mail, search, GET or foreign forms', () => {
     const found = csrfFindings([account], origin, sid);
     expect(found.map((f) => [f.rule_id, f.location])).toEqual([
       ['web.csrf.missing-token', `${origin}/account/email`],
       ['web.csrf.missing-token', `${origin}/account/password`],
+      // A request for a reset mail acts for nobody; a reset that sets a password does.
+      ['web.csrf.missing-token', `${origin}/reset-password`],
     ]);
     expect(found[0]!.evidence).toContain('POST form on /account (fields: email)');
     expect(found[0]!.evidence).toContain('sid (no SameSite)');
@@ -71,7 +75,7 @@ describe('csrfFindings', () => {
     expect(csrfFindings([account], origin, [{ name: 'sid', sameSite: 'Lax' }])).toEqual([]);
     expect(csrfFindings([account], origin, [{ name: 'sid', sameSite: 'strict' }])).toEqual([]);
     // SameSite=None sends it cross-site like no attribute does.
-    expect(csrfFindings([account], origin, [{ name: 'sid', sameSite: 'None' }])).toHaveLength(2);
+    expect(csrfFindings([account], origin, [{ name: 'sid', sameSite: 'None' }])).toHaveLength(3);
   });
 
   it('is silent without a cookie session, and does not count an anti-forgery cookie as one', () => {

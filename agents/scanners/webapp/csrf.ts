@@ -12,11 +12,12 @@
 // Only an authenticated scan whose session is a cookie can say so: a logged-out visitor's forms act for
 // nobody, and a session carried in an Authorization header is not sent by the browser on its own.
 // Login forms are left alone: a forged login signs the victim into the attacker's account (login CSRF), a
-// real but minor risk that needs a victim to then type secrets into that account; sign-up and logout forms
-// likewise, and POST forms that only read (a search or a filter, by their action or their only fields). JSON
+// real but minor risk that needs a victim to then type secrets into that account; sign-up, logout and
+// password-reset request forms likewise, and POST forms that only read (a search or a filter, by their action or their only fields). JSON
 // endpoints that might take a cross-site simple request (a text/plain body) can only be proven by sending
 // them one, which may change data: that proof is the intrusive check write/json-csrf.ts.
 import type { Finding } from '../../../shared/findings.ts';
+import { cookiesSet } from '../core/http-client.ts';
 import type { ScanSession } from './auth/session.ts';
 import type { Page } from './crawl.ts';
 import type { HtmlForm } from './html.ts';
@@ -39,6 +40,7 @@ const notSession = /csrf|xsrf|^_ga|^_gid|^_pk_|consent|lang|locale|theme|timezon
 /** Forms that act on no one's data once signed in. */
 const loginAction = /log-?in|sign-?in|logon|session|auth/i;
 const signUpOrOut = /regist|sign-?up|join|log-?out|sign-?out|logoff/i;
+const resetRequest = /forgot|reset|recover/i;
 /** Forms that only read: a search or a filter, by their action or by every field they have. */
 const readsOnly = /search|lookup|filter|query/i;
 const readingFields = /^(?:q|query|search|s|term|terms|keywords?|filter|sort|order|page|per_page|lang)$/i;
@@ -70,12 +72,17 @@ export function tokenField(form: HtmlForm): string | null {
   return null;
 }
 
-/** A form a forged request could not misuse for anyone: a login, a sign-up, a logout, a search. */
+/**
+ * A form a forged request could not misuse for anyone: a login, a sign-up, a logout, a search, a request
+ * for a password-reset mail (it goes to the account's owner; a reset that sets a password has a password
+ * field and is judged).
+ */
 function harmless(form: HtmlForm): boolean {
   const path = form.action.pathname;
   const visible = form.fields.filter((f) => !(f in (form.hidden ?? {})));
   if (
     signUpOrOut.test(path) ||
+    (resetRequest.test(path) && (form.passwords?.length ?? 0) === 0) ||
     readsOnly.test(path) ||
     (visible.length > 0 && visible.every((f) => readingFields.test(f)))
   ) {
@@ -170,7 +177,7 @@ export function sessionCookies(
 ): SessionCookie[] {
   const seen = new Map<string, string | null>();
   for (const page of pages) {
-    for (const line of ([] as string[]).concat(page.response.headers['set-cookie'] ?? [])) {
+    for (const { line } of cookiesSet(page.response)) {
       const cookie = sameSiteOf(line);
       seen.set(cookie.name, cookie.sameSite);
     }

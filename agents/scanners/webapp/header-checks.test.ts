@@ -67,4 +67,19 @@ describe('header findings', () => {
     expect(finding?.evidence).toContain('malformed answer: lines end in a bare LF instead of CRLF');
     expect(finding?.evidence).toContain('body cut short (deadline)');
   });
+
+  it('judge the cookies a followed redirect set, named with the hop that set them', () => {
+    const landed = page(
+      'https://shop.test/login',
+      {
+        headers: { 'content-type': 'text/html' },
+        earlierCookies: [{ url: 'https://shop.test/', lines: ['connect.sid=s%3Aabc; Path=/; HttpOnly'] }],
+      },
+      'https://shop.test/',
+    );
+    const sameSite = placeOf([landed], 'web.cookie.samesite-missing');
+    expect(sameSite?.evidence).toContain('connect.sid (set by https://shop.test/)');
+    expect(placeOf([landed], 'web.cookie.secure-missing')?.evidence).toContain('connect.sid');
+    expect(placeOf([landed], 'web.cookie.httponly-missing')).toBeUndefined();
+  });
 });

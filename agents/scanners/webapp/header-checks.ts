@@ -10,7 +10,7 @@
 // (and cannot tell a random path segment from a real one), and whose hash is stored: changing it would
 // re-identify every stored finding.
 import type { Finding } from '../../../shared/findings.ts';
-import { header } from '../core/http-client.ts';
+import { cookiesSet, header } from '../core/http-client.ts';
 import { technologyNote } from './components/technology-note.ts';
 import type { Page } from './crawl.ts';
 import { webappFinding } from './rules.ts';
@@ -110,17 +110,20 @@ function cookieFindings(pages: Page[]): Finding[] {
   const findings: Finding[] = [];
   const reported = new Set<string>();
   for (const page of pages) {
-    const lines = page.response.headers['set-cookie'] ?? [];
     const problems = new Map<WebappRuleId, string[]>();
-    for (const cookie of lines.map(parseSetCookie)) {
+    for (const { line, url, earlier } of cookiesSet(page.response)) {
+      const cookie = parseSetCookie(line);
+      // A cookie an earlier answer set (a redirect hop) is named with the URL that set it.
+      const named =
+        earlier && url !== page.response.url ? `${cookie.name} (set by ${url.slice(0, 200)})` : cookie.name;
       const flag = (rule: WebappRuleId) => {
         if (!reported.has(`${rule}:${cookie.name}`)) {
           reported.add(`${rule}:${cookie.name}`);
-          problems.set(rule, [...(problems.get(rule) ?? []), cookie.name]);
+          problems.set(rule, [...(problems.get(rule) ?? []), named]);
         }
       };
       // Secure only makes sense when the site has HTTPS; plain-HTTP sites get web.transport.cleartext.
-      if (page.url.protocol === 'https:' && !cookie.attributes.has('secure')) {
+      if (url.startsWith('https:') && !cookie.attributes.has('secure')) {
         flag('web.cookie.secure-missing');
       }
       if (!cookie.attributes.has('httponly')) {

@@ -14,7 +14,7 @@ import { decodeProtectedHeader } from 'jose';
 
 import type { Finding } from '../../../shared/findings.ts';
 import type { HttpResponse } from '../core/http-client.ts';
-import { header } from '../core/http-client.ts';
+import { cookiesSet, header } from '../core/http-client.ts';
 import { webappFinding } from './rules.ts';
 import { keyCandidates, keySigning } from './well-known-keys.ts';
 
@@ -43,14 +43,15 @@ export function tokensIn(text: string): string[] {
 export function tokensOfAnswer(response: HttpResponse, location: string): TokenSighting[] {
   const out: TokenSighting[] = [];
   for (const [name, value] of Object.entries(response.headers)) {
-    for (const line of ([] as string[]).concat(value ?? [])) {
-      const text = name === 'set-cookie' ? safeDecode(line.split(';')[0] ?? '') : line;
-      const how =
-        name === 'set-cookie'
-          ? `the cookie ${(line.split('=')[0] ?? '').trim().slice(0, 60)}`
-          : `the ${name} header`;
-      out.push(...tokensIn(text).map((token) => ({ token, location, how })));
+    if (name !== 'set-cookie') {
+      for (const line of ([] as string[]).concat(value ?? [])) {
+        out.push(...tokensIn(line).map((token) => ({ token, location, how: `the ${name} header` })));
+      }
     }
+  }
+  for (const { line } of cookiesSet(response)) {
+    const how = `the cookie ${(line.split('=')[0] ?? '').trim().slice(0, 60)}`;
+    out.push(...tokensIn(safeDecode(line.split(';')[0] ?? '')).map((token) => ({ token, location, how })));
   }
   if (/json/i.test(header(response, 'content-type') ?? '') || /^\s*[[{]/.test(response.body.slice(0, 16))) {
     out.push(...tokensIn(response.body).map((token) => ({ token, location, how: 'the JSON answer' })));

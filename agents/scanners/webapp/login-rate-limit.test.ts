@@ -1,9 +1,22 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { describe, expect, it } from 'vitest';
 
+import type { TargetLogin } from '../../../shared/target-login.ts';
+import { HttpClient } from '../core/http-client.ts';
 import type { HttpResponse } from '../core/http-client.ts';
+import { TargetPolicy } from '../target-policy.ts';
 import { parseHtml } from './html.ts';
 import type { Endpoint } from './crawl.ts';
-import { jsonLogins, jsonResets, loginForms, resetForms, throttleSign } from './login-rate-limit.ts';
+import {
+  jsonLogins,
+  jsonResets,
+  loginForms,
+  ownLoginForms,
+  resetForms,
+  throttleSign,
+} from './login-rate-limit.ts';
 
 const page = new URL('http://shop.test/account/');
 const forms = (html: string) => parseHtml(html, page).forms;
@@ -147,5 +160,46 @@ describe('signs of a limit', () => {
   it('takes a plain refusal for none', () => {
     expect(throttleSign(answer(401, {}, '<p>Wrong e-mail or password.</p>'))).toBeNull();
     expect(throttleSign(answer(200, { 'content-type': 'text/html' }, 'Sign in'))).toBeNull();
+  });
+});
+
+describe("the scan's own login form", () => {
+  const signIn =
+    '<form method="post" action="/session"><input name="user"><input type="password" name="pass"></form>' +
+    '<form method="post" action="/newsletter"><input name="email"></form>';
+
+  it('is read from its login page, without the session, when the crawl did not show it', async () => {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.url} ${req.headers.cookie ?? 'no cookie'}`);
+      res.writeHead(200, { 'content-type': 'text/html' }).end(signIn);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = new HttpClient({ policy: new TargetPolicy('local'), maxRequests: 10 });
+    const login: TargetLogin = {
+      kind: 'form',
+      login_url: `${origin}/session/new`,
+      username_field: 'user',
+      password_field: 'pass',
+      username: 'owner',
+      password: 'secret',
+      logged_in_marker: undefined,
+    };
+    try {
+      const own = await ownLoginForms(client, login, forms('<form method="post" action="/search"></form>'));
+      expect(own.map((f) => `${f.action.pathname} ${f.fields.join(',')}`)).toEqual(['/session user,pass']);
+      expect(seen).toEqual(['/session/new no cookie']);
+      // Already among the crawled forms, or no form login at all: nothing is fetched.
+      expect(await ownLoginForms(client, login, own)).toEqual([]);
+      expect(
+        await ownLoginForms(client, { kind: 'cookie', cookie: 'sid=1', logged_in_marker: undefined }, []),
+      ).toEqual([]);
+      expect(await ownLoginForms(client, undefined, [])).toEqual([]);
+      expect(seen).toHaveLength(1);
+    } finally {
+      client.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -8,14 +8,18 @@
 // Password-reset request forms get the same attempts and the same judgement (resetRateLimitFindings). The
 // JSON logins and resets of single-page apps (the endpoints the app itself posted JSON to, seen by the
 // rendered crawl) are chosen by the same words and fields, and sent the app's own body with the account,
-// password and address replaced.
+// password and address replaced. A logged-in scan tries its own login form too (read from the login page when
+// the crawl did not show it): the registry runs this check last, so that a limit per client address the
+// attempts trip cannot refuse a later renewal of the scan's session.
 import { randomBytes } from 'node:crypto';
 
 import type { Finding } from '../../../shared/findings.ts';
+import type { TargetLogin } from '../../../shared/target-login.ts';
 import type { HttpClient, HttpResponse } from '../core/http-client.ts';
 import { header } from '../core/http-client.ts';
 import type { Endpoint } from './crawl.ts';
 import type { HtmlForm } from './html.ts';
+import { isHtml, parseHtml } from './html.ts';
 import { passwordField } from './parameter-probes.ts';
 import { webappFinding } from './rules.ts';
 import { antiForgeryField } from './csrf.ts';
@@ -215,21 +219,45 @@ function jsonLoginBody(endpoint: Endpoint, user: string, password: string): stri
   return JSON.stringify(body);
 }
 
+/**
+ * The scan's own login form, read from its login page without the session, when no crawled page showed it
+ * (a logged-in crawl does not open the login page again). Only a form with both of the login's fields.
+ */
+export async function ownLoginForms(
+  client: HttpClient,
+  login: TargetLogin | undefined,
+  crawled: readonly HtmlForm[],
+): Promise<HtmlForm[]> {
+  if (login?.kind !== 'form') {
+    return [];
+  }
+  const own = (form: HtmlForm) =>
+    form.fields.includes(login.username_field) && form.fields.includes(login.password_field);
+  if (crawled.some(own)) {
+    return [];
+  }
+  const url = new URL(login.login_url);
+  const page = await client.tryRequest(url, { followRedirects: 'same-origin', anonymous: true });
+  if (!page || page.status >= 400 || !isHtml(header(page, 'content-type'), page.body)) {
+    return [];
+  }
+  return parseHtml(page.body, new URL(page.url)).forms.filter(own);
+}
+
 /** Tries each login (form or JSON) with failed logins; a finding for each that showed no limit at all. */
 export async function loginRateLimitFindings(
   client: HttpClient,
   forms: readonly HtmlForm[],
   endpoints: readonly Endpoint[],
   tick: (done: number, total: number) => void,
-  skip: (form: HtmlForm) => boolean = () => false,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const wrong = () => `wrong-${randomBytes(6).toString('hex')}`;
   const places = oncePerAction(
     [
-      ...loginForms(forms)
-        .filter((form) => !skip(form))
-        .map((form) => attemptPlace({ form }, ({ email }) => formLoginBody(form, email, wrong()))),
+      ...loginForms(forms).map((form) =>
+        attemptPlace({ form }, ({ email }) => formLoginBody(form, email, wrong())),
+      ),
       ...jsonLogins(endpoints).map((endpoint) =>
         attemptPlace({ endpoint }, ({ email }) => jsonLoginBody(endpoint, email, wrong())),
       ),

@@ -42,8 +42,12 @@ import { cookiesOfAnswer, signedCookieFindings } from './signed-cookies.ts';
 import { passwordExposureFindings } from './password-exposure.ts';
 import { resetTokenFindings } from './reset-tokens.ts';
 import type { TokenSighting } from './jwt-tokens.ts';
-import type { HtmlForm } from './html.ts';
-import { LOGIN_ATTEMPTS, loginRateLimitFindings, resetRateLimitFindings } from './login-rate-limit.ts';
+import {
+  LOGIN_ATTEMPTS,
+  loginRateLimitFindings,
+  ownLoginForms,
+  resetRateLimitFindings,
+} from './login-rate-limit.ts';
 import { writeMethodFindings } from './write-methods.ts';
 import { writeChecks } from './write/checks.ts';
 import { uploadPlaces, xmlPlaces, xxeFindings, xxeUnjudgedNote } from './xxe.ts';
@@ -699,23 +703,6 @@ export const webappChecks: readonly Check<WebScan>[] = [
     },
   },
   {
-    id: 'web.login-rate-limit',
-    phase: 'error pages',
-    share: 1,
-    category: 'active',
-    rules: ['web.auth.no-login-rate-limit'],
-    summary: `Each login form or JSON login the app posted to (one password field; three at most): ${LOGIN_ATTEMPTS} failed logins for a made-up account, without the session; no 429, Retry-After or RateLimit header, CAPTCHA or slow-down is a finding.`,
-    async run(scan, { tick, report }) {
-      const login = scan.options.login;
-      const own = (form: HtmlForm) =>
-        login?.kind === 'form' &&
-        form.fields.includes(login.username_field) &&
-        form.fields.includes(login.password_field);
-      const forms = scan.pages.flatMap((page) => page.facts?.forms ?? []);
-      report(await loginRateLimitFindings(scan.client, forms, probed(scan), tick, own));
-    },
-  },
-  {
     id: 'web.reset-rate-limit',
     phase: 'error pages',
     share: 1,
@@ -760,6 +747,27 @@ export const webappChecks: readonly Check<WebScan>[] = [
         ),
       );
       report(await methodErrorFindings(scan.client, scan.start, directories(scan), tick));
+    },
+  },
+  {
+    id: 'web.login-rate-limit',
+    phase: 'error pages',
+    share: 1,
+    category: 'active',
+    rules: ['web.auth.no-login-rate-limit'],
+    summary: `Each login form or JSON login the app posted to (one password field; three at most), the scan's own login form included: ${LOGIN_ATTEMPTS} failed logins for a made-up account, without the session; no 429, Retry-After or RateLimit header, CAPTCHA or slow-down is a finding. Runs last.`,
+    // Last of all checks: a limit per client address that these failed logins trip (express-rate-limit
+    // counts every login, whoever it is for) must not refuse a later check's renewal of the scan's session.
+    async run(scan, { tick, report }) {
+      const forms = scan.pages.flatMap((page) => page.facts?.forms ?? []);
+      report(
+        await loginRateLimitFindings(
+          scan.client,
+          [...forms, ...(await ownLoginForms(scan.client, scan.options.login, forms))],
+          probed(scan),
+          tick,
+        ),
+      );
     },
   },
 ];

@@ -8,7 +8,8 @@ import { ScanBrowserStopped } from '../../../shared/scan-browser.ts';
 import type { ScanBrowser, ScanBrowserCut } from '../../../shared/scan-browser.ts';
 import type { TargetLogin } from '../../../shared/target-login.ts';
 import type { CrawlReport, ScanOptions } from '../core/context.ts';
-import type { HttpClient } from '../core/http-client.ts';
+import { cookiesSet } from '../core/http-client.ts';
+import type { CookieLine, HttpClient, HttpResponse } from '../core/http-client.ts';
 import { BrowserLogin } from './auth/browser-login.ts';
 import { HttpLogin } from './auth/http-login.ts';
 import { ScanSession } from './auth/session.ts';
@@ -82,6 +83,19 @@ const endpointKey = (e: Endpoint) =>
   `${e.method} ${e.url.origin}${e.url.pathname} ${[...e.params].sort().join(',')}`;
 
 /** Rendered pages replace the HTML crawl's view of the same route; the rest of the HTML crawl stays. */
+/** `response` with `lines` (set by other answers for the same page) among its earlier cookies. */
+function withEarlierCookies(response: HttpResponse, lines: readonly CookieLine[]): HttpResponse {
+  const own = new Set(cookiesSet(response).map((c) => c.line));
+  const byUrl = new Map<string, string[]>();
+  for (const { url, line } of lines.filter((c) => !own.has(c.line))) {
+    byUrl.set(url, [...(byUrl.get(url) ?? []), line]);
+  }
+  const added = [...byUrl].map(([url, kept]) => ({ url, lines: kept }));
+  return added.length > 0
+    ? { ...response, earlierCookies: [...added, ...(response.earlierCookies ?? [])] }
+    : response;
+}
+
 function merge(
   into: CrawlOutcome,
   crawled: Pick<BrowserCrawlResult, 'pages' | 'endpoints'> & Partial<BrowserCrawlResult>,
@@ -93,9 +107,21 @@ function merge(
     const asked = new Map(
       into.pages.flatMap((p) => (p.requested ? [[routeKey(p.url), p.requested] as const] : [])),
     );
+    // And the cookies the HTML crawl's answer set: the browser, holding them by then, is not sent them again.
+    const cookies = new Map(
+      into.pages.flatMap((p) => {
+        const lines = cookiesSet(p.response);
+        return lines.length > 0 ? [[routeKey(p.url), lines] as const] : [];
+      }),
+    );
     const pages = crawled.pages.map((p) => {
       const requested = p.requested ?? asked.get(routeKey(p.url));
-      return requested ? { ...p, requested } : p;
+      const earlier = p.facts ? cookies.get(routeKey(p.url)) : undefined;
+      return {
+        ...p,
+        ...(requested ? { requested } : {}),
+        ...(earlier ? { response: withEarlierCookies(p.response, earlier) } : {}),
+      };
     });
     into.pages = [...pages, ...into.pages.filter((p) => !rendered.has(routeKey(p.url)))];
   } else {
@@ -168,6 +194,8 @@ export function stretchedBudgets(limits: CrawlLimits, stretch: number): CrawlLim
     ...limits,
     browserMs: Math.round(limits.browserMs * stretch),
     domXssMs: Math.round(limits.domXssMs * stretch),
+    // The wait for a page's requests to go quiet: its quiet and long-poll thresholds stretch in the router.
+    settleMs: Math.round(limits.settleMs * stretch),
   };
 }
 

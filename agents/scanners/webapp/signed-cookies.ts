@@ -14,6 +14,7 @@ import { createHmac } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 
 import type { Finding } from '../../../shared/findings.ts';
+import { cookiesSet } from '../core/http-client.ts';
 import type { HttpResponse } from '../core/http-client.ts';
 import { safeDecode } from './jwt-tokens.ts';
 import { webappFinding } from './rules.ts';
@@ -32,7 +33,7 @@ export interface CookieSighting {
 /** The cookies an answer sets (its Set-Cookie lines), values as sent. */
 export function cookiesOfAnswer(response: HttpResponse, seenIn: string): CookieSighting[] {
   const out: CookieSighting[] = [];
-  for (const line of ([] as string[]).concat(response.headers['set-cookie'] ?? [])) {
+  for (const { line } of cookiesSet(response)) {
     const pair = line.split(';')[0] ?? '';
     const eq = pair.indexOf('=');
     if (eq > 0) {

@@ -77,6 +77,15 @@ const loggedIn: PlantedIssue[] = [
   // No anti-forgery token on the product and account forms (ax: CSRF).
   { rule_id: 'web.csrf.missing-token', location: '/app/modifyproduct' },
   { rule_id: 'web.csrf.missing-token', location: '/app/useredit' },
+  // Added after a logged-in scan reported them, checked against views/app/*.ejs and appHandler.js: the other
+  // POST forms carry no token either, and a cross-site page can submit each in the session. The two imports
+  // write products; ping, the calculator and the POST search carry the command injection, mathjs's code
+  // execution and the reflected XSS to a victim's session (DVNA's CSRF page names only the two above).
+  { rule_id: 'web.csrf.missing-token', location: '/app/bulkproducts' },
+  { rule_id: 'web.csrf.missing-token', location: '/app/bulkproductslegacy' },
+  { rule_id: 'web.csrf.missing-token', location: '/app/ping' },
+  { rule_id: 'web.csrf.missing-token', location: '/app/calc' },
+  { rule_id: 'web.csrf.missing-token', location: '/app/products' },
   // calc: mathjs 3.10.1's eval runs code (a9). No rule yet. (Its stack trace on a bad equation, a6, is
   // the server-wide error handler's, above.)
   { rule_id: 'web.code-injection', location: 'POST /app/calc?eqn=' },

@@ -1,6 +1,7 @@
 // What the browser router reads, answers and keeps, by kind of request: its limits, and the answers it
 // builds for the page (router.ts uses them for every request a scanned page makes).
 import type { ScanBrowserAnswer, ScanRequestKind } from '../../../../shared/scan-browser.ts';
+import { cookiesSet } from '../../core/http-client.ts';
 import type { HttpResponse } from '../../core/http-client.ts';
 
 const kb = 1024;
@@ -47,8 +48,24 @@ export function readLimit(kind: ScanRequestKind): number {
     : routerLimits.readBytes.other;
 }
 
+/**
+ * RFC 6265 5.1.4: the path a cookie without a Path attribute gets, from the URL that set it. A cookie
+ * set on a redirect hop is handed to the browser with the final answer, so its default path is written out.
+ */
+export function defaultCookiePath(url: string): string {
+  const path = new URL(url).pathname;
+  const last = path.lastIndexOf('/');
+  return last <= 0 ? '/' : path.slice(0, last);
+}
+
+const withPath = (line: string, url: string) =>
+  /;\s*path\s*=/i.test(line) ? line : `${line}; Path=${defaultCookiePath(url)}`;
+
 export function answerOf(response: HttpResponse): ScanBrowserAnswer {
-  const headers: [string, string][] = [];
+  // The cookies the redirect hops set (the client followed them): the browser would have kept them.
+  const headers: [string, string][] = cookiesSet(response)
+    .filter((cookie) => cookie.earlier)
+    .map((cookie): [string, string] => ['set-cookie', withPath(cookie.line, cookie.url)]);
   for (const [name, value] of Object.entries(response.headers)) {
     if (value === undefined || dropResponse.has(name)) {
       continue;
