@@ -194,8 +194,6 @@ export function stretchedBudgets(limits: CrawlLimits, stretch: number): CrawlLim
     ...limits,
     browserMs: Math.round(limits.browserMs * stretch),
     domXssMs: Math.round(limits.domXssMs * stretch),
-    // The wait for a page's requests to go quiet: its quiet and long-poll thresholds stretch in the router.
-    settleMs: Math.round(limits.settleMs * stretch),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   documentBody,
   judgeXxe,
   multipartBody,
+  sampleXml,
   uploadPlaces,
   xmlPlaces,
   xxeDocuments,
@@ -203,9 +204,47 @@ describe('places that take XML', () => {
     expect(body).toBe(
       '--B\r\nContent-Disposition: form-data; name="csrf"\r\n\r\nt0k\r\n' +
         '--B\r\nContent-Disposition: form-data; name="title"\r\n\r\nvigil\r\n' +
-        '--B\r\nContent-Disposition: form-data; name="catalog"; filename="vigil-1.xml"\r\nContent-Type: application/xml\r\n\r\n<a/>\r\n' +
+        '--B\r\nContent-Disposition: form-data; name="catalog"; filename="vigil-1.xml"\r\nContent-Type: text/xml\r\n\r\n<a/>\r\n' +
         '--B--\r\n',
     );
+  });
+});
+
+describe("an import page's sample XML", () => {
+  const sample =
+    '<products>\n  <product>\n    <name>Xbox One</name>\n    <code>23</code>\n' +
+    '    <description>Microsoft’s flagship gaming console</description>\n  </product>\n</products>';
+
+  it('is the template of its upload, from <xmp> as is or escaped in <pre>', () => {
+    const form =
+      '<form method="post" action="/app/bulkproducts" enctype="multipart/form-data"><input type="file" name="products"></form>';
+    for (const shown of [
+      `<h3>Sample XML</h3><pre><xmp>\n${sample}\n</xmp></pre>`,
+      `<pre><code>${sample.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</code></pre>`,
+    ]) {
+      const [place] = uploadPlaces(new URL(origin), [pageOf('/app/bulkproducts', form + shown)]);
+      expect(place?.template).toBe(sample);
+      expect(place?.why).toContain('in the form of the sample XML the page shows');
+      // The import stores its records: the entity goes in the long text only, and the short fields (a
+      // 255-character column, a unique code) get values of their own, different in probe and control.
+      const [external, parameter] = xxeDocuments(place?.template, 't', true);
+      expect(external!.probe).toContain(
+        '<name>vigiltp0</name>\n    <code>vigiltp1</code>\n    <description>&vigil;</description>',
+      );
+      expect(external!.control).toContain('<name>vigiltc0</name>\n    <code>vigiltc1</code>');
+      expect(parameter!.probe).toContain('<code>vigiltq1</code>\n    <description>vigilt</description>');
+      // Sent as a body (an API's own document, not stored), every leaf gets it.
+      expect(xxeDocuments(place?.template, 't')[0]!.probe).toContain(
+        '<name>&vigil;</name>\n    <code>&vigil;</code>\n    <description>&vigil;</description>',
+      );
+    }
+  });
+
+  it('is none when the page shows no whole document', () => {
+    expect(
+      sampleXml('<pre>npm install</pre><code>&lt;products&gt;</code><xmp><a>1</b></xmp>'),
+    ).toBeUndefined();
+    expect(sampleXml(`<xmp><big>${'x'.repeat(9000)}</big></xmp>`)).toBeUndefined();
   });
 });
 

