@@ -26,6 +26,8 @@ beforeAll(async () => {
       res.writeHead(302, { location: 'http://elsewhere.example/' }).end();
     } else if (req.url === '/api/auth/login') {
       res.writeHead(302, { location: '/api/data', 'set-cookie': 'tok=7; HttpOnly' }).end();
+    } else if (req.url === '/api/late') {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 400);
     } else if (req.url === '/api/moved') {
       res.writeHead(301, { location: '/api/data' }).end();
     } else if (req.url === '/api/big') {
@@ -115,6 +117,22 @@ describe('BrowserRouter', () => {
     }
     const away = await router().route(request(`${origin}/away`, { kind: 'document', navigation: true }));
     expect('status' in away && away.body).toContain('Left the scanned site');
+  });
+
+  it('waits for a slow call that sends something, where a GET that slow is taken for a long poll', async () => {
+    for (const [method, recorded] of [
+      ['GET', 0],
+      ['POST', 1],
+    ] as const) {
+      const r = router();
+      const call = r.route(
+        request(`${origin}/api/late`, { method, body: method === 'POST' ? '<a/>' : null }),
+      );
+      // Long polls are 150 ms here; the call takes 400 ms.
+      await r.settled(50, 5000, undefined, 150);
+      expect(r.take().filter((e) => e.request.url.endsWith('/api/late'))).toHaveLength(recorded);
+      await call;
+    }
   });
 
   it('follows redirects of sub-requests on the origin, and refuses those that leave it', async () => {

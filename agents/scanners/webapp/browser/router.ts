@@ -80,8 +80,8 @@ export class BrowserRouter {
   private abandoned = 0;
   private retained = 0;
   private readonly scriptsRead = new Set<string>();
-  /** Start times of the requests in flight. */
-  private readonly inflight = new Set<{ since: number }>();
+  /** Start times of the requests in flight, and whether each may be a long poll (a GET). */
+  private readonly inflight = new Set<{ since: number; poll: boolean }>();
   private lastActivity = Date.now();
   /** The current visit's turns: each page gets its own, so a flood left behind cannot starve the next page. */
   private slots = new Slots(routerLimits.concurrent, routerLimits.queued);
@@ -141,7 +141,7 @@ export class BrowserRouter {
   }
 
   readonly route: ScanBrowserRoute = async (request) => {
-    const entry = { since: Date.now() };
+    const entry = { since: Date.now(), poll: /^(?:GET|HEAD)$/i.test(request.method) };
     this.inflight.add(entry);
     this.lastActivity = entry.since;
     try {
@@ -157,15 +157,17 @@ export class BrowserRouter {
   };
 
   /**
-   * Resolves once no request has started or ended for `quietMs`, or after `maxMs` at most. A request
-   * open longer than `longPollMs` (a long poll, an event stream: socket.io keeps one open all the time)
-   * does not hold the page up.
+   * Resolves once no request has started or ended for `quietMs`, or after `maxMs` at most. A GET open
+   * longer than `longPollMs` (a long poll, an event stream: socket.io keeps one open all the time) does not
+   * hold the page up; any other request does, to the end: it is the app sending something (a form, an XML
+   * or JSON call), and an answer slow on a loaded host or a server answering one request at a time must not
+   * leave it out of the page's calls.
    */
   async settled(quietMs: number, maxMs: number, signal?: AbortSignal, longPollMs = 2000): Promise<void> {
     const until = Date.now() + maxMs;
     while (Date.now() < until && !signal?.aborted && !this.stopped) {
       const now = Date.now();
-      const busy = [...this.inflight].some((entry) => now - entry.since < longPollMs);
+      const busy = [...this.inflight].some((entry) => !entry.poll || now - entry.since < longPollMs);
       if (!busy && now - this.lastActivity >= quietMs) {
         return;
       }
