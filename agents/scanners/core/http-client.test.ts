@@ -131,7 +131,8 @@ describe('HttpClient deadlines', () => {
 
   it('gives a path that dripped past its deadline less patience from then on', async () => {
     const server = await dripping('HTTP/1.1 200 OK\r\n\r\n', 20);
-    const made = client({ timeoutMs: 200, responseTimeoutMs: 2000, impatientMs: 300 });
+    // A silence of 1.5 s, never seen between bytes 20 ms apart even on a busy host (200 ms once was).
+    const made = client({ timeoutMs: 1500, responseTimeoutMs: 3000, impatientMs: 600 });
     const first = await made.request(server.url);
     const second = await made.request(`${server.url}?again=1`);
     expect(first.cutShort).toBe('deadline');
