@@ -245,6 +245,9 @@ describe("an import page's sample XML", () => {
       sampleXml('<pre>npm install</pre><code>&lt;products&gt;</code><xmp><a>1</b></xmp>'),
     ).toBeUndefined();
     expect(sampleXml(`<xmp><big>${'x'.repeat(9000)}</big></xmp>`)).toBeUndefined();
+    // A hostile page: openings that never end, and tags that never close, read in one pass.
+    expect(sampleXml('<pre>&lt;'.repeat(20_000) + '<xmp><a>1</a></xmp>')).toBe('<a>1</a>');
+    expect(sampleXml('<code'.repeat(40_000))).toBeUndefined();
   });
 });
 

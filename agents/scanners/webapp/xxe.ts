@@ -216,29 +216,55 @@ const entities: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"'
  */
 export function sampleXml(html: string): string | undefined {
   const text = html.slice(0, 200_000);
-  const shown = (pattern: RegExp) => [...text.matchAll(pattern)].slice(0, 20).map((m) => m[1]!);
   const candidates = [
-    ...shown(/<xmp\b[^>]*>([\s\S]*?)<\/xmp>/gi),
+    ...contentsOf(text, 'xmp'),
     // Escaped in a block: its own tags (a highlighter's spans) dropped, its text unescaped.
-    ...shown(/<(?:pre|code|textarea)\b[^>]*>([\s\S]*?)<\/(?:pre|code|textarea)>/gi)
+    ...contentsOf(text, 'pre|code|textarea')
       .filter((block) => block.includes('&lt;'))
-      .map((block) => block.replace(/<[^>]*>/g, '')),
+      .map((block) => block.replace(/<[^<>]*>/g, '')),
   ];
   for (const candidate of candidates) {
     const xml = candidate
       .replace(/&(lt|gt|amp|quot|apos|#39);/g, (_, name: string) => entities[name]!)
       .trim();
+    if (!xml.startsWith('<') || xml.length > xxeLimits.maxTemplate) {
+      continue;
+    }
     const root = rootOf(xml.replace(/^<\?xml[\s\S]*?\?>\s*/, ''));
-    if (
-      xml.startsWith('<') &&
-      root &&
-      xml.length <= xxeLimits.maxTemplate &&
-      new RegExp(`</${root.replace(/[.]/g, '\\.')}>$`).test(xml)
-    ) {
+    if (root && xml.endsWith(`</${root}>`)) {
       return xml;
     }
   }
   return undefined;
+}
+
+/**
+ * The contents of the first 20 elements named by `names` (an alternation), in one pass over a hostile
+ * page: each opening tag is read to 500 characters at most, each end found once, a name with no end left
+ * at its first miss, and a content longer than a template could be dropped unread.
+ */
+function contentsOf(text: string, names: string): string[] {
+  const open = new RegExp(`<(${names})\\b[^<>]{0,500}>`, 'gi');
+  const lower = text.toLowerCase();
+  const unended = new Set<string>();
+  const out: string[] = [];
+  for (let match = open.exec(text); match && out.length < 20; match = open.exec(text)) {
+    const name = match[1]!.toLowerCase();
+    if (unended.has(name)) {
+      continue;
+    }
+    const start = match.index + match[0].length;
+    const end = lower.indexOf(`</${name}>`, start);
+    if (end < 0) {
+      unended.add(name);
+      continue;
+    }
+    if (end - start <= 4 * xxeLimits.maxTemplate) {
+      out.push(text.slice(start, end));
+    }
+    open.lastIndex = end;
+  }
+  return out;
 }
 
 /** Sign-in and account forms never get a file from us. */
