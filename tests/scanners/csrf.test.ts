@@ -16,7 +16,7 @@ import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { Finding } from '../../shared/findings.ts';
 import type { TargetLogin } from '../../shared/target-login.ts';
 import { chromium, debian } from '../fixtures/debian-packages.ts';
-import { apiDocsApp, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
+import { apiDocsApp, expressOwnerLogin, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import { startFlaskSession } from '../fixtures/web/flask-session.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { requires } from '../helpers/requirements.ts';
@@ -29,15 +29,7 @@ const jsonRule = 'web.csrf.json-simple-request';
 type App = 'expressAccount' | 'fastifyAccount' | 'flask';
 
 const logins: Record<App, (target: string) => TargetLogin> = {
-  expressAccount: (target) => ({
-    kind: 'form',
-    login_url: `${target}/login`,
-    username_field: 'email',
-    password_field: 'password',
-    username: 'owner@example.com',
-    password: 'correct horse battery staple',
-    logged_in_marker: 'Signed in as',
-  }),
+  expressAccount: (target) => expressOwnerLogin(target, 'Signed in as'),
   fastifyAccount: (target) => ({
     kind: 'form',
     login_url: `${target}/signin`,

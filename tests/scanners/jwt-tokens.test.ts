@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import type { Finding } from '../../shared/findings.ts';
 import type { TargetLogin } from '../../shared/target-login.ts';
-import { apiDocsApp, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
+import { apiDocsApp, expressOwnerLogin, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { requires } from '../helpers/requirements.ts';
 import { measure } from './measure.ts';
@@ -17,15 +17,7 @@ import { measure } from './measure.ts';
 const rules = new Set(['web.auth.jwt-unsigned', 'web.auth.jwt-weak-secret']);
 
 const logins: Record<'expressJwt' | 'koaJwt', (target: string) => TargetLogin> = {
-  expressJwt: (target) => ({
-    kind: 'form',
-    login_url: `${target}/login`,
-    username_field: 'email',
-    password_field: 'password',
-    username: 'owner@example.com',
-    password: 'correct horse battery staple',
-    logged_in_marker: 'Signed in as',
-  }),
+  expressJwt: (target) => expressOwnerLogin(target, 'Signed in as'),
   koaJwt: (target) => ({
     kind: 'form',
     login_url: `${target}/signin`,

@@ -12,9 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScan } from '../../agents/scanners/run-scan.ts';
 import { LOGIN_ATTEMPTS } from '../../agents/scanners/webapp/login-rate-limit.ts';
 import type { Finding } from '../../shared/findings.ts';
-import type { TargetLogin } from '../../shared/target-login.ts';
 import type { ApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
-import { apiDocsApp, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
+import { apiDocsApp, expressOwnerLogin, startApiDocsApp } from '../fixtures/web/api-docs-apps.ts';
 import type { RunningFixture } from '../fixtures/planted.ts';
 import { chromium } from '../fixtures/debian-packages.ts';
 import { requires } from '../helpers/requirements.ts';
@@ -24,20 +23,6 @@ const rules = {
   'web.auth.no-login-rate-limit': `${LOGIN_ATTEMPTS} failed logins in a row for a made-up account`,
   'web.auth.no-reset-rate-limit': `${LOGIN_ATTEMPTS} password-reset requests in a row for a made-up account`,
 } as const;
-
-/**
- * The account both Express apps sign in (express-account.cjs keeps a session and says who is signed in;
- * express-login.cjs does neither).
- */
-const ownLogin = (target: string, marker?: string): TargetLogin => ({
-  kind: 'form',
-  login_url: `${target}/login`,
-  username_field: 'email',
-  password_field: 'password',
-  username: 'owner@example.com',
-  password: 'correct horse battery staple',
-  logged_in_marker: marker,
-});
 
 interface Suite {
   name: string;
@@ -100,7 +85,12 @@ for (const suite of suites) {
         mode: 'local',
         ...(suite.rendered ? {} : { browser: null }),
         ...(suite.loggedIn
-          ? { login: ownLogin(fixture.target, suite.app === 'expressAccount' ? 'Signed in as' : undefined) }
+          ? {
+              login: expressOwnerLogin(
+                fixture.target,
+                suite.app === 'expressAccount' ? 'Signed in as' : undefined,
+              ),
+            }
           : {}),
         allowIntrusive: true,
       });
