@@ -71,6 +71,25 @@ describe('the time-based confirmation', () => {
     ).toBeNull();
   });
 
+  it('does not call an injection clean when its baseline was taken at a busy moment: it times the page alone', async () => {
+    // The three shared answers of the original value all came at a stall (1.5–1.8 s); alone it takes
+    // 100 ms, and b's 2 s delay (2.1 s) is short of the stalled baseline's bar.
+    const shared = [1500, 1800, 1600];
+    const answer = (value: string, n: number, alone: boolean) =>
+      value === 'x' && !alone ? shared[n]! : sleepsThrough('b')(value);
+    expect(await delayEvidence(fakeProbe(answer), payloads)).toHaveProperty('evidence');
+  });
+
+  it('calls a page that always takes longer than the delay clean after timing it alone', async () => {
+    const values: string[] = [];
+    const answer = (value: string, _n: number, alone: boolean) => {
+      values.push(`${value}${alone ? ' alone' : ''}`);
+      return 2500;
+    };
+    expect(await delayEvidence(fakeProbe(answer), payloads)).toBeNull();
+    expect(values.filter((v) => v === 'x alone')).toHaveLength(3);
+  });
+
   it('does not call an injection clean when a busy host spoils a sequence: it runs it once more', async () => {
     // The first zero delay comes back slow (a stall); the second sequence holds.
     const answer = (value: string, n: number) =>

@@ -8,6 +8,12 @@
 // D is at least 2 s and at least three times the spread of the page's own answer times (measured again
 // alone when the spread among the scan's other requests is too wide to time).
 //
+// The baseline's three answers are first taken among the scan's other requests, all at once; at a busy
+// moment all three can be slow, and a real delay answered at a quieter moment then looks like none. A
+// delay of D cannot answer in less than D, so an answer under 0.9 D is a sure no whatever the baseline;
+// an answer above that which the baseline calls undelayed is a no only on a baseline taken alone: the
+// page is timed alone and judged again, once.
+//
 // A real delay always shows up in full, so a sequence fails on an injectable parameter only when the host
 // (or the page) is too unsteady: a zero delay that came back slow, a 2D out of proportion, two Ds far
 // apart. Such a sequence is run once more; when that fails too, the parameter is reported as untimed, not
@@ -38,7 +44,7 @@ const baselineTimeoutMs = 8_000;
 const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
 
 type Timing = { min: number; max: number };
-type Outcome = { evidence: string } | { clean: true } | { unsteady: string };
+type Outcome = { evidence: string } | { clean: true } | { unsteady: string } | { doubtful: true };
 
 const delayFor = (timing: Timing) =>
   1000 * Math.max(minimumDelay, Math.ceil((3 * (timing.max - timing.min)) / 1000));
@@ -86,6 +92,8 @@ export async function delayEvidence(
   const delayed = (t: number | null): t is number =>
     t !== null && t >= timing.min + 0.9 * delay && t >= timing.max + 0.5 * delay;
   const undelayed = (t: number | null) => t !== null && t <= timing.max + 0.3 * delay;
+  // Long enough to hold a real delay, yet undelayed by the baseline: a no only if the baseline was alone.
+  const doubtful = (t: number | null) => !fresh && t !== null && t >= 0.9 * delay && !delayed(t);
   const screen = () =>
     Promise.all(payloads.map((payload) => probe.time(payload.build(probe, seconds), timeoutMs, false)));
   let screened = await screen();
@@ -99,6 +107,9 @@ export async function delayEvidence(
       };
     }
   }
+  if (screened.some(doubtful)) {
+    return delayEvidence(probe, payloads, true);
+  }
   const alone = (payload: DelayPayload, s: number) => probe.time(payload.build(probe, s), timeoutMs, true);
   const late = (t: number | null) => (t === null ? 'no answer' : ms(t));
 
@@ -108,7 +119,7 @@ export async function delayEvidence(
       return { unsteady: `a ${seconds} s delay went unanswered within ${ms(timeoutMs)}` };
     }
     if (!delayed(once)) {
-      return { clean: true };
+      return doubtful(once) ? { doubtful: true } : { clean: true };
     }
     const none = await alone(payload, 0);
     if (!undelayed(none)) {
@@ -166,6 +177,9 @@ export async function delayEvidence(
     }
     if ('evidence' in outcome) {
       return outcome;
+    }
+    if ('doubtful' in outcome) {
+      return delayEvidence(probe, payloads, true);
     }
     if ('unsteady' in outcome) {
       unsteady ??= `${payload.label}: ${outcome.unsteady}`;

@@ -89,7 +89,8 @@ export class ParamProbe {
 
   /**
    * The original value's answer time, fastest and slowest of three requests (once per parameter). Measured
-   * among other requests: that can only widen the range, which makes the timing check stricter.
+   * among other requests: that widens the range, which makes the timing check stricter, or slows all three
+   * at a busy moment, which the timing check notices and answers by timing the page alone.
    */
   timingOnce(timeoutMs: number): Promise<{ min: number; max: number } | null> {
     this.timing ??= (async () => {
