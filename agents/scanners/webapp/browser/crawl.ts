@@ -240,6 +240,7 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
       options.onPage(pages.length, Math.min(limits.maxPages, pages.length + queue.length));
     }
     record(exchanges, depth, false);
+    record(router.takeLate(), depth, false);
     for (const item of view.storage) {
       const itemKey = `${item.area}:${item.key}`;
       if (!storage.has(itemKey) && storage.size < 500) {
@@ -306,6 +307,11 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
       }
       throw error;
     }
+  }
+  // The last page's calls still under way (a slow POST) are waited for, within the settle budget.
+  if (!signal?.aborted && !router.stopped && pages.length > 0) {
+    await router.settled(0, within(deadline, limits.settleMs), signal);
+    record(router.takeLate(), 1, false);
   }
   router.scriptParams.forEach((name) => urlParams.add(name));
   if (router.stopped) {

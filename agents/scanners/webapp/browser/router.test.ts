@@ -135,6 +135,24 @@ describe('BrowserRouter', () => {
     }
   });
 
+  it('keeps a call answered after its page was read apart from the next page, as a late call of the site', async () => {
+    const r = router();
+    const call = r.route(request(`${origin}/api/late`, { method: 'POST', body: '<a/>' }));
+    const page = r.route(request(`${origin}/api/late`, { kind: 'document', navigation: true }));
+    // The settle budget (100 ms) ends before the 400 ms answers: the page is read without them.
+    await r.settled(50, 100);
+    expect(r.take()).toEqual([]);
+    r.startVisit();
+    await Promise.all([call, page]);
+    await r.route(request(`${origin}/api/data`, { kind: 'document', navigation: true }));
+    expect(r.take().map((e) => new URL(e.request.url).pathname)).toEqual(['/api/data']);
+    // The late API call is kept; the late document of a page already read is not.
+    expect(r.takeLate().map((e) => [e.request.method, new URL(e.request.url).pathname])).toEqual([
+      ['POST', '/api/late'],
+    ]);
+    expect(r.takeLate()).toEqual([]);
+  });
+
   it('follows redirects of sub-requests on the origin, and refuses those that leave it', async () => {
     expect(await router().route(request(`${origin}/api/moved`))).toMatchObject({ status: 200 });
     expect(await router().route(request(`${origin}/away`))).toEqual({ refused: 'redirects off the site' });

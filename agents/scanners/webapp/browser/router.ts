@@ -75,13 +75,18 @@ export class BrowserRouter {
 
   private buffer: Exchange[] = [];
   private bufferBytes = 0;
+  /** API calls answered after their page was read (takeLate), and what their bodies hold. */
+  private late: Exchange[] = [];
+  private lateBytes = 0;
+  /** Counts the reads (take): a request that started before the last one belongs to a page already read. */
+  private reads = 0;
   private visitRequests = 0;
   private totalRequests = 0;
   private abandoned = 0;
   private retained = 0;
   private readonly scriptsRead = new Set<string>();
   /** Start times of the requests in flight, and whether each may be a long poll (a GET). */
-  private readonly inflight = new Set<{ since: number; poll: boolean }>();
+  private readonly inflight = new Set<{ since: number; poll: boolean; read: number }>();
   private lastActivity = Date.now();
   /** The current visit's turns: each page gets its own, so a flood left behind cannot starve the next page. */
   private slots = new Slots(routerLimits.concurrent, routerLimits.queued);
@@ -127,6 +132,18 @@ export class BrowserRouter {
     const out = this.buffer;
     this.buffer = [];
     this.bufferBytes = 0;
+    this.reads += 1;
+    return out;
+  }
+
+  /**
+   * The app's API calls answered after the page that sent them was read (slower than the settle budget, or
+   * sent as the tab left): not that page's, nor the next one's, but calls of the site all the same.
+   */
+  takeLate(): Exchange[] {
+    const out = this.late;
+    this.late = [];
+    this.lateBytes = 0;
     return out;
   }
 
@@ -141,13 +158,13 @@ export class BrowserRouter {
   }
 
   readonly route: ScanBrowserRoute = async (request) => {
-    const entry = { since: Date.now(), poll: /^(?:GET|HEAD)$/i.test(request.method) };
+    const entry = { since: Date.now(), poll: /^(?:GET|HEAD)$/i.test(request.method), read: this.reads };
     this.inflight.add(entry);
     this.lastActivity = entry.since;
     try {
       const exchange = await this.exchange(request);
       if (!exchange.unrecorded) {
-        this.record(exchange);
+        this.record(exchange, entry.read < this.reads);
       }
       return exchange.answer;
     } finally {
@@ -175,27 +192,27 @@ export class BrowserRouter {
     }
   }
 
-  /** Keeps what the checks read of an exchange, within the buffer's budget. */
-  private record(exchange: Exchange): void {
-    if (this.buffer.length >= routerLimits.bufferEntries) {
+  /**
+   * Keeps what the checks read of an exchange, within the buffer's budget. One that ended after its page
+   * was read (`late`) is kept apart when it is an answered API call, and not kept otherwise (a document or
+   * a refusal of a page already read is nothing the crawl can use).
+   */
+  private record(exchange: Exchange, late: boolean): void {
+    const response = exchange.response;
+    if (late && (exchange.request.kind !== 'xhr' || !response)) {
+      this.readScript(exchange);
+      return;
+    }
+    if ((late ? this.late : this.buffer).length >= routerLimits.bufferEntries) {
       this.counts.unrecorded += 1;
       return;
     }
-    const response = exchange.response;
     if (!response) {
       this.buffer.push({ request: exchange.request, response: null, refused: exchange.refused! });
       return;
     }
+    this.readScript(exchange);
     const { kind, navigation } = exchange.request;
-    if (kind === 'script' && !this.scriptsRead.has(exchange.request.url) && this.scriptsRead.size < 2000) {
-      // What a script reads is all the crawl wants of it: its body is not kept.
-      this.scriptsRead.add(exchange.request.url);
-      for (const name of urlParamNames(response.body)) {
-        if (this.scriptParams.size < 200) {
-          this.scriptParams.add(name);
-        }
-      }
-    }
     const keep =
       kind === 'xhr'
         ? routerLimits.keepWhole
@@ -207,12 +224,36 @@ export class BrowserRouter {
       body = kind === 'xhr' ? prefix(body, routerLimits.keepPrefix) : '';
       this.counts.trimmed += keep > 0 ? 1 : 0;
     }
-    if (this.bufferBytes + body.length > routerLimits.bufferBytes) {
+    const kept = late ? this.lateBytes : this.bufferBytes;
+    if (kept + body.length > routerLimits.bufferBytes) {
       body = '';
       this.counts.dropped += 1;
     }
-    this.bufferBytes += body.length;
-    this.buffer.push({ ...exchange, response: body === response.body ? response : { ...response, body } });
+    const recorded = { ...exchange, response: body === response.body ? response : { ...response, body } };
+    if (late) {
+      this.lateBytes += body.length;
+      this.late.push(recorded);
+    } else {
+      this.bufferBytes += body.length;
+      this.buffer.push(recorded);
+    }
+  }
+
+  /** What a script reads is all the crawl wants of it (its URL parameters): its body is never kept. */
+  private readScript(exchange: Exchange): void {
+    const response = exchange.response;
+    if (!response) {
+      return;
+    }
+    const url = exchange.request.url;
+    if (exchange.request.kind === 'script' && !this.scriptsRead.has(url) && this.scriptsRead.size < 2000) {
+      this.scriptsRead.add(url);
+      for (const name of urlParamNames(response.body)) {
+        if (this.scriptParams.size < 200) {
+          this.scriptParams.add(name);
+        }
+      }
+    }
   }
 
   private refusal(request: ScanBrowserRequest, reason: string): Answered {
