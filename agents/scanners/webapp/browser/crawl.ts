@@ -186,6 +186,8 @@ export async function browserCrawl(options: BrowserCrawlOptions): Promise<Browse
     }
   };
   const tab = options.tab ?? (await browser.newTab());
+  // Late calls of what ran before the crawl (a login, the DOM XSS probes) are not the crawl's pages' calls.
+  router.takeLate();
   const visited = new Set<string>();
   const visit = async (url: URL, depth: number) => {
     let view: PageSnapshot | null = null;
