@@ -606,11 +606,12 @@ export const webappChecks: readonly Check<WebScan>[] = [
       'web.sqli.time',
       'web.path-traversal',
       'web.ssti',
+      'web.code-injection',
       'web.command-injection',
       'web.error.verbose',
     ],
     summary:
-      "Differential probes per parameter (query, form and JSON, any method): blind SQL injection (boolean and time), path traversal, template and command injection; a stack trace a probe's answer shows and the original value's does not.",
+      "Differential probes per parameter (query, form and JSON, any method): blind SQL injection (boolean and time), path traversal, template, code and command injection; a stack trace a probe's answer shows and the original value's does not.",
     async run(scan, { tick, report, incomplete }) {
       const { skipped, untimed } = await injectionFindings(scan.client, probed(scan), {
         maxParams: webappLimits.maxInjectionParams,

@@ -46,6 +46,15 @@ export const injectionRules = {
     remediation:
       'Never build template source from input: render a fixed template and pass the input to it as a variable (auto-escaped); where users must write templates, use a sandboxed engine.',
   },
+  'web.code-injection': {
+    title: 'Server-side code injection: input runs as code',
+    cwe: 'CWE-94',
+    owasp: A03,
+    family: 'code',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    remediation:
+      'Never pass input to eval, Function, the vm module or an interpreter: parse the value with a grammar that only knows what is expected (numbers and operators for a calculator), or use a maintained expression library at its current release (math.js 3.17 or later) with its defaults; vm and old sandboxes (safe-eval, static-eval, notevil) are not security boundaries.',
+  },
   'web.command-injection': {
     title: 'OS command injection',
     cwe: 'CWE-78',

@@ -7,8 +7,8 @@
 //
 // The planted lists were written from DVNA's source and its own documented solutions (docs/solution/*.md)
 // before our scanner ran on it: each problem a black-box scanner can see, with the line that causes it.
-// Some have no rule of ours yet (node-serialize, mathjs's eval, an id in a form that edits another
-// account): they are planted all the same and count as misses.
+// Some have no rule of ours yet (node-serialize, an id in a form that edits another account): they are
+// planted all the same and count as misses.
 // Header and cookie problems are server-wide: one issue each, at "*", in a class of their own.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -86,7 +86,7 @@ const loggedIn: PlantedIssue[] = [
   { rule_id: 'web.csrf.missing-token', location: '/app/ping' },
   { rule_id: 'web.csrf.missing-token', location: '/app/calc' },
   { rule_id: 'web.csrf.missing-token', location: '/app/products' },
-  // calc: mathjs 3.10.1's eval runs code (a9). No rule yet. (Its stack trace on a bad equation, a6, is
+  // calc: mathjs 3.10.1's eval runs code (a9); web.code-injection since round three. (Its stack trace on a bad equation, a6, is
   // the server-wide error handler's, above.)
   { rule_id: 'web.code-injection', location: 'POST /app/calc?eqn=' },
   // listUsersAPI's JSON, fetched by the admin page's script: no nosniff, no no-store on a session's answer.

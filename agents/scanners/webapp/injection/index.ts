@@ -1,5 +1,5 @@
 // The injection probes on every parameter the crawl and the endpoint discovery found: path traversal,
-// template injection, OS command injection and blind SQL injection (boolean, then time-based), with
+// template and code injection, OS command injection and blind SQL injection (boolean, then time-based), with
 // harmless payloads and a differential check before anything is reported. One finding per parameter and
 // class: a parameter already proven injectable by the SQL error probe is not probed for SQL again.
 import type { Finding } from '../../../../shared/findings.ts';
@@ -10,6 +10,7 @@ import type { Endpoint } from '../crawl.ts';
 import { crawledValue, where } from '../parameter-probes.ts';
 import { webappFinding } from '../rules.ts';
 import { carries, urlParamsFirst } from '../url-params.ts';
+import { codeInjection } from './code-eval.ts';
 import { commandDelay, commandEcho } from './command.ts';
 import type { TimedFinding } from './delay.ts';
 import { TimingLane } from './lane.ts';
@@ -23,7 +24,10 @@ import { pathTraversal } from './traversal.ts';
 const maxRetimed = 6;
 const retimeMs = 60_000;
 
-/** Requests one parameter takes when nothing is found (about 27), with room for one confirmation. */
+/**
+ * Requests one parameter takes when nothing is found (about 32), and a little room for a confirmation; the
+ * scan's request limit bounds what goes past it.
+ */
 export const requestsPerParam = 35;
 
 export interface InjectionOptions {
@@ -108,9 +112,10 @@ export async function injectionFindings(
         };
         const sql = !options.sqlKnown(probe.location);
         // Output-based checks side by side (the lane bounds the requests in flight), then the timed ones.
-        const [, , echoed, boolean] = await Promise.all([
+        const [, , , echoed, boolean] = await Promise.all([
           pathTraversal(probe).then(report),
           templateInjection(probe).then(report),
+          codeInjection(probe).then(report),
           commandEcho(probe),
           sql ? booleanSqlInjection(probe) : null,
         ]);
