@@ -11,7 +11,11 @@ export interface AuthContextValue {
   /** True after the person chose Sign Out (until the next sign-in): protected pages then go to /, not /auth. */
   signedOutByUser: boolean;
   signIn: (values: SignInValues) => Promise<void>;
-  signUp: (values: SignUpValues) => Promise<void>;
+  /**
+   * Creates the account; `signedIn` when the backend confirmed it at once (no e-mail confirmation) and the
+   * session is already set: the public-only routes then send the person on by themselves.
+   */
+  signUp: (values: SignUpValues) => Promise<{ signedIn: boolean }>;
   signOut: () => Promise<void>;
   requestPasswordReset: (email: string) => Promise<void>;
   updatePassword: (password: string) => Promise<void>;

@@ -114,7 +114,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
       },
       async signUp({ email, password, fullName, companyName, industryType }) {
-        const { error } = await (
+        const { data, error } = await (
           await auth()
         ).signUp({
           email,
@@ -127,6 +127,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (error) {
           fail(error);
         }
+        return { signedIn: data.session !== null };
       },
       async signOut() {
         setSignedOutByUser(true);

@@ -27,9 +27,13 @@ export function SignUpForm() {
   const onSubmit = form.handleSubmit(async (values) => {
     setError(null);
     try {
-      await signUp(values);
+      const { signedIn } = await signUp(values);
       toast(TOASTS.accountCreated);
-      await navigate('/auth/verify', { state: { email: values.email } });
+      // Signed in at once (no confirmation e-mail): the auth page's guard has already sent the person on,
+      // and a late move to "Check your e-mail" would take them off the page they reached.
+      if (!signedIn) {
+        await navigate('/auth/verify', { state: { email: values.email } });
+      }
     } catch (caught) {
       setError(authErrorMessage(caught));
     }
