@@ -1,9 +1,11 @@
 // Paths a site names without linking them: robots.txt entries that sound sensitive, and paths in
 // response headers (X-Debug-Token-Link, SourceMap, Link relations, custom X- headers). Each is probed
 // and reported only when anyone can open it (200, not the catch-all page, not a login form).
+import type { Finding } from '../../../shared/findings.ts';
 import { header } from '../core/http-client.ts';
 import type { Page } from './crawl.ts';
 import type { FileProbe } from './file-probe.ts';
+import { webappFinding } from './rules.ts';
 
 const sensitiveWords = new Set(
   'admin administrator administration backup backups bak old private secret secrets confidential config conf configuration setup install installer db database dump dumps sql internal intranet staging stage dev test tmp temp log logs debug phpmyadmin pma adminer manager management console cpanel credentials password passwords keys export exports archive archives hidden staff git svn env'.split(
@@ -34,6 +36,28 @@ export function robotsProbes(disallowed: URL[]): FileProbe[] {
       describe: (body: string) =>
         `robots.txt disallows ${url.pathname}, yet it answers with content (${/<title>([^<]{1,60})/i.exec(body)?.[1]?.trim() ?? 'no title'})`,
     }));
+}
+
+/**
+ * robots.txt entries, whatever their name, whose directory lists its files to anyone (`listed`: the
+ * directories the listing check reported): the entry points at exactly what it means to hide. Entries whose
+ * name sounds sensitive are left to robotsProbes, which opens them whatever they hold.
+ */
+export function robotsListed(disallowed: URL[], listed: Set<string>): Finding[] {
+  return disallowed
+    .filter((url) => !soundsSensitive(url.pathname) && url.pathname !== '/')
+    .flatMap((url) => {
+      const dir = new URL(url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`, url);
+      return listed.has(dir.href)
+        ? [
+            webappFinding('web.robots.sensitive-path', {
+              location: url.href,
+              evidence: `robots.txt disallows ${url.pathname}, yet ${dir.pathname} lists its files to anyone`,
+            }),
+          ]
+        : [];
+    })
+    .slice(0, 20);
 }
 
 /** Headers that never name a hidden path worth probing (or name it in a way we already follow). */

@@ -6,7 +6,7 @@
 // custom 404 pages answering 200 are not files).
 import type { Finding } from '../../../shared/findings.ts';
 import type { HttpClient } from '../core/http-client.ts';
-import { headerPathProbes, headerPaths, robotsProbes } from './advertised-paths.ts';
+import { headerPathProbes, headerPaths, robotsListed, robotsProbes } from './advertised-paths.ts';
 import { backupProbes, dumpOrArchive } from './backup-files.ts';
 import type { Endpoint, Page } from './crawl.ts';
 import { directoriesOf, knownUrls } from './directories.ts';
@@ -88,7 +88,17 @@ const rootProbes: NamedProbe[] = [
   { path: '_profiler/', rule: 'web.exposed.debug', signature: (b) => debugSignature.test(b) },
 ];
 
-const commonDirectories = ['uploads/', 'files/', 'backup/', 'backups/', 'static/', 'images/', 'assets/'];
+// `.well-known/` is every site's (RFC 8615): a listing there shows what the server keeps beside it.
+const commonDirectories = [
+  'uploads/',
+  'files/',
+  'backup/',
+  'backups/',
+  'static/',
+  'images/',
+  'assets/',
+  '.well-known/',
+];
 const backupLikeName = /\.(bak|old|orig|save|backup|bck|tmp|swp|sql|gz|tgz|zip|tar|bz2|rar|7z|dump)$|~$/i;
 
 export interface FileHints {
@@ -175,5 +185,10 @@ export async function exposedFileFindings(
       .map((url) => ({ url, rule: 'web.exposed.backup' as const, signature: dumpOrArchive(url.pathname) })),
   ];
   total = done + probes.length;
-  return [...listings.findings, ...(await runFileProbes(client, oracle, probes, tick))];
+  const listed = new Set(listings.findings.map((finding) => finding.location));
+  return [
+    ...listings.findings,
+    ...robotsListed(siteMaps?.disallowed ?? [], listed),
+    ...(await runFileProbes(client, oracle, probes, tick)),
+  ];
 }
