@@ -64,6 +64,16 @@ const loggedOut: PlantedIssue[] = [
   { rule_id: 'web.open-redirect', location: '/app/redirect?url=' },
 ];
 
+/**
+ * What the logged-out scan (consent to intrusive checks given) found beyond the list above, added after the
+ * scan in round three: its form exercise sends DVNA's sign-up form, which logs the browser in as the new
+ * account, and the admin page's script then fetches the users API. A true problem, reached as anyone can.
+ */
+const loggedOutScan: PlantedIssue[] = [
+  ...loggedOut,
+  { rule_id: 'web.api.nosniff-missing', location: '/app/admin/usersapi' },
+];
+
 /** Logged in as a regular user: every page of the app besides. */
 const loggedIn: PlantedIssue[] = [
   ...loggedOut,
@@ -264,7 +274,7 @@ async function startDvna(): Promise<RunningFixture> {
     await close();
     throw error;
   }
-  return { target, planted: loggedOut, close };
+  return { target, planted: loggedOutScan, close };
 }
 
 async function runAsAdmin(socket: string, sql: string): Promise<void> {
@@ -375,7 +385,7 @@ export const fixtures: DetectionFixture[] = available
         classOf,
         start: startDvna,
         scan: (f) => ourScan(f, false),
-        tools: [wapiti(loggedOut, false)],
+        tools: [wapiti(loggedOutScan, false)],
       },
       {
         name: 'DVNA, logged in as a regular user',

@@ -4,7 +4,7 @@
 // without the internet and is too large to vendor.
 //
 // The planted list is what an unauthenticated scanner can see, each with the line of Juice Shop's source
-// that causes it (29 problems; those with no rule of ours yet count as misses). Two problems are server-wide (`app.use(cors())` and the errorhandler middleware): each is
+// that causes it (30 problems; those with no rule of ours yet count as misses). Two problems are server-wide (`app.use(cors())` and the errorhandler middleware): each is
 // one issue wherever it shows, so their findings are counted once at the location "*"; the search
 // component's DOM XSS is one issue on either route that renders it.
 import { spawn } from 'node:child_process';
@@ -63,6 +63,9 @@ export const juiceShopPlanted: PlantedIssue[] = [
   { rule_id: 'web.directory-listing', location: '/.well-known/' },
   { rule_id: 'web.directory-listing', location: '/encryptionkeys/' },
   { rule_id: 'web.directory-listing', location: '/support/logs/' },
+  // Added after a scan found it (round three): serve-index lists every subdirectory of its mount, as at
+  // /ftp/quarantine/, and /.well-known/ holds csaf/.
+  { rule_id: 'web.directory-listing', location: '/.well-known/csaf/' },
   // server.ts:270 servePublicFiles: /ftp's .bak files refused unless a %2500.md suffix cuts the check.
   { rule_id: 'web.exposed.backup', location: '/ftp/package.json.bak' },
   // routes/appConfiguration.ts: the whole configuration, to anyone. No rule of ours yet.
