@@ -18,6 +18,11 @@ export interface FirstAnswer {
   signature: string;
   /** The answer in a few printable words, for evidence. */
   summary: string;
+  /**
+   * The greeting came only after our request (a busy host, or a busy scanner): what follows it in the
+   * signature may be the service's answers to that request, so the port is worth a second look.
+   */
+  late?: true;
 }
 
 export interface LookOptions {
@@ -108,7 +113,12 @@ function clearTextSignature(greeting: Buffer, reply: Buffer, port: number): Firs
   const first = greeting.length > 0 ? greeting : reply;
   const known = first.length > 0 ? identifyGreeting(first, port) : null;
   if (known) {
-    return { port, signature: `greeting ${known.banner}`, summary: `${known.name}: ${known.banner}` };
+    return {
+      port,
+      signature: `greeting ${known.banner}`,
+      summary: `${known.name}: ${known.banner}`,
+      ...(greeting.length > 0 ? {} : { late: true as const }),
+    };
   }
   if (greeting.length > 0) {
     return {

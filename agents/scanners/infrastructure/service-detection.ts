@@ -42,12 +42,16 @@ export interface Detection {
 const LOOKS_AT_ONCE = 128;
 /** Ports examined at once. */
 const EXAMINED_AT_ONCE = 16;
-/** Ports looked at again, at most, when they answered unlike a group. */
-const RELOOKED = 64;
+/**
+ * Ports looked at again, at most, when they answered unlike a group or late: as many as are looked at at
+ * once, the most one stall of a busy host can spoil.
+ */
+const RELOOKED = LOOKS_AT_ONCE;
 
 /**
- * The looks (by index) whose answer joined no group while a group of `alikeFrom` or more answered alike,
- * with the groups' signatures: those ports are worth a second look.
+ * The looks (by index) whose answer joined no group while a group of `alikeFrom` or more answered alike, or
+ * whose greeting came late (many late ones can make a group of their own: a busy moment), with the groups'
+ * signatures: those ports are worth a second look.
  */
 function oddOnesOut(
   looks: readonly FirstAnswer[],
@@ -58,7 +62,8 @@ function oddOnesOut(
     counts.set(signature, (counts.get(signature) ?? 0) + 1);
   }
   const groups = new Set([...counts].filter(([, n]) => n >= alikeFrom).map(([signature]) => signature));
-  const odd = groups.size === 0 ? [] : looks.flatMap((l, i) => (groups.has(l.signature) ? [] : [i]));
+  const odd =
+    groups.size === 0 ? [] : looks.flatMap((l, i) => (groups.has(l.signature) && !l.late ? [] : [i]));
   return { odd, groups };
 }
 
@@ -112,16 +117,16 @@ async function detect(input: DetectionInput, limits: HostLimits, budget: HostBud
       },
       budget.signal,
     );
-    // A port that answered unlike the many beside it may only have been slow to answer (a busy host, or a
-    // busy scanner: a greeting late for its wait): it is looked at once more, waiting twice as long, and
-    // joins the group if it now answers alike.
+    // A port that answered unlike the many beside it, or greeted only after our request, may only have
+    // been slow to answer (a busy host, or a busy scanner): it is looked at once more, waiting twice as
+    // long, and joins the group if it now answers alike, on time.
     const recheck = oddOnesOut(looks, limits.alikeFrom);
     await forEachLimit(
       recheck.odd.slice(0, RELOOKED),
       LOOKS_AT_ONCE,
       async (index) => {
         const again = await look(looks[index]!.port, input.firstByteMs * 2);
-        if (recheck.groups.has(again.signature)) {
+        if (recheck.groups.has(again.signature) && !again.late) {
           looks[index] = again;
         }
         input.count(1);
