@@ -150,6 +150,7 @@ export class Worker {
         .then((v) => {
           state.verdict = v;
           if (v !== 'running' && !abort.signal.aborted) {
+            this.log(`${job.kind} ${job.id}: ${v} at a heartbeat, stopping it`);
             abort.abort(v);
           }
         })

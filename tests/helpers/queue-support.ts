@@ -96,14 +96,27 @@ export interface TargetServer {
   requests: number;
   /** Date.now() of the last request received. */
   lastRequestAt: number;
+  /** The most requests received and not yet answered at once: how many a scan keeps under way. */
+  mostPending: number;
   close(): Promise<void>;
 }
 
 export async function targetServer(): Promise<TargetServer> {
-  const state = { token: null as string | null, vulnerable: true, delayMs: 0, requests: 0, lastRequestAt: 0 };
+  const state = {
+    token: null as string | null,
+    vulnerable: true,
+    delayMs: 0,
+    requests: 0,
+    lastRequestAt: 0,
+    mostPending: 0,
+  };
+  let pending = 0;
   const server = http.createServer((req, res) => {
     state.requests++;
     state.lastRequestAt = Date.now();
+    pending++;
+    state.mostPending = Math.max(state.mostPending, pending);
+    res.once('close', () => pending--);
     const answer = () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       if (path === '/.well-known/vigil-verification.txt' && state.token) {

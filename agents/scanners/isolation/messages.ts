@@ -29,6 +29,8 @@ export type FromChild =
   | { type: 'progress'; progress: ScanProgress }
   | { type: 'finding'; finding: Finding }
   | { type: 'warning'; message: string }
+  /** The scan heard a stop: it starts no new request, and hands back what it found. */
+  | { type: 'stopping'; reason: string }
   /** `peakRssMb`: the scan process's own peak resident memory (its children not included). */
   | { type: 'result'; result: ScanResult; peakRssMb: number }
   | { type: 'error'; name: string; message: string; target?: string; reason?: string };

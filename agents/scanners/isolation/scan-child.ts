@@ -35,6 +35,7 @@ process.on('disconnect', () => {
 process.on('message', (raw: ToChild) => {
   if (raw.type === 'stop') {
     controller.abort(raw.stop);
+    send({ type: 'stopping', reason: raw.stop.reason });
     return;
   }
   if (raw.type !== 'start') {

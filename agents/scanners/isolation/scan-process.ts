@@ -197,6 +197,9 @@ export async function runIsolatedScan(
         case 'warning':
           log(message.message);
           break;
+        case 'stopping':
+          log(`the scan heard the stop (${message.reason}): it starts no new request`);
+          break;
         case 'result':
           // The scan process's own peak, as it hands over: a scan that ended before a sample of its tree
           // came back (under half a second) has a peak too.
