@@ -298,12 +298,13 @@ Header always merge Vary Origin`,
       'web.path-traversal',
       'web.ssti',
       'web.code-injection',
+      'web.deserialization',
       'web.command-injection',
       'web.nosqli',
       'web.xxe',
     ],
     summary:
-      'User input reaches HTML, SQL or NoSQL queries, file paths, templates, shell commands, XML parsers or redirects unchecked; this is fixed in code, not configuration.',
+      'User input reaches HTML, SQL or NoSQL queries, file paths, templates, shell commands, deserializers, XML parsers or redirects unchecked; this is fixed in code, not configuration.',
     steps: [
       { title: 'Use parameterised queries or an ORM for every SQL statement that includes input' },
       {
@@ -319,6 +320,10 @@ Header always merge Vary Origin`,
           "Encode output for its context (HTML, attribute, JavaScript) with the template engine's auto-escaping",
       },
       { title: 'Redirect only to relative paths or an allow-list of hosts' },
+      {
+        title:
+          'Read data from clients with JSON.parse, json.loads or yaml.safe_load, never node-serialize, pickle or a YAML loader that builds arbitrary objects',
+      },
       {
         title:
           'Parse XML from users with external entities and DTD loading off (no LIBXML_NOENT in PHP, lxml resolve_entities=False or defusedxml in Python, disallow-doctype-decl in Java)',

@@ -370,3 +370,32 @@ describe('HttpClient redirects', () => {
     expect(cookiesSet(response).map((c) => c.earlier)).toEqual([false, false]);
   });
 });
+
+describe('HttpClient cookies in a session', () => {
+  /** Echoes the Cookie header the request carried. */
+  const echoingCookie = () =>
+    rawServer((socket, request) => {
+      const cookie = /^cookie: (.*)$/im.exec(request)?.[1]?.trim() ?? '';
+      socket.end(
+        `HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: ${cookie.length}\r\n\r\n${cookie}`,
+        'latin1',
+      );
+    });
+  const session = {
+    headers: () => ({ cookie: 'sid=abc; profile=old' }),
+    refuses: () => null,
+    renewed: () => Promise.resolve(false),
+  };
+
+  it("sends a request's own cookies first, then the session's", async () => {
+    const server = await echoingCookie();
+    const c = client({ session });
+    expect((await c.request(server.url, { headers: { cookie: 'profile=new' } })).body).toBe(
+      'profile=new; sid=abc; profile=old',
+    );
+    expect((await c.request(server.url)).body).toBe('sid=abc; profile=old');
+    expect((await c.request(server.url, { headers: { cookie: 'profile=new' }, anonymous: true })).body).toBe(
+      'profile=new',
+    );
+  });
+});

@@ -182,11 +182,18 @@ export function cookiesSet(response: HttpResponse): CookieLine[] {
   return [...earlier, ...own];
 }
 
+/** Connections a scan keeps open to one origin: no more of its requests than this are ever in flight there. */
+export const maxSocketsPerOrigin = 16;
+
 export class HttpClient {
   requests = 0;
   private readonly agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 16 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 16, rejectUnauthorized: false }),
+    'http:': new http.Agent({ keepAlive: true, maxSockets: maxSocketsPerOrigin }),
+    'https:': new https.Agent({
+      keepAlive: true,
+      maxSockets: maxSocketsPerOrigin,
+      rejectUnauthorized: false,
+    }),
   };
 
   private readonly limiter: RateLimiter | null;
@@ -302,7 +309,17 @@ export class HttpClient {
     const target = await this.options.policy.assertUrl(url);
     const session = this.options.session;
     const credentials = session && !init.anonymous ? session.headers(url) : {};
-    const headers = { 'user-agent': userAgent, accept: '*/*', ...init.headers, ...credentials };
+    const headers: Record<string, string> = {
+      'user-agent': userAgent,
+      accept: '*/*',
+      ...init.headers,
+      ...credentials,
+    };
+    // A request's own cookies (a check sending one back changed) join the session's, first: servers read
+    // the first of two with one name.
+    if (init.headers?.cookie && credentials.cookie) {
+      headers.cookie = `${init.headers.cookie}; ${credentials.cookie}`;
+    }
     // Guard: whatever asks for it (a crawled link, a form, the browser), the session is never ended, and
     // nothing that could destroy the account's data is sent with credentials.
     const refusal = session?.refuses(url, init.method ?? 'GET', headers);

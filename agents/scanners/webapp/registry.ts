@@ -20,7 +20,15 @@ import type { Discovery } from './discovery/index.ts';
 import { errorPageFindings, methodErrorFindings } from './error-pages.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
+import {
+  deserializationFindings,
+  serializedCookies,
+  serializedParams,
+  uploadCarriers,
+} from './deserialization.ts';
+import type { SerialCarrier } from './deserialization.ts';
 import { injectionFindings, untimedNote } from './injection/index.ts';
+import { TimingLane } from './injection/lane.ts';
 import { nosqlFindings } from './injection/nosql.ts';
 import { methodBypassFindings } from './method-bypass.ts';
 import { findPlaces, type Places } from './places.ts';
@@ -700,6 +708,69 @@ export const webappChecks: readonly Check<WebScan>[] = [
       );
       if (unjudged.length > 0) {
         incomplete(xxeUnjudgedNote(unjudged));
+      }
+    },
+  },
+  {
+    id: 'web.deserialization',
+    phase: 'deserialization',
+    share: 2,
+    category: 'active',
+    rules: ['web.deserialization'],
+    summary:
+      "Parameters and cookies the app itself filled with serialized data (JSON, or base64 of JSON or of a Python pickle), ten of each at most, sent back in the same encoding: a node-serialize function whose computed result comes back (returned, or thrown into the error page), or a pickle that calls time.sleep, judged like the blind injections' delays.",
+    async run(scan, { tick, report, incomplete, signal }) {
+      const lane = new TimingLane();
+      const carriers = [
+        ...serializedParams(scan.client, probed(scan), lane),
+        ...serializedCookies(scan.client, scan.pages, lane),
+      ];
+      const untimed = await deserializationFindings(carriers, {
+        intrusive: false,
+        echo: true,
+        onFinding: (finding) => report([finding]),
+        onProgress: tick,
+        signal,
+      });
+      if (untimed.length > 0) {
+        incomplete(untimedNote(untimed, 'deserialization', 'place(s)'));
+      }
+    },
+  },
+  {
+    id: 'web.deserialization-intrusive',
+    phase: 'deserialization',
+    share: 1,
+    // Intrusive: node's busy wait holds the app's only thread for seconds, and an uploaded file may be kept.
+    category: 'intrusive',
+    rules: ['web.deserialization'],
+    summary:
+      'Uploads to each POST form with a file field (ten at most) a JSON file with node-serialize functions (their result returned or thrown, then a busy wait), a pickle and a YAML document that call time.sleep; and the busy wait in the serialized parameters and cookies the first pass found nothing in.',
+    async run(scan, { tick, report, incomplete, signal }) {
+      const lane = new TimingLane();
+      // The first pass tried pickles fully; JSON carriers it found nothing in still lack node's busy wait.
+      const waitable = (carrier: SerialCarrier) =>
+        carrier.format !== 'base64-pickle' && !scan.found('web.deserialization', carrier.probe.location);
+      const echoed = await deserializationFindings(
+        uploadCarriers(scan.client, uploadPlaces(scan.start, scan.pages, scan.scripts), lane),
+        {
+          intrusive: true,
+          echo: true,
+          onFinding: (finding) => report([finding]),
+          onProgress: () => undefined,
+          signal,
+        },
+      );
+      const waited = await deserializationFindings(
+        [
+          ...serializedParams(scan.client, probed(scan), lane),
+          ...serializedCookies(scan.client, scan.pages, lane),
+        ].filter(waitable),
+        { intrusive: true, echo: false, onFinding: (finding) => report([finding]), onProgress: tick, signal },
+      );
+      const untimed = [...echoed, ...waited];
+      if (untimed.length > 0) {
+        incomplete(untimedNote(untimed, 'deserialization', 'place(s)'));
       }
     },
   },

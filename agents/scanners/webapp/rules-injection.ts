@@ -5,6 +5,7 @@ import type { Rule } from '../core/rule.ts';
 const A01 = 'A01:2021 Broken Access Control';
 const A03 = 'A03:2021 Injection';
 const A05 = 'A05:2021 Security Misconfiguration';
+const A08 = 'A08:2021 Software and Data Integrity Failures';
 
 const sqlInjection = (technique: string): Rule => ({
   title: `SQL injection (${technique})`,
@@ -54,6 +55,15 @@ export const injectionRules = {
     cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
     remediation:
       'Never pass input to eval, Function, the vm module or an interpreter: parse the value with a grammar that only knows what is expected (numbers and operators for a calculator), or use a maintained expression library at its current release (math.js 3.17 or later) with its defaults; vm and old sandboxes (safe-eval, static-eval, notevil) are not security boundaries.',
+  },
+  'web.deserialization': {
+    title: 'Insecure deserialization: data the app is sent runs as code',
+    cwe: 'CWE-502',
+    owasp: A08,
+    family: 'code',
+    cvss: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    remediation:
+      "Never rebuild objects from what a client sends with a deserializer that can run code or make any type: replace node-serialize (unmaintained, it evaluates functions by design) with JSON.parse, Python's pickle and marshal with JSON, and PyYAML's load with safe_load; data that must come back from the client unchanged (a session, a cart) is kept on the server or signed with a key the client never sees, and checked before it is read.",
   },
   'web.command-injection': {
     title: 'OS command injection',

@@ -349,12 +349,16 @@ export function uploadPlaces(
   return [...places.values()].slice(0, xxeLimits.maxPlaces);
 }
 
-/** A multipart/form-data body: the form's own fields at their values (text fields "vigil"), and the file. */
+/**
+ * A multipart/form-data body: the form's own fields at their values (text fields "vigil"), and the file, by
+ * default as browsers send a .xml file (Chromium's and Firefox's own table), which an import may insist on.
+ */
 export function multipartBody(
   upload: NonNullable<XxePlace['upload']>,
   fileName: string,
   content: string,
   boundary: string,
+  contentType = 'text/xml',
 ): string {
   const quote = (text: string) => text.replace(/["\r\n\\]/g, '_');
   const parts: string[] = [];
@@ -372,8 +376,7 @@ export function multipartBody(
   }
   parts.push(
     `Content-Disposition: form-data; name="${quote(upload.field)}"; filename="${quote(fileName)}"\r\n` +
-      // What browsers send for a .xml file (Chromium's and Firefox's own table), which an import may insist on.
-      `Content-Type: text/xml\r\n\r\n${content}`,
+      `Content-Type: ${contentType}\r\n\r\n${content}`,
   );
   return `${parts.map((part) => `--${boundary}\r\n${part}\r\n`).join('')}--${boundary}--\r\n`;
 }

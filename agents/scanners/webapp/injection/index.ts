@@ -192,9 +192,16 @@ async function traceShown(
   });
 }
 
-/** The partial scan's words for parameters the time-based checks could not judge (five named at most). */
-export function untimedNote(untimed: readonly Untimed[]): string {
+/**
+ * The partial scan's words for places a time-based check could not judge (five named at most): `what` was
+ * not judged at so many `of` (parameters, or places).
+ */
+export function untimedNote(
+  untimed: readonly Untimed[],
+  what = 'time-based injection',
+  of = 'parameter(s)',
+): string {
   const named = untimed.slice(0, 5).map((u) => `${u.location} (${u.reason})`);
   const more = untimed.length > named.length ? `; and ${untimed.length - named.length} more` : '';
-  return `time-based injection not judged at ${untimed.length} parameter(s), too unsteady to time: ${named.join('; ')}${more}`;
+  return `${what} not judged at ${untimed.length} ${of}, too unsteady to time: ${named.join('; ')}${more}`;
 }

@@ -1,6 +1,7 @@
-// One parameter of one endpoint under test: sends values in it (through the timing lane), observes the
-// answers with reflections removed, and keeps what the checks share (its original value, its baseline).
-import type { HttpClient, HttpResponse } from '../../core/http-client.ts';
+// One value under test: a parameter of an endpoint, or another carrier of a value the app reads (a cookie, an
+// uploaded file). Sends values in it (through the timing lane), observes the answers with reflections
+// removed, and keeps what the checks share (its original value, its baseline).
+import type { HttpClient, HttpResponse, RequestInit } from '../../core/http-client.ts';
 import { findStackTrace } from '../../core/stack-trace.ts';
 import type { Endpoint } from '../crawl.ts';
 import { crawledValue, send, where } from '../parameter-probes.ts';
@@ -11,23 +12,26 @@ import type { TimingLane } from './lane.ts';
 /** How much of each probe answer is read for a stack trace. */
 const traceReadChars = 64 * 1024;
 
-export class ParamProbe {
-  readonly location: string;
-  /** The value the crawl saw (a link's query string, the app's JSON body), or a neutral one when none. */
-  readonly original: string;
+/** Sends one value where the app reads it (the options carry a timeout). */
+export type ValueSender = (value: string, options?: RequestInit) => Promise<HttpResponse | null>;
+
+export class ValueProbe {
   private originalAnswer: Promise<HttpResponse | null> | null = null;
   private baseline: Promise<Baseline | null> | null = null;
   private timing: Promise<{ min: number; max: number } | null> | null = null;
 
+  /**
+   * `location` is where a finding is filed, `param` the carrier's name in the evidence, `original` the
+   * value the app itself sent there (a link's query string, the app's JSON body) or a neutral one.
+   */
   constructor(
     readonly client: HttpClient,
-    readonly endpoint: Endpoint,
+    readonly location: string,
     readonly param: string,
+    readonly original: string,
+    private readonly sender: ValueSender,
     private readonly lane: TimingLane,
-  ) {
-    this.location = where(endpoint, param);
-    this.original = crawledValue(endpoint, param) || 'test';
-  }
+  ) {}
 
   /** `original` when it reads as a number, else 1: the value numeric contexts are probed with. */
   get numeric(): string {
@@ -36,7 +40,7 @@ export class ParamProbe {
 
   request(value: string): Promise<HttpResponse | null> {
     return this.lane.shared(async () => {
-      const response = await send(this.client, this.endpoint, this.param, value);
+      const response = await this.sender(value);
       this.noteTrace(value, response);
       return response;
     });
@@ -65,7 +69,7 @@ export class ParamProbe {
    * else of ours in flight; otherwise other requests may only have made it slower, never faster.
    */
   async time(value: string, timeoutMs: number, alone: boolean): Promise<number | null> {
-    const sendIt = () => send(this.client, this.endpoint, this.param, value, { timeoutMs });
+    const sendIt = () => this.sender(value, { timeoutMs });
     const response = await (alone ? this.lane.exclusive(sendIt) : this.lane.shared(sendIt));
     return response?.elapsedMs ?? null;
   }
@@ -100,6 +104,25 @@ export class ParamProbe {
         : null;
     })();
     return this.timing;
+  }
+}
+
+/** A parameter of an endpoint (query, form or JSON), at the value the crawl saw, else a neutral one. */
+export class ParamProbe extends ValueProbe {
+  constructor(
+    client: HttpClient,
+    readonly endpoint: Endpoint,
+    param: string,
+    lane: TimingLane,
+  ) {
+    super(
+      client,
+      where(endpoint, param),
+      param,
+      crawledValue(endpoint, param) || 'test',
+      (value, options) => send(client, endpoint, param, value, options),
+      lane,
+    );
   }
 }
 
