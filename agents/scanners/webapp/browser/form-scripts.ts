@@ -1,7 +1,8 @@
 // JavaScript of the form exercise (form-exercise.ts), run in the rendered page. A "form" is a <form>, or,
 // in apps that draw forms without one (Angular Material, React), the visible fields around one submit-like
 // button. Fields get harmless typed values through the native setter plus input/change events, as typing
-// would; the form is sent with its submit button, else requestSubmit(), else Enter in its last field.
+// would; dropdowns drawn without a field get their first option; the form is sent with its submit button,
+// else requestSubmit(), else Enter in its last field.
 
 /** Shared by both scripts: finding the page's forms, in document order, with their risk. */
 const findForms = `
@@ -80,8 +81,37 @@ export function fillScript(index: number, values: Record<string, string>): strin
     }
     f.dispatchEvent(new Event('change', { bubbles: true }));
   }
+  // Dropdowns drawn by component libraries (Angular Material's mat-select, MUI's Select) have no field:
+  // opened with a click where a person would click (their trigger inside), the first option of the list
+  // they show (often in an overlay outside the form) is picked; with none, the list is closed again.
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const combos = [...form.box.querySelectorAll('[role="combobox"], [aria-haspopup="listbox"]')].filter((c) =>
+    shown(c) && !(c instanceof HTMLInputElement) && !(c instanceof HTMLSelectElement) &&
+    c.getAttribute('aria-disabled') !== 'true');
+  const options = () => [...document.querySelectorAll('[role="option"]')].filter((o) =>
+    shown(o) && o.getAttribute('aria-disabled') !== 'true');
+  for (const combo of combos.slice(0, 5)) {
+    // Its own list: the one it names (aria-controls, aria-owns), else options that were not shown before.
+    const before = new Set(options());
+    const named = () => (combo.getAttribute('aria-controls') || combo.getAttribute('aria-owns') || '')
+      .split(' ').filter(Boolean).map((id) => document.getElementById(id)).filter(Boolean);
+    combo.scrollIntoView({ block: 'center' });
+    const box = combo.getBoundingClientRect();
+    const at = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    (at && combo.contains(at) ? at : combo).click();
+    let option = null;
+    for (let i = 0; i < 10 && !option; i++) {
+      await pause(50);
+      const lists = named();
+      option = options().find((o) => lists.length > 0 ? lists.some((list) => list.contains(o)) : !before.has(o));
+    }
+    if (option) { option.click(); } else {
+      combo.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', code: 'Escape', keyCode: 27, bubbles: true }));
+    }
+    await pause(50);
+  }
   // Frameworks enable the submit button once they have seen the input (after their change detection).
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await pause(150);
   if (form.button && form.button.disabled) { return null; }
   if (form.button) { form.button.click(); return 'clicked ' + label(form.button); }
   if (form.box instanceof HTMLFormElement) { form.box.requestSubmit(); return 'submitted'; }
