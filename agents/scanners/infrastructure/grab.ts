@@ -22,8 +22,9 @@ export interface GrabOptions {
   signal?: AbortSignal;
   /**
    * Source port to bind (rlogin wants a reserved one). Given as a chooser, a port that cannot be bound
-   * (in use, or in TIME_WAIT from an earlier conversation) is replaced by another, up to three times;
-   * a bind error ends the conversation empty otherwise.
+   * (in use, or in TIME_WAIT from an earlier conversation) is replaced by another, up to `bindAttempts`
+   * times (a host that ran many r-service conversations within a minute holds many of the 512 reserved
+   * ports in TIME_WAIT); a bind error ends the conversation empty otherwise.
    */
   localPort?: number | (() => number);
   /**
@@ -36,6 +37,8 @@ export interface GrabOptions {
 }
 
 const bindErrors = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES']);
+/** Source ports tried for one conversation: a failed bind costs no packet, only a system call. */
+const bindAttempts = 8;
 
 export async function grab(
   address: string,
@@ -47,7 +50,7 @@ export async function grab(
   for (let attempt = 1; ; attempt += 1) {
     const localPort = typeof choose === 'function' ? choose() : choose;
     const { data, bindFailed } = await grabOnce(address, port, send, options, localPort);
-    if (!bindFailed || typeof choose !== 'function' || attempt === 3) {
+    if (!bindFailed || typeof choose !== 'function' || attempt === bindAttempts) {
       return data;
     }
   }
