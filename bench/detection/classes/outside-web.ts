@@ -7,7 +7,7 @@
 // webdav files. Each planted list (bench/detection/outside/planted-web.ts) was written from the
 // configuration and the reference tools' reports before our scanner ran; no unit test uses it.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { chmod, chown, cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -405,6 +405,14 @@ const lighttpdCases: Record<string, LighttpdCase> = {
   },
 };
 
+const isFolder = (file: string) => {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 /** Every folder under /usr/share/javascript without an index page, as lighttpd's /javascript alias lists it. */
 export function javascriptFolders(): string[] {
   const out: string[] = [];
@@ -414,7 +422,8 @@ export function javascriptFolders(): string[] {
       out.push(url);
     }
     for (const entry of entries) {
-      if (entry.isDirectory() || (entry.isSymbolicLink() && existsSync(path.join(disk, entry.name, '.')))) {
+      // A symbolic link is followed as lighttpd follows it: when it leads to a folder.
+      if (entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path.join(disk, entry.name)))) {
         walk(path.join(disk, entry.name), `${url}${entry.name}/`);
       }
     }

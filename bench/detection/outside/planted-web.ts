@@ -131,13 +131,12 @@ export function outsideWebPlanted(
         ...DEFAULTS,
         ...['/files/', ...javascriptFolders].flatMap((p) => at(p, 'web.directory-listing')),
       ];
-    // `lighty-enable-mod status` with the three URLs 10-status.conf leaves commented switched on.
+    // `lighty-enable-mod status` with the three URLs 10-status.conf leaves commented switched on. The
+    // statistics page answers 204 with nothing: no module of this server registers a counter.
     case 'lighttpd-status':
       return [
         ...DEFAULTS,
-        ...['/server-status', '/server-config', '/server-statistics'].flatMap((p) =>
-          at(p, 'web.exposed.server-status'),
-        ),
+        ...['/server-status', '/server-config'].flatMap((p) => at(p, 'web.exposed.server-status')),
       ];
     // lighttpd's own webdav.conf for /dav with `webdav.is-readonly` left commented ("By default the webdav
     // url is writable").
