@@ -98,8 +98,15 @@ const commonDirectories = [
   'images/',
   'assets/',
   '.well-known/',
+  // Debian's alias for /usr/share/javascript (Apache's javascript-common, lighttpd's default configuration).
+  'javascript/',
 ];
 const backupLikeName = /\.(bak|old|orig|save|backup|bck|tmp|swp|sql|gz|tgz|zip|tar|bz2|rar|7z|dump)$|~$/i;
+/**
+ * A static asset compressed beforehand, which servers hand to clients that accept gzip (nginx's
+ * gzip_static; Debian's libjs packages ship `jquery.min.js.gz` beside `jquery.min.js`): no backup.
+ */
+const precompressedAsset = /\.(js|mjs|css|map|svg|html?|json|xml|txt|wasm|ico|woff2?|ttf|eot)\.gz$/i;
 
 export interface FileHints {
   endpoints?: Endpoint[];
@@ -181,7 +188,7 @@ export async function exposedFileFindings(
       directories: allDirectories,
     }),
     ...listings.files
-      .filter((file) => backupLikeName.test(file.pathname))
+      .filter((file) => backupLikeName.test(file.pathname) && !precompressedAsset.test(file.pathname))
       .map((url) => ({ url, rule: 'web.exposed.backup' as const, signature: dumpOrArchive(url.pathname) })),
   ];
   total = done + probes.length;

@@ -29,6 +29,13 @@ function directoryLinks(body: string, dir: URL): Set<string> {
   );
 }
 
+/**
+ * Directories a scan fetches to look for listings, candidates and the subdirectories listings name: a
+ * listing is followed four levels down (Debian's /javascript/ alias nests its libraries' folders three deep),
+ * ten subdirectories a listing.
+ */
+export const listingLimits = { rounds: 4, perListing: 10, directories: 60 };
+
 export interface ListingResult {
   findings: Finding[];
   /** Files and subdirectories the listings name (same origin, below the listed directory). */
@@ -41,14 +48,16 @@ export async function listingFindings(
   oracle: NotFoundOracle,
   candidates: URL[],
   tick: () => void,
-  rounds = 2,
 ): Promise<ListingResult> {
   const result: ListingResult = { findings: [], files: [], subdirectories: [] };
   const seen = new Set<string>();
   let queue = candidates;
-  for (let round = 0; round < rounds && queue.length > 0; round += 1) {
+  for (let round = 0; round < listingLimits.rounds && queue.length > 0; round += 1) {
     const next: URL[] = [];
-    const fresh = [...new Map(queue.map((u) => [u.href, u])).values()].filter((u) => !seen.has(u.href));
+    const fresh = [...new Map(queue.map((u) => [u.href, u])).values()]
+      .filter((u) => !seen.has(u.href))
+      // The candidates themselves are always fetched; what listings add, within the scan's bound.
+      .slice(0, round === 0 ? undefined : Math.max(0, listingLimits.directories - seen.size));
     fresh.forEach((u) => seen.add(u.href));
     await forEachLimit(
       fresh,
@@ -76,7 +85,7 @@ export async function listingFindings(
         const dirs = entries.filter((link) => link.pathname.endsWith('/'));
         result.files.push(...files.map((link) => new URL(link.pathname, link.origin)));
         result.subdirectories.push(...dirs);
-        next.push(...dirs.slice(0, 10));
+        next.push(...dirs.slice(0, listingLimits.perListing));
         result.findings.push(
           webappFinding('web.directory-listing', {
             location: response.url,
