@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 
 import type { Finding } from '../../../shared/findings.ts';
 import type { HttpClient } from '../core/http-client.ts';
-import { cookiesSet } from '../core/http-client.ts';
 import { forEachLimit } from '../core/pool.ts';
 import type { Endpoint, Page } from './crawl.ts';
 import { deserializeDelay, delayPayloads, nodeSerializeEcho, serialFormat } from './injection/deserialize.ts';
@@ -14,6 +13,7 @@ import type { SerialFormat } from './injection/deserialize.ts';
 import type { TimingLane } from './injection/lane.ts';
 import { ParamProbe, ValueProbe } from './injection/param-probe.ts';
 import { crawledValue } from './parameter-probes.ts';
+import { cookiesOfAnswer } from './signed-cookies.ts';
 import { multipartBody } from './xxe.ts';
 import type { XxePlace } from './xxe.ts';
 
@@ -25,6 +25,8 @@ export const deserializationLimits = {
 export interface SerialCarrier {
   probe: ValueProbe;
   format: SerialFormat;
+  /** Already tried by output (an earlier pass): only the waits are left. */
+  echoed?: boolean;
 }
 
 /** Parameters whose value the app itself set as serialized data, one per location. */
@@ -46,12 +48,6 @@ export function serializedParams(
   return [...out.values()].slice(0, deserializationLimits.maxCarriers);
 }
 
-const cookiePair = (line: string) => {
-  const pair = line.split(';')[0] ?? '';
-  const at = pair.indexOf('=');
-  return at > 0 ? { name: pair.slice(0, at).trim(), value: pair.slice(at + 1).trim() } : null;
-};
-
 const decodedCookie = (value: string) => {
   try {
     return decodeURIComponent(value.replace(/^"|"$/g, ''));
@@ -65,25 +61,23 @@ const decodedCookie = (value: string) => {
  * other cookies that answer set at their values. A value the app URL-encoded is sent URL-encoded.
  */
 export function serializedCookies(client: HttpClient, pages: Page[], lane: TimingLane): SerialCarrier[] {
+  // One carrier a cookie name: the first page that set it.
   const out = new Map<string, SerialCarrier>();
   for (const page of pages) {
-    const pairs = cookiesSet(page.response)
-      .map(({ line }) => cookiePair(line))
-      .filter((pair): pair is { name: string; value: string } => pair !== null);
+    const url = new URL(page.requested ?? page.url);
+    url.hash = '';
+    const pairs = cookiesOfAnswer(page.response, url.href);
     for (const { name, value } of pairs) {
       const original = decodedCookie(value);
       const format = serialFormat(original);
-      const url = new URL(page.requested ?? page.url);
-      url.hash = '';
-      const location = `${url.origin}${url.pathname} (cookie ${name})`;
-      if (!format || [...out.values()].some((c) => c.probe.param === `cookie ${name}`) || out.has(location)) {
+      if (!format || out.has(name)) {
         continue;
       }
       const others = pairs.filter((p) => p.name !== name).map((p) => `${p.name}=${p.value}`);
       const wire = (sent: string) => (value.includes('%') ? encodeURIComponent(sent) : sent);
       const probe = new ValueProbe(
         client,
-        location,
+        `${url.origin}${url.pathname} (cookie ${name})`,
         `cookie ${name}`,
         original,
         (sent, options = {}) =>
@@ -93,7 +87,7 @@ export function serializedCookies(client: HttpClient, pages: Page[], lane: Timin
           }),
         lane,
       );
-      out.set(location, { probe, format });
+      out.set(name, { probe, format });
     }
   }
   return [...out.values()].slice(0, deserializationLimits.maxCarriers);
@@ -138,11 +132,20 @@ export function uploadCarriers(client: HttpClient, places: XxePlace[], lane: Tim
     });
 }
 
+/** The carriers the app itself filled with serialized data: parameters, then cookies. */
+export const serializedCarriers = (
+  client: HttpClient,
+  endpoints: Endpoint[],
+  pages: Page[],
+  lane: TimingLane,
+): SerialCarrier[] => [
+  ...serializedParams(client, endpoints, lane),
+  ...serializedCookies(client, pages, lane),
+];
+
 export interface DeserializationOptions {
-  /** Node's busy wait (it blocks the app) and uploads: only with the owner's consent. */
+  /** Node's busy wait (it blocks the app): only with the owner's consent. */
   intrusive: boolean;
-  /** Whether to run the output-based check (the consented pass leaves it to the first). */
-  echo: boolean;
   onFinding: (finding: Finding) => void;
   onProgress: (done: number, total: number) => void;
   signal?: AbortSignal;
@@ -161,9 +164,8 @@ export async function deserializationFindings(
   await forEachLimit(
     carriers,
     2,
-    async ({ probe, format }) => {
-      const echoed =
-        options.echo && format !== 'base64-pickle' ? await nodeSerializeEcho(probe, format) : null;
+    async ({ probe, format, echoed: tried }) => {
+      const echoed = !tried && format !== 'base64-pickle' ? await nodeSerializeEcho(probe, format) : null;
       if (echoed) {
         options.onFinding(echoed);
       } else {

@@ -20,14 +20,9 @@ import type { Discovery } from './discovery/index.ts';
 import { errorPageFindings, methodErrorFindings } from './error-pages.ts';
 import { exposedFileFindings } from './exposed-files.ts';
 import { headerFindings } from './header-checks.ts';
-import {
-  deserializationFindings,
-  serializedCookies,
-  serializedParams,
-  uploadCarriers,
-} from './deserialization.ts';
-import type { SerialCarrier } from './deserialization.ts';
+import { deserializationFindings, serializedCarriers, uploadCarriers } from './deserialization.ts';
 import { injectionFindings, untimedNote } from './injection/index.ts';
+import type { Untimed } from './injection/index.ts';
 import { TimingLane } from './injection/lane.ts';
 import { nosqlFindings } from './injection/nosql.ts';
 import { methodBypassFindings } from './method-bypass.ts';
@@ -720,21 +715,16 @@ export const webappChecks: readonly Check<WebScan>[] = [
     summary:
       "Parameters and cookies the app itself filled with serialized data (JSON, or base64 of JSON or of a Python pickle), ten of each at most, sent back in the same encoding: a node-serialize function whose computed result comes back (returned, or thrown into the error page), or a pickle that calls time.sleep, judged like the blind injections' delays.",
     async run(scan, { tick, report, incomplete, signal }) {
-      const lane = new TimingLane();
-      const carriers = [
-        ...serializedParams(scan.client, probed(scan), lane),
-        ...serializedCookies(scan.client, scan.pages, lane),
-      ];
-      const untimed = await deserializationFindings(carriers, {
-        intrusive: false,
-        echo: true,
-        onFinding: (finding) => report([finding]),
-        onProgress: tick,
-        signal,
-      });
-      if (untimed.length > 0) {
-        incomplete(untimedNote(untimed, 'deserialization', 'place(s)'));
-      }
+      const carriers = serializedCarriers(scan.client, probed(scan), scan.pages, new TimingLane());
+      incompleteIfUntimed(
+        await deserializationFindings(carriers, {
+          intrusive: false,
+          onFinding: (f) => report([f]),
+          onProgress: tick,
+          signal,
+        }),
+        incomplete,
+      );
     },
   },
   {
@@ -748,30 +738,24 @@ export const webappChecks: readonly Check<WebScan>[] = [
       'Uploads to each POST form with a file field (ten at most) a JSON file with node-serialize functions (their result returned or thrown, then a busy wait), a pickle and a YAML document that call time.sleep; and the busy wait in the serialized parameters and cookies the first pass found nothing in.',
     async run(scan, { tick, report, incomplete, signal }) {
       const lane = new TimingLane();
-      // The first pass tried pickles fully; JSON carriers it found nothing in still lack node's busy wait.
-      const waitable = (carrier: SerialCarrier) =>
-        carrier.format !== 'base64-pickle' && !scan.found('web.deserialization', carrier.probe.location);
-      const echoed = await deserializationFindings(
-        uploadCarriers(scan.client, uploadPlaces(scan.start, scan.pages, scan.scripts), lane),
-        {
+      // The first pass tried pickles fully, and JSON carriers by output: those it found nothing in still
+      // lack node's busy wait.
+      const waitable = serializedCarriers(scan.client, probed(scan), scan.pages, lane)
+        .filter((c) => c.format !== 'base64-pickle' && !scan.found('web.deserialization', c.probe.location))
+        .map((c) => ({ ...c, echoed: true }));
+      const carriers = [
+        ...uploadCarriers(scan.client, uploadPlaces(scan.start, scan.pages, scan.scripts), lane),
+        ...waitable,
+      ];
+      incompleteIfUntimed(
+        await deserializationFindings(carriers, {
           intrusive: true,
-          echo: true,
-          onFinding: (finding) => report([finding]),
-          onProgress: () => undefined,
+          onFinding: (f) => report([f]),
+          onProgress: tick,
           signal,
-        },
+        }),
+        incomplete,
       );
-      const waited = await deserializationFindings(
-        [
-          ...serializedParams(scan.client, probed(scan), lane),
-          ...serializedCookies(scan.client, scan.pages, lane),
-        ].filter(waitable),
-        { intrusive: true, echo: false, onFinding: (finding) => report([finding]), onProgress: tick, signal },
-      );
-      const untimed = [...echoed, ...waited];
-      if (untimed.length > 0) {
-        incomplete(untimedNote(untimed, 'deserialization', 'place(s)'));
-      }
     },
   },
   {
@@ -843,3 +827,10 @@ export const webappChecks: readonly Check<WebScan>[] = [
     },
   },
 ];
+
+/** A deserialization pass's places it could not time make the scan partial, named. */
+function incompleteIfUntimed(untimed: readonly Untimed[], incomplete: (why: string) => void): void {
+  if (untimed.length > 0) {
+    incomplete(untimedNote(untimed, 'deserialization', 'place(s)'));
+  }
+}
