@@ -14,6 +14,7 @@ import path from 'node:path';
 import { runScan } from '../../../agents/scanners/run-scan.ts';
 import { runServer, tempDir } from '../../../tests/fixtures/services/apt-servers.ts';
 import type { PlantedIssue, RunningFixture } from '../../../tests/fixtures/planted.ts';
+import { nginxConf } from '../../../tests/fixtures/web/nginx-conf.ts';
 import { writeTree } from '../../../tests/fixtures/web/web-leftovers.ts';
 import { outsideWebPlanted } from '../outside/planted-web.ts';
 import type { OutsideWebCase } from '../outside/planted-web.ts';
@@ -54,36 +55,24 @@ async function startNginx(dir: string, port: number, site: NginxCase): Promise<(
     await cp('/var/www/html/index.nginx-debian.html', path.join(www, 'index.nginx-debian.html'));
   }
   await mkdir(path.join(dir, 'client_temp'), { recursive: true });
-  const http = (await debianNginxHttp()).map((line) => `  ${line}`).join('\n');
   await writeFile(
     path.join(dir, 'nginx.conf'),
-    `# The outside web corpus: Debian's nginx.conf (http block) with one documented change.
-master_process off;
-daemon off;
-pid ${dir}/nginx.pid;
-error_log stderr crit;
-events { worker_connections 256; }
-http {
-${http}
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  server {
-    listen 127.0.0.1:${port};
-    root ${www};
-    index index.html index.htm index.nginx-debian.html;
-    server_name _;
-${site.server
-  .trim()
-  .split('\n')
-  .map((line) => `    ${line.trim()}`)
-  .join('\n')}
-  }
-}
-`,
+    nginxConf({
+      dir,
+      comment: "The outside web corpus: Debian's nginx.conf (http block) with one documented change.",
+      http: await debianNginxHttp(),
+      // Debian's nginx.conf leaves server_tokens at nginx's default: on.
+      serverTokens: true,
+      server: [
+        `listen 127.0.0.1:${port};`,
+        `root ${www};`,
+        'index index.html index.htm index.nginx-debian.html;',
+        'server_name _;',
+        ...site.server.trim().split('\n'),
+      ]
+        .map((line) => `    ${line.trim()}`)
+        .join('\n'),
+    }),
   );
   await chmod(dir, 0o755);
   const server = await runServer('/usr/sbin/nginx', ['-p', dir, '-c', `${dir}/nginx.conf`], port, dir);
